@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <traceevent/trace-seq.h>
+
+#include "tscope-cursor.h"
+#include "tscope-error.h"
+#include "tscope-trace-private.h"
+
+struct _TscopeCursor
+{
+  TscopeTrace   *trace;
+  TscopeStream  *streams;           /* in CPU id order */
+  TscopeStream **order;
+  TscopeMerge    merge;
+  TscopeStream  *current;
+  gint           cpu_filter;        /* -1: all */
+  struct trace_seq seq;
+  GError        *error;
+};
+
+static TscopeBuffer *
+trace_buffer (TscopeTrace *trace)
+{
+  for (guint i = 0; i < trace->file->buffers->len; i++)
+    {
+      TscopeBuffer *b = trace->file->buffers->pdata[i];
+
+      if (g_str_equal (b->name, trace->buffer_name))
+        return b;
+    }
+  g_assert_not_reached ();
+}
+
+/**
+ * tscope_cursor_new:
+ * @trace: a loaded trace
+ *
+ * Returns: (transfer full): a cursor before the first record; call
+ * tscope_cursor_seek_time() to start.
+ */
+TscopeCursor *
+tscope_cursor_new (TscopeTrace *trace)
+{
+  TscopeCursor *c = g_new0 (TscopeCursor, 1);
+  TscopeBuffer *b = trace_buffer (trace);
+
+  c->trace = g_object_ref (trace);
+  c->cpu_filter = -1;
+  c->streams = g_new0 (TscopeStream, trace->n_streams);
+  c->order = g_new0 (TscopeStream *, trace->n_streams);
+  for (guint i = 0; i < b->n_cpus; i++)
+    {
+      /* the trace validated every stream when it loaded */
+      if (!_tscope_stream_init (&c->streams[i], trace->file, b, i, trace->tep->commit_size, NULL))
+        g_error ("out of memory");
+    }
+  for (guint i = 0; i < trace->n_streams; i++)
+    for (guint j = 0; j < trace->n_streams; j++)
+      if (c->streams[j].cpu == trace->stream_cpu[i])
+        c->order[i] = &c->streams[j];
+  c->merge.streams = c->order;
+  c->merge.n = trace->n_streams;
+  trace_seq_init (&c->seq);
+  _tscope_tep_ensure_symbols (trace->tep, trace->file);
+  return c;
+}
+
+void
+tscope_cursor_free (TscopeCursor *c)
+{
+  if (c == NULL)
+    return;
+  for (guint i = 0; i < c->trace->n_streams; i++)
+    _tscope_stream_clear (&c->streams[i]);
+  g_free (c->streams);
+  g_free (c->order);
+  trace_seq_destroy (&c->seq);
+  g_clear_error (&c->error);
+  g_object_unref (c->trace);
+  g_free (c);
+}
+
+/**
+ * tscope_cursor_set_cpu_filter:
+ * @cpu: only this CPU's records, or -1 for all
+ *
+ * Takes effect at the next seek.
+ */
+void
+tscope_cursor_set_cpu_filter (TscopeCursor *c,
+                              gint          cpu)
+{
+  c->cpu_filter = cpu;
+}
+
+static void
+take_stream_error (TscopeCursor *c,
+                   TscopeStream *s)
+{
+  if (s->error && c->error == NULL)
+    c->error = g_steal_pointer (&s->error);
+}
+
+/* Positions one stream on its first record at or after @t. */
+static void
+seek_stream (TscopeCursor    *c,
+             guint            i,
+             TscopeTime       t)
+{
+  TscopeStream *s = c->order[i];
+  const TscopePageIndex *pi = &c->trace->pages[i];
+  guint64 lo = 0;
+  guint64 hi = pi->n_pages;
+
+  s->valid = FALSE;
+  if (c->cpu_filter >= 0 && (guint) c->cpu_filter != s->cpu)
+    return;
+  /* the last page whose first record is before t */
+  while (hi - lo > 1)
+    {
+      guint64 mid = (lo + hi) / 2;
+
+      if (pi->first_ts[mid] < t)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  if (pi->n_pages == 0 || !_tscope_stream_seek_page (s, lo))
+    {
+      take_stream_error (c, s);
+      return;
+    }
+  s->index = pi->first_record[s->page];
+  while (s->valid && s->ts < t)
+    _tscope_stream_next (s);
+  take_stream_error (c, s);
+}
+
+/**
+ * tscope_cursor_seek_time:
+ *
+ * Moves to the first record at or after @t (in merged order).
+ *
+ * Returns: whether there is such a record.
+ */
+gboolean
+tscope_cursor_seek_time (TscopeCursor *c,
+                         TscopeTime    t)
+{
+  for (guint i = 0; i < c->trace->n_streams; i++)
+    seek_stream (c, i, t);
+  c->current = _tscope_merge_peek (&c->merge);
+  return c->current != NULL;
+}
+
+/**
+ * tscope_cursor_next:
+ *
+ * Returns: whether the cursor is on a record after moving.
+ */
+gboolean
+tscope_cursor_next (TscopeCursor *c)
+{
+  if (c->current == NULL)
+    return FALSE;
+  if (!_tscope_stream_next (c->current))
+    take_stream_error (c, c->current);
+  c->current = _tscope_merge_peek (&c->merge);
+  return c->current != NULL;
+}
+
+static guint
+record_id (TscopeCursor *c,
+           TscopeStream *s)
+{
+  const TscopeTep *t = c->trace->tep;
+
+  if (s->rec_size < (guint) t->common_type.offset + t->common_type.size)
+    return G_MAXUINT;
+  return (guint) _tscope_read_uint (s->rec + t->common_type.offset, t->common_type.size, t->swap);
+}
+
+/**
+ * tscope_cursor_get:
+ * @event: (out): the current record
+ *
+ * Returns: %FALSE past the end.
+ */
+gboolean
+tscope_cursor_get (TscopeCursor *c,
+                   TscopeEvent  *event)
+{
+  TscopeStream *s = c->current;
+  struct tep_event *e;
+
+  if (s == NULL)
+    return FALSE;
+  event->ts = s->ts;
+  event->cpu = s->cpu;
+  event->cpu_index = s->index;
+  event->pid = (gint32) _tscope_field_int (c->trace->tep, &c->trace->tep->common_pid, s->rec, s->rec_size);
+  event->event_id = record_id (c, s);
+  e = event->event_id != G_MAXUINT ? tep_find_event (c->trace->tep->tep, (int) event->event_id) : NULL;
+  event->event_name = e ? e->name : "(unknown)";
+  event->system = e ? e->system : "";
+  return TRUE;
+}
+
+static void
+fill_record (TscopeCursor     *c,
+             struct tep_record *r)
+{
+  TscopeStream *s = c->current;
+
+  memset (r, 0, sizeof *r);
+  r->ts = (unsigned long long) s->ts;
+  r->cpu = (int) s->cpu;
+  r->size = (int) s->rec_size;
+  r->record_size = (int) s->rec_size;
+  r->data = (void *) s->rec;
+  r->ref_count = 1;
+}
+
+/**
+ * tscope_cursor_format_info:
+ *
+ * Appends the decoded fields of the current record, as `trace-cmd report`
+ * prints them after the event name.
+ */
+void
+tscope_cursor_format_info (TscopeCursor *c,
+                           GString      *out)
+{
+  struct tep_record r;
+
+  if (c->current == NULL)
+    return;
+  fill_record (c, &r);
+  trace_seq_reset (&c->seq);
+  tep_print_event (c->trace->tep->tep, &c->seq, &r, "%s", TEP_PRINT_INFO);
+  trace_seq_terminate (&c->seq);
+  g_string_append_len (out, c->seq.buffer, c->seq.len);
+}
+
+/**
+ * tscope_cursor_comm:
+ *
+ * Returns: (transfer none): the name of the current record's task, from the
+ * file's saved cmdlines (as `trace-cmd report` prints it).
+ */
+const char *
+tscope_cursor_comm (TscopeCursor *c)
+{
+  TscopeEvent e;
+
+  if (!tscope_cursor_get (c, &e))
+    return "";
+  return tep_data_comm_from_pid (c->trace->tep->tep, e.pid);
+}
+
+/**
+ * tscope_cursor_format_line:
+ *
+ * Appends "COMM-PID [CPU] SEC.NSEC: EVENT: INFO", the layout of
+ * `trace-cmd report -t`.
+ */
+void
+tscope_cursor_format_line (TscopeCursor *c,
+                           GString      *out)
+{
+  TscopeEvent e;
+  g_autofree char *ts = NULL;
+
+  if (!tscope_cursor_get (c, &e))
+    return;
+  ts = tscope_time_format_timestamp (e.ts);
+  g_string_append_printf (out, "%16s-%-7d [%03u] %s: %-20s ", tscope_cursor_comm (c), e.pid, e.cpu, ts,
+                          e.event_name);
+  tscope_cursor_format_info (c, out);
+}
+
+/**
+ * tscope_trace_find_event_id:
+ * @name: "sched_switch" or "sched/sched_switch"
+ *
+ * Returns: the event id, or -1.
+ */
+gint
+tscope_trace_find_event_id (TscopeTrace *trace,
+                            const char  *name)
+{
+  const char *slash = strchr (name, '/');
+  struct tep_event *e;
+
+  if (slash)
+    {
+      g_autofree char *sys = g_strndup (name, slash - name);
+
+      e = tep_find_event_by_name (trace->tep->tep, sys, slash + 1);
+    }
+  else
+    e = tep_find_event_by_name (trace->tep->tep, NULL, name);
+  return e ? e->id : -1;
+}
+
+/**
+ * tscope_cursor_take_error:
+ *
+ * Returns: (transfer full) (nullable): an error met while reading.
+ */
+GError *
+tscope_cursor_take_error (TscopeCursor *c)
+{
+  return g_steal_pointer (&c->error);
+}
+
+/**
+ * tscope_trace_load_plugins:
+ *
+ * Loads libtraceevent's event plugins, so that records print exactly as
+ * `trace-cmd report` prints them.  Call it once, before making cursors.
+ */
+void
+tscope_trace_load_plugins (TscopeTrace *trace)
+{
+  _tscope_tep_load_plugins (trace->tep);
+}

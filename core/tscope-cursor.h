@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * Reads a loaded trace's records again, in `trace-cmd report` order, from
+ * any time on, and decodes them with libtraceevent.  One cursor per thread:
+ * cursors share the trace but nothing else.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "tscope-trace.h"
+
+G_BEGIN_DECLS
+
+typedef struct _TscopeCursor TscopeCursor;
+
+typedef struct
+{
+  TscopeTime  ts;
+  guint       cpu;
+  gint32      pid;
+  guint       event_id;
+  const char *event_name;          /* no system prefix */
+  const char *system;
+  guint64     cpu_index;           /* record number on its CPU */
+} TscopeEvent;
+
+TscopeCursor *tscope_cursor_new            (TscopeTrace  *trace);
+void          tscope_cursor_free           (TscopeCursor *cursor);
+void          tscope_cursor_set_cpu_filter (TscopeCursor *cursor,
+                                            gint          cpu);
+gboolean      tscope_cursor_seek_time      (TscopeCursor *cursor,
+                                            TscopeTime    t);
+gboolean      tscope_cursor_next           (TscopeCursor *cursor);
+gboolean      tscope_cursor_get            (TscopeCursor *cursor,
+                                            TscopeEvent  *event);
+void          tscope_cursor_format_info    (TscopeCursor *cursor,
+                                            GString      *out);
+void          tscope_cursor_format_line    (TscopeCursor *cursor,
+                                            GString      *out);
+const char   *tscope_cursor_comm           (TscopeCursor *cursor);
+gint          tscope_trace_find_event_id   (TscopeTrace  *trace,
+                                            const char   *name);
+GError       *tscope_cursor_take_error     (TscopeCursor *cursor);
+void          tscope_trace_load_plugins    (TscopeTrace  *trace);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TscopeCursor, tscope_cursor_free)
+
+G_END_DECLS

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * The trace.dat container (file versions 6 and 7): headers, metadata
+ * sections, options and where each CPU's ring-buffer pages are.  Private
+ * to core/.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define TSCOPE_MAX_PAGE_SIZE (1u << 20)   /* ring-buffer sub-buffers are at most 1 MiB */
+
+typedef enum
+{
+  TSCOPE_CODEC_NONE,
+  TSCOPE_CODEC_ZSTD,
+  TSCOPE_CODEC_ZLIB,
+} TscopeCodec;
+
+typedef struct
+{
+  guint64 file_offset;          /* first byte of the compressed block */
+  guint32 csize;
+  guint32 usize;
+} TscopeChunk;
+
+typedef struct
+{
+  guint        cpu;             /* CPU id */
+  guint64      offset;          /* file offset of the data */
+  guint64      size;            /* bytes in the file */
+  guint        n_chunks;        /* 0 when the data is not compressed */
+  TscopeChunk *chunks;
+} TscopeCpuData;
+
+typedef struct
+{
+  char          *name;          /* "" for the top-level buffer */
+  char          *clock;         /* may be NULL */
+  guint          page_size;
+  guint          n_cpus;        /* CPUs with a data entry */
+  TscopeCpuData *cpus;
+  guint64        table_offset;  /* v6 instances: where their CPU table is */
+} TscopeBuffer;
+
+typedef struct
+{
+  char   *system;
+  GBytes *format;
+} TscopeEventFormat;
+
+typedef struct
+{
+  guint    n_samples;
+  guint64 *ts;
+  gint64  *offset;
+  guint64 *scaling;
+  guint64 *fraction;
+} TscopeShiftCpu;
+
+typedef struct
+{
+  /* owned */
+  char           *path;
+  GMappedFile    *mapped;
+  GBytes         *header_page;
+  GBytes         *header_event;
+  GPtrArray      *ftrace_formats;   /* GBytes */
+  GPtrArray      *event_formats;    /* TscopeEventFormat */
+  GBytes         *kallsyms;
+  GBytes         *printk;
+  GBytes         *cmdlines;
+  GPtrArray      *buffers;          /* TscopeBuffer; [0] is the top-level one */
+  char           *compression;
+  char           *compression_version;
+  char           *trace_clock;
+  char           *uname;
+  char           *tracer_version;
+  TscopeShiftCpu *shift_cpus;
+
+  /* borrowed from mapped */
+  const guint8   *data;
+  gsize           size;
+
+  guint           version;
+  gboolean        big_endian;
+  guint           long_size;
+  guint           page_size;
+  TscopeCodec     codec;
+  guint           cpus;
+
+  gboolean        has_trace_id;
+  guint64         trace_id;
+
+  gboolean        has_tsc2nsec;
+  guint32         tsc_mult;
+  guint32         tsc_shift;
+  guint64         tsc_offset;
+
+  gboolean        has_timeshift;
+  guint64         shift_peer_id;
+  guint32         shift_flags;
+  guint           shift_n_cpus;
+
+  gint64          ts_offset;        /* OPTION_OFFSET */
+  guint           n_options;
+} TscopeFile;
+
+TscopeFile *_tscope_file_open            (const char    *path,
+                                          GError       **error);
+void        _tscope_file_free            (TscopeFile    *file);
+gboolean    _tscope_file_decompress      (TscopeFile    *file,
+                                          const guint8  *block,
+                                          guint32        csize,
+                                          guint8        *dst,
+                                          guint32        usize,
+                                          GError       **error);
+gint64      _tscope_file_convert_ts      (const TscopeFile *file,
+                                          guint             cpu,
+                                          guint64           raw);
+gboolean    _tscope_file_needs_ts_conversion (const TscopeFile *file);
+const char *_tscope_codec_name           (TscopeCodec    codec);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TscopeFile, _tscope_file_free)
+
+G_END_DECLS

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * irq handler spans, softirq spans and softirq raise -> entry latency,
+ * per CPU, with the pairing rules of ORACLE.md.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "tscope-model-private.h"
+
+/* ---- irq and softirq ---- */
+
+static void
+push_span (TscopeSpans *s,
+           guint       *cap,
+           gint64       start,
+           gint64       end,
+           guint16      what)
+{
+  guint i = s->n;
+
+  if (i == *cap)
+    {
+      *cap = _tscope_next_cap (*cap);
+      GROW (s->start, *cap);
+      GROW (s->duration, *cap);
+      GROW (s->what, *cap);
+    }
+  s->start[i] = start;
+  s->duration[i] = (guint32) MIN (end - start, (gint64) G_MAXUINT32);
+  s->what[i] = what;
+  s->n++;
+}
+
+static guint16
+irq_line (Builder    *b,
+          gint        irq,
+          const char *name,
+          gsize       len)
+{
+  g_autofree char *key = g_strdup_printf ("%d\x01%.*s", irq, (int) len, name ? name : "");
+  gpointer v = g_hash_table_lookup (b->irq_line_ids, key);
+  TscopeIrqLine line = { 0 };
+
+  if (v != NULL)
+    return (guint16) (GPOINTER_TO_UINT (v) - 1);
+  if (b->t->irq_lines->len >= G_MAXUINT16)
+    return G_MAXUINT16 - 1;
+  line.irq = irq;
+  /* the reader thread's own string store: the builder thread owns strings */
+  line.name = g_string_chunk_insert_len (b->t->local_strings, name ? name : "", len);
+  g_array_append_val (b->t->irq_lines, line);
+  g_hash_table_insert (b->irq_line_ids, g_steal_pointer (&key), GUINT_TO_POINTER (b->t->irq_lines->len));
+  return (guint16) (b->t->irq_lines->len - 1);
+}
+
+void
+_tscope_builder_irq_entry (Builder      *b,
+              gint64        ts,
+              guint         cpu,
+              const guint8 *rec,
+              guint         size)
+{
+  TscopeField *f = b->tep->fields[TSCOPE_EV_IRQ_ENTRY];
+  gint irq = (gint) _tscope_field_get (b->tep, &f[F_IRQ], rec);
+  gsize len;
+  const char *name = _tscope_field_string (b->tep, &f[F_NAME], rec, size, &len);
+  CpuBuild *c = &b->cpus[cpu];
+  IrqOpen *o;
+
+  if (c->irq_open == NULL)
+    c->irq_open = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  o = g_hash_table_lookup (c->irq_open, GINT_TO_POINTER (irq));
+  if (o != NULL)
+    b->t->irq_unmatched++;
+  else
+    {
+      o = g_new (IrqOpen, 1);
+      g_hash_table_insert (c->irq_open, GINT_TO_POINTER (irq), o);
+    }
+  o->start = ts;
+  o->line = irq_line (b, irq, name, len);
+}
+
+void
+_tscope_builder_irq_exit (Builder      *b,
+             gint64        ts,
+             guint         cpu,
+             const guint8 *rec,
+             guint         size)
+{
+  TscopeField *f = b->tep->fields[TSCOPE_EV_IRQ_EXIT];
+  gint irq = (gint) _tscope_field_get (b->tep, &f[F_IRQ], rec);
+  CpuBuild *c = &b->cpus[cpu];
+  IrqOpen *o = c->irq_open ? g_hash_table_lookup (c->irq_open, GINT_TO_POINTER (irq)) : NULL;
+  TscopeIrqLine *line;
+  gint64 d;
+
+  if (o == NULL)
+    {
+      b->t->irq_unmatched++;
+      return;
+    }
+  d = ts - o->start;
+  line = &g_array_index (b->t->irq_lines, TscopeIrqLine, o->line);
+  line->count++;
+  line->total_ns += d;
+  line->max_ns = MAX (line->max_ns, d);
+  push_span (&b->t->irq_spans[cpu], &c->irq_cap, o->start, ts, o->line);
+  g_hash_table_remove (c->irq_open, GINT_TO_POINTER (irq));
+}
+
+void
+_tscope_builder_softirq (Builder         *b,
+            TscopeEventKind  kind,
+            gint64           ts,
+            guint            cpu,
+            const guint8    *rec,
+            guint            size)
+{
+  guint64 vec = (guint64) _tscope_field_get (b->tep, &b->tep->fields[kind][F_VEC], rec);
+  CpuBuild *c = &b->cpus[cpu];
+  SoftirqBuild *s;
+
+  if (vec >= TSCOPE_MAX_VEC)
+    {
+      g_debug ("softirq vector %" G_GUINT64_FORMAT " ignored", vec);
+      return;
+    }
+  s = &b->softirq[vec];
+  switch (kind)
+    {
+    case TSCOPE_EV_SOFTIRQ_RAISE:
+      if (c->raise_pending[vec] < 0)
+        c->raise_pending[vec] = ts;
+      break;
+    case TSCOPE_EV_SOFTIRQ_ENTRY:
+      if (c->raise_pending[vec] >= 0)
+        {
+          gint64 d = ts - c->raise_pending[vec];
+
+          if (s->raise == NULL)
+            s->raise = g_array_new (FALSE, FALSE, sizeof (gint64));
+          g_array_append_val (s->raise, d);
+          c->raise_pending[vec] = -1;
+        }
+      if (c->softirq_open[vec] >= 0)
+        b->t->softirq_unmatched++;
+      c->softirq_open[vec] = ts;
+      break;
+    case TSCOPE_EV_SOFTIRQ_EXIT:
+      if (c->softirq_open[vec] < 0)
+        {
+          b->t->softirq_unmatched++;
+          break;
+        }
+      {
+        gint64 d = ts - c->softirq_open[vec];
+
+        s->count++;
+        s->total += d;
+        s->max = MAX (s->max, d);
+        push_span (&b->t->softirq_spans[cpu], &c->sirq_cap, c->softirq_open[vec], ts, (guint16) vec);
+        c->softirq_open[vec] = -1;
+      }
+      break;
+    default:
+      break;
+    }
+}
+
+static gint
+cmp_gint64 (gconstpointer a,
+            gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a;
+  gint64 y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static gint
+cmp_irq_line (gconstpointer a,
+              gconstpointer b)
+{
+  const TscopeIrqLine *x = a;
+  const TscopeIrqLine *y = b;
+
+  if (x->irq != y->irq)
+    return x->irq < y->irq ? -1 : 1;
+  return strcmp (x->name, y->name);
+}
+
+void
+_tscope_builder_finish_irqs (Builder *b)
+{
+  g_array_sort (b->t->irq_lines, cmp_irq_line);
+  for (guint v = 0; v < TSCOPE_MAX_VEC; v++)
+    {
+      SoftirqBuild *s = &b->softirq[v];
+      TscopeSoftirq out = { 0 };
+      const char *name;
+
+      if (s->count == 0 && s->raise == NULL)
+        continue;
+      name = _tscope_symbol_lookup (&b->tep->softirq_names, v);
+      out.vec = v;
+      out.name = name ? g_string_chunk_insert_const (b->t->strings, name)
+                      : g_string_chunk_insert_const (b->t->strings, "");
+      if (name == NULL)
+        {
+          char num[16];
+
+          g_snprintf (num, sizeof num, "%u", v);
+          out.name = g_string_chunk_insert_const (b->t->strings, num);
+        }
+      out.count = s->count;
+      out.total_ns = s->total;
+      out.max_ns = s->max;
+      if (s->raise && s->raise->len > 0)
+        {
+          g_array_sort (s->raise, cmp_gint64);
+          out.raise_count = s->raise->len;
+          out.raise_max_ns = g_array_index (s->raise, gint64, s->raise->len - 1);
+          /* nearest rank: ceil (0.5 * n) */
+          out.raise_p50_ns = g_array_index (s->raise, gint64, (s->raise->len + 1) / 2 - 1);
+        }
+      g_array_append_val (b->t->softirqs, out);
+    }
+}
+

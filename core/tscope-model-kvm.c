@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * KVM vCPU threads (guest-mode spans, exit reasons, userspace exits,
+ * kvm_* event counts) and trace_marker texts.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "tscope-model-private.h"
+
+/* ---- KVM ---- */
+
+static TscopeVcpu *
+vcpu_of (Builder *b,
+         guint32  task)
+{
+  TaskBuild *tb = &b->tb[task];
+
+  if (tb->vcpu == NONE)
+    {
+      TscopeVcpu v = { 0 };
+
+      v.task = task;
+      v.vcpu_ids = g_array_new (FALSE, FALSE, sizeof (guint));
+      v.exit_reasons = g_hash_table_new (g_str_hash, g_str_equal);
+      v.userspace_reasons = g_hash_table_new (g_str_hash, g_str_equal);
+      v.kvm_events = g_hash_table_new (g_str_hash, g_str_equal);
+      g_array_append_val (b->t->vcpus, v);
+      tb->vcpu = b->t->vcpus->len - 1;
+    }
+  return &g_array_index (b->t->vcpus, TscopeVcpu, tb->vcpu);
+}
+
+static guint16 kvm_reason_id (Builder    *b,
+                              const char *name);
+
+/* The interned copy of a KVM reason name. */
+static const char *
+kvm_reason (Builder    *b,
+            const char *name)
+{
+  guint16 id = kvm_reason_id (b, name);
+
+  return b->t->kvm_reasons->pdata[id];
+}
+
+static guint16
+kvm_reason_id (Builder    *b,
+               const char *name)
+{
+  gpointer v = g_hash_table_lookup (b->kvm_reason_ids, name);
+  const char *s;
+
+  if (v != NULL)
+    return (guint16) (GPOINTER_TO_UINT (v) - 1);
+  s = g_string_chunk_insert_const (b->t->strings, name);
+  g_ptr_array_add (b->t->kvm_reasons, (gpointer) s);
+  g_hash_table_insert (b->kvm_reason_ids, (gpointer) s, GUINT_TO_POINTER (b->t->kvm_reasons->len));
+  return (guint16) (b->t->kvm_reasons->len - 1);
+}
+
+static void
+count_name (GHashTable *table,
+            const char *name)
+{
+  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (table, name));
+
+  g_hash_table_insert (table, (gpointer) name, GUINT_TO_POINTER (n + 1));
+}
+
+static const char *
+exit_reason_name (Builder      *b,
+                  const guint8 *rec,
+                  guint         size)
+{
+  TscopeField *f = b->tep->fields[TSCOPE_EV_KVM_EXIT];
+  guint64 reason = (guint64) _tscope_field_get (b->tep, &f[F_EXIT_REASON], rec);
+  gboolean vmx = !(f[F_ISA].flags & TSCOPE_FIELD_PRESENT)
+                 || _tscope_field_get (b->tep, &f[F_ISA], rec) == 1;
+  const char *name;
+  char hex[32];
+
+  if (vmx)
+    reason &= 0xffff;
+  name = _tscope_symbol_lookup (vmx ? &b->tep->vmx_reasons : &b->tep->svm_reasons, reason);
+  if (name != NULL)
+    return kvm_reason (b, name);
+  g_snprintf (hex, sizeof hex, "0x%" G_GINT64_MODIFIER "x", reason);
+  return kvm_reason (b, hex);
+}
+
+static void
+push_guest_span (Builder    *b,
+                 gint64      start,
+                 gint64      end,
+                 guint32     task,
+                 guint       cpu,
+                 const char *reason)
+{
+  TscopeGuestSpans *g = &b->t->guest;
+  guint i = g->n;
+
+  if (i == b->guest_cap)
+    {
+      b->guest_cap = _tscope_next_cap (b->guest_cap);
+      GROW (g->start, b->guest_cap);
+      GROW (g->end, b->guest_cap);
+      GROW (g->task, b->guest_cap);
+      GROW (g->cpu, b->guest_cap);
+      GROW (g->reason, b->guest_cap);
+    }
+  g->start[i] = start;
+  g->end[i] = end;
+  g->task[i] = task;
+  g->cpu[i] = (guint16) cpu;
+  g->reason[i] = kvm_reason_id (b, reason);
+  g->n++;
+}
+
+void
+_tscope_builder_kvm (Builder         *b,
+        TscopeEventKind  kind,
+        guint            id,
+        gint64           ts,
+        guint            cpu,
+        const guint8    *rec,
+        guint            size)
+{
+  gint32 pid = field_pid (b, &b->tep->common_pid, rec, size);
+  guint32 task = _tscope_builder_task_of (b, pid, ts, FALSE);
+  TaskBuild *tb = &b->tb[task];
+  gpointer key = GSIZE_TO_POINTER (((gsize) task << 16) | (id & 0xffff));
+  TscopeField *f = b->tep->fields[kind];
+  TscopeVcpu *v;
+
+  g_hash_table_insert (b->kvm_counts, key,
+                       GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (b->kvm_counts, key)) + 1));
+  switch (kind)
+    {
+    case TSCOPE_EV_KVM_ENTRY:
+      v = vcpu_of (b, task);
+      v->entries++;
+      if (f[F_VCPU_ID].flags & TSCOPE_FIELD_PRESENT)
+        {
+          guint vid = (guint) _tscope_field_get (b->tep, &f[F_VCPU_ID], rec);
+          gboolean seen = FALSE;
+
+          for (guint i = 0; i < v->vcpu_ids->len && !seen; i++)
+            seen = g_array_index (v->vcpu_ids, guint, i) == vid;
+          if (!seen)
+            g_array_append_val (v->vcpu_ids, vid);
+        }
+      tb->kvm_entry = ts;
+      break;
+    case TSCOPE_EV_KVM_EXIT:
+      {
+        const char *reason = exit_reason_name (b, rec, size);
+
+        v = vcpu_of (b, task);
+        v->exits++;
+        count_name (v->exit_reasons, reason);
+        if (tb->kvm_entry >= 0)
+          {
+            v->guest_ns += ts - tb->kvm_entry;
+            push_guest_span (b, tb->kvm_entry, ts, task, cpu, reason);
+            tb->kvm_entry = -1;
+          }
+      }
+      break;
+    case TSCOPE_EV_KVM_USERSPACE_EXIT:
+      {
+        gint64 err = _tscope_field_get (b->tep, &f[F_ERRNO], rec);
+        guint64 reason = (guint64) _tscope_field_get (b->tep, &f[F_REASON], rec);
+        const char *name;
+        char num[32];
+
+        v = vcpu_of (b, task);
+        v->userspace_exits++;
+        if (err < 0)
+          name = err == -4 ? "restart" : "error";
+        else
+          {
+            name = _tscope_symbol_lookup (&b->tep->userspace_reasons, reason);
+            if (name == NULL)
+              {
+                g_snprintf (num, sizeof num, "0x%" G_GINT64_MODIFIER "x", reason);
+                name = num;
+              }
+          }
+        count_name (v->userspace_reasons, kvm_reason (b, name));
+      }
+      break;
+    default:
+      break;
+    }
+}
+
+/* ---- trace_marker ---- */
+
+void
+_tscope_builder_print (Builder      *b,
+          gint64        ts,
+          guint         cpu,
+          const guint8 *rec,
+          guint         size)
+{
+  TscopeMarks *m = &b->t->marks;
+  gsize len;
+  const char *text = _tscope_field_string (b->tep, &b->tep->fields[TSCOPE_EV_PRINT][F_BUF], rec, size, &len);
+  gint32 pid = field_pid (b, &b->tep->common_pid, rec, size);
+  guint i = m->n;
+
+  if (i == b->marks_cap)
+    {
+      b->marks_cap = _tscope_next_cap (b->marks_cap);
+      GROW (m->ts, b->marks_cap);
+      GROW (m->cpu, b->marks_cap);
+      GROW (m->task, b->marks_cap);
+      GROW (m->text, b->marks_cap);
+    }
+  while (text && len > 0 && text[len - 1] == '\n')
+    len--;
+  m->ts[i] = ts;
+  m->cpu[i] = (guint16) cpu;
+  m->task[i] = _tscope_builder_task_of (b, pid, ts, FALSE);
+  m->text[i] = _tscope_trace_intern (b->t, text ? text : "", text ? len : 0);
+  m->n++;
+}
+
+void
+_tscope_builder_finish_kvm (Builder *b)
+{
+  GHashTableIter it;
+  gpointer key;
+  gpointer val;
+
+  g_hash_table_iter_init (&it, b->kvm_counts);
+  while (g_hash_table_iter_next (&it, &key, &val))
+    {
+      gsize k = GPOINTER_TO_SIZE (key);
+      guint32 task = (guint32) (k >> 16);
+      guint id = (guint) (k & 0xffff);
+      struct tep_event *e = tep_find_event (b->tep->tep, (int) id);
+      const char *name;
+      GHashTable *table;
+      guint n;
+
+      if (e == NULL)
+        continue;
+      name = g_string_chunk_insert_const (b->t->strings, e->name);
+      if (b->tb[task].vcpu != NONE)
+        table = g_array_index (b->t->vcpus, TscopeVcpu, b->tb[task].vcpu).kvm_events;
+      else
+        {
+          gint32 pid = b->tb[task].pid;
+
+          table = g_hash_table_lookup (b->t->kvm_other, GINT_TO_POINTER (pid));
+          if (table == NULL)
+            {
+              table = g_hash_table_new (g_str_hash, g_str_equal);
+              g_hash_table_insert (b->t->kvm_other, GINT_TO_POINTER (pid), table);
+            }
+        }
+      n = GPOINTER_TO_UINT (g_hash_table_lookup (table, name));
+      g_hash_table_insert (table, (gpointer) name, GUINT_TO_POINTER (n + (guint) GPOINTER_TO_SIZE (val)));
+    }
+}
+
+
+void
+_tscope_builder_clear_kvm (Builder *b)
+{
+  g_hash_table_unref (b->kvm_reason_ids);
+  g_hash_table_unref (b->kvm_counts);
+}

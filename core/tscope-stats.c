@@ -1,0 +1,634 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tscope-stats.h"
+#include "tscope-trace-private.h"
+
+/**
+ * tscope_percentile_nearest_rank:
+ * @sorted: ascending samples
+ *
+ * Returns: the value at 1-based rank ceil(@percent / 100 * n), or 0 if
+ * there are none.
+ */
+TscopeTime
+tscope_percentile_nearest_rank (const TscopeTime *sorted,
+                                guint             n,
+                                double            percent)
+{
+  guint64 rank;
+
+  if (n == 0)
+    return 0;
+  /* integer arithmetic: ceil (p * n / 100) without float rounding */
+  rank = ((guint64) llround (percent * 1000) * n + 99999) / 100000;
+  rank = CLAMP (rank, 1, n);
+  return sorted[rank - 1];
+}
+
+static gint cmp_time (gconstpointer a,
+                      gconstpointer b);
+
+/**
+ * tscope_times_sort:
+ *
+ * Sorts @times ascending.
+ */
+void
+tscope_times_sort (TscopeTime *times,
+                   guint       n)
+{
+  qsort (times, n, sizeof (TscopeTime), cmp_time);
+}
+
+/**
+ * tscope_latency_summarize:
+ * @sorted: ascending samples
+ *
+ * Fills @out with count, min, max, mean and nearest-rank percentiles.
+ */
+void
+tscope_latency_summarize (const TscopeTime     *sorted,
+                          guint                 n,
+                          TscopeLatencySummary *out)
+{
+  gint64 sum = 0;
+
+  memset (out, 0, sizeof *out);
+  out->count = n;
+  if (n == 0)
+    return;
+  for (guint i = 0; i < n; i++)
+    sum += sorted[i];
+  out->min = sorted[0];
+  out->max = sorted[n - 1];
+  /* an exact integer sum divided once, as the oracle does */
+  out->mean = (double) sum / (double) n;
+  out->p50 = tscope_percentile_nearest_rank (sorted, n, 50);
+  out->p95 = tscope_percentile_nearest_rank (sorted, n, 95);
+  out->p99 = tscope_percentile_nearest_rank (sorted, n, 99);
+}
+
+/**
+ * tscope_trace_latency_samples:
+ * @pid: only wakeups of this pid, or -1
+ * @comm: (nullable): only wakeups of tasks with this name
+ * @from: only wakeups at or after this time (G_MININT64 for all)
+ * @to: only wakeups before this time (G_MAXINT64 for all)
+ *
+ * Returns: (transfer full) (element-type TscopeLatencySample): the
+ * completed wakeups, in wakeup order.
+ */
+GArray *
+tscope_trace_latency_samples (TscopeTrace *trace,
+                              gint32       pid,
+                              const char  *comm,
+                              TscopeTime   from,
+                              TscopeTime   to)
+{
+  guint n = tscope_trace_get_n_wakeups (trace);
+  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (TscopeLatencySample), n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const TscopeTask *t;
+      TscopeLatencySample s;
+      TscopeWakeup w;
+
+      tscope_trace_get_wakeup (trace, i, &w);
+      if (w.run == TSCOPE_NO_INDEX || w.wakeup_ts < from || w.wakeup_ts >= to)
+        continue;
+      t = tscope_trace_get_task (trace, w.task);
+      if ((pid >= 0 && t->pid != pid) || (comm && g_strcmp0 (t->comm, comm) != 0))
+        continue;
+      s.index = i;
+      s.wakeup_ts = w.wakeup_ts;
+      s.switch_ts = w.switch_ts;
+      s.latency = w.latency;
+      s.task = w.task;
+      s.pid = t->pid;
+      s.cpu = w.switch_cpu;
+      g_array_append_val (out, s);
+    }
+  return out;
+}
+
+/* latency desc, then switch time, then pid (ORACLE.md top10 order) */
+static gint
+cmp_worst (gconstpointer a,
+           gconstpointer b)
+{
+  const TscopeLatencySample *x = a;
+  const TscopeLatencySample *y = b;
+
+  if (x->latency != y->latency)
+    return x->latency > y->latency ? -1 : 1;
+  if (x->switch_ts != y->switch_ts)
+    return x->switch_ts < y->switch_ts ? -1 : 1;
+  return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/**
+ * tscope_latency_samples_sort_worst:
+ *
+ * Sorts samples from tscope_trace_latency_samples() worst first.
+ */
+void
+tscope_latency_samples_sort_worst (GArray *samples)
+{
+  g_array_sort (samples, cmp_worst);
+}
+
+static gint
+cmp_time (gconstpointer a,
+          gconstpointer b)
+{
+  TscopeTime x = *(const TscopeTime *) a;
+  TscopeTime y = *(const TscopeTime *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* ---- JSON in the oracle schema ---- */
+
+static json_object *
+json_int (gint64 v)
+{
+  return json_object_new_int64 (v);
+}
+
+/* mean rounded to 3 decimals, printed like Python's json (1.0, 8637.0) */
+static int
+mean_to_string (json_object *obj,
+                printbuf    *pb,
+                int          level,
+                int          flags)
+{
+  double v = json_object_get_double (obj);
+  char buf[64];
+  char *p;
+
+  g_snprintf (buf, sizeof buf, "%.3f", v);
+  p = buf + strlen (buf) - 1;
+  while (*p == '0' && p[-1] != '.')
+    *p-- = '\0';
+  return printbuf_memappend (pb, buf, (int) strlen (buf));
+}
+
+/* Like Python's round (mean, 3): the binary value rounded to nearest,
+ * ties to even, as printf does. */
+static json_object *
+json_mean (double mean)
+{
+  json_object *o = json_object_new_double (mean);
+
+  json_object_set_serializer (o, mean_to_string, NULL, NULL);
+  return o;
+}
+
+json_object *
+tscope_latency_summary_json (const TscopeLatencySummary *s)
+{
+  json_object *o = json_object_new_object ();
+
+  json_object_object_add (o, "count", json_int (s->count));
+  if (s->count == 0)
+    return o;
+  json_object_object_add (o, "min", json_int (s->min));
+  json_object_object_add (o, "max", json_int (s->max));
+  json_object_object_add (o, "mean", json_mean (s->mean));
+  json_object_object_add (o, "p50", json_int (s->p50));
+  json_object_object_add (o, "p95", json_int (s->p95));
+  json_object_object_add (o, "p99", json_int (s->p99));
+  return o;
+}
+
+static gint
+cmp_pid_ptr (gconstpointer a,
+             gconstpointer b)
+{
+  gint x = GPOINTER_TO_INT (a);
+  gint y = GPOINTER_TO_INT (b);
+
+  return x < y ? -1 : x > y;
+}
+
+static char *
+pid_key (gint32 pid)
+{
+  return g_strdup_printf ("%d", pid);
+}
+
+static json_object *
+events_json (TscopeTrace *trace)
+{
+  g_autoptr(GHashTable) counts = tscope_trace_dup_event_counts (trace);
+  g_autoptr(GList) names = g_list_sort (g_hash_table_get_keys (counts), (GCompareFunc) strcmp);
+  json_object *by_name = json_object_new_object ();
+  json_object *o = json_object_new_object ();
+
+  for (GList *l = names; l; l = l->next)
+    json_object_object_add (by_name, l->data, json_int (*(guint64 *) g_hash_table_lookup (counts, l->data)));
+  json_object_object_add (o, "total", json_int ((gint64) tscope_trace_get_n_events (trace)));
+  json_object_object_add (o, "by_name", by_name);
+  return o;
+}
+
+static json_object *
+cpu_intervals_json (TscopeTrace *trace)
+{
+  json_object *o = json_object_new_object ();
+
+  for (guint c = 0; c < trace->n_cpus; c++)
+    {
+      const TscopeCpuIntervals *iv = &trace->cpu_intervals[c];
+      json_object *e = json_object_new_object ();
+      gint64 busy = 0;
+      gint64 idle = 0;
+      guint tasks = 0;
+      char key[16];
+
+      for (guint i = 0; i < iv->n; i++)
+        {
+          gint64 d = tscope_trace_interval_end (trace, c, i) - iv->start[i];
+
+          if (iv->task[i] == TSCOPE_IDLE_TASK)
+            idle += d;
+          else
+            {
+              busy += d;
+              tasks++;
+            }
+        }
+      json_object_object_add (e, "intervals", json_int (iv->n));
+      json_object_object_add (e, "task_intervals", json_int (tasks));
+      json_object_object_add (e, "busy_ns", json_int (busy));
+      json_object_object_add (e, "idle_ns", json_int (idle));
+      json_object_object_add (e, "prev_pid_mismatches", json_int (iv->prev_pid_mismatches));
+      g_snprintf (key, sizeof key, "%u", c);
+      json_object_object_add (o, key, e);
+    }
+  return o;
+}
+
+typedef struct
+{
+  gint32      pid;
+  const char *comm;
+  guint64     comm_seq;
+  gint64      run_ns;
+  guint       intervals;
+  guint       switch_ins;
+  guint       migrations;
+  guint       cpu_changes;
+  gboolean    listed;
+} PidRow;
+
+static gint
+cmp_pid_row (gconstpointer a,
+             gconstpointer b)
+{
+  const PidRow *x = *(const PidRow *const *) a;
+  const PidRow *y = *(const PidRow *const *) b;
+
+  return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* Tasks grouped by pid (the oracle's key), sorted by pid. */
+static GPtrArray *
+pid_rows (TscopeTrace *trace)
+{
+  g_autoptr(GHashTable) by_pid = g_hash_table_new (NULL, NULL);
+  GPtrArray *rows = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint tk = 1; tk < trace->n_tasks; tk++)
+    {
+      const TscopeTaskRec *r = &trace->tasks[tk];
+      PidRow *row = g_hash_table_lookup (by_pid, GINT_TO_POINTER (r->pub.pid));
+
+      if (r->pub.pid == 0)
+        continue;
+      if (row == NULL)
+        {
+          row = g_new0 (PidRow, 1);
+          row->pid = r->pub.pid;
+          g_hash_table_insert (by_pid, GINT_TO_POINTER (r->pub.pid), row);
+          g_ptr_array_add (rows, row);
+        }
+      if (r->comm_seq >= row->comm_seq && r->pub.comm[0])
+        {
+          row->comm = r->pub.comm;
+          row->comm_seq = r->comm_seq;
+        }
+      row->run_ns += r->pub.run_ns;
+      row->intervals += r->pub.n_runs;
+      row->switch_ins += r->pub.switch_ins;
+      row->migrations += r->pub.migrations;
+      row->cpu_changes += r->pid_cpu_changes;
+      row->listed |= r->sched_named || r->pub.n_runs > 0;
+    }
+  g_ptr_array_sort (rows, cmp_pid_row);
+  return rows;
+}
+
+static const char *
+row_comm (TscopeTrace  *trace,
+          const PidRow *row)
+{
+  if (row->comm)
+    return row->comm;
+  return tep_data_comm_from_pid (trace->tep->tep, row->pid);
+}
+
+static json_object *
+tasks_json (TscopeTrace *trace,
+            GPtrArray   *rows)
+{
+  json_object *o = json_object_new_object ();
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      PidRow *row = rows->pdata[i];
+      json_object *e;
+      g_autofree char *key = NULL;
+
+      if (!row->listed)
+        continue;
+      e = json_object_new_object ();
+      json_object_object_add (e, "comm", json_object_new_string (row_comm (trace, row)));
+      json_object_object_add (e, "run_ns", json_int (row->run_ns));
+      json_object_object_add (e, "intervals", json_int (row->intervals));
+      json_object_object_add (e, "switch_ins", json_int (row->switch_ins));
+      json_object_object_add (e, "migrations", json_int (row->migrations));
+      json_object_object_add (e, "cpu_changes", json_int (row->cpu_changes));
+      key = pid_key (row->pid);
+      json_object_object_add (o, key, e);
+    }
+  return o;
+}
+
+static gint
+cmp_sample_pid (gconstpointer a,
+                gconstpointer b)
+{
+  const TscopeLatencySample *x = a;
+  const TscopeLatencySample *y = b;
+
+  if (x->pid != y->pid)
+    return x->pid < y->pid ? -1 : 1;
+  return x->latency < y->latency ? -1 : x->latency > y->latency;
+}
+
+static json_object *
+wakeup_json (TscopeTrace *trace)
+{
+  g_autoptr(GArray) samples = tscope_trace_latency_samples (trace, -1, NULL, G_MININT64, G_MAXINT64);
+  g_autofree TscopeTime *lat = g_new (TscopeTime, samples->len + 1);
+  const TscopeWakeupStore *w = &trace->wk;
+  json_object *o = json_object_new_object ();
+  json_object *per_pid = json_object_new_object ();
+  json_object *top = json_object_new_array ();
+  TscopeLatencySummary sum;
+
+  for (guint i = 0; i < samples->len; i++)
+    lat[i] = g_array_index (samples, TscopeLatencySample, i).latency;
+  qsort (lat, samples->len, sizeof (TscopeTime), cmp_time);
+  tscope_latency_summarize (lat, samples->len, &sum);
+  json_object_object_add (o, "overall", tscope_latency_summary_json (&sum));
+
+  g_array_sort (samples, cmp_sample_pid);
+  for (guint i = 0; i < samples->len;)
+    {
+      gint32 pid = g_array_index (samples, TscopeLatencySample, i).pid;
+      guint j = i;
+      g_autofree char *key = pid_key (pid);
+
+      for (; j < samples->len && g_array_index (samples, TscopeLatencySample, j).pid == pid; j++)
+        lat[j - i] = g_array_index (samples, TscopeLatencySample, j).latency;
+      tscope_latency_summarize (lat, j - i, &sum);
+      json_object_object_add (per_pid, key, tscope_latency_summary_json (&sum));
+      i = j;
+    }
+  json_object_object_add (o, "per_pid", per_pid);
+
+  tscope_latency_samples_sort_worst (samples);
+  for (guint i = 0; i < MIN (samples->len, 10); i++)
+    {
+      TscopeLatencySample *s = &g_array_index (samples, TscopeLatencySample, i);
+      json_object *e = json_object_new_object ();
+
+      json_object_object_add (e, "latency_ns", json_int (s->latency));
+      json_object_object_add (e, "wakeup_ts", json_int (s->wakeup_ts));
+      json_object_object_add (e, "switch_ts", json_int (s->switch_ts));
+      json_object_object_add (e, "pid", json_int (s->pid));
+      json_object_object_add (e, "cpu", json_int (s->cpu));
+      json_object_array_add (top, e);
+    }
+  json_object_object_add (o, "top10", top);
+  json_object_object_add (o, "ignored_wakings_of_running_task", json_int (w->ignored_running));
+  json_object_object_add (o, "dropped_wakings_without_switch_in", json_int (w->dropped_no_switch));
+  json_object_object_add (o, "discarded_wakings_switched_out_first", json_int (w->discarded_switched_out));
+  return o;
+}
+
+static json_object *
+irq_json (TscopeTrace *trace)
+{
+  json_object *a = json_object_new_array ();
+
+  for (guint i = 0; i < tscope_trace_get_n_irq_lines (trace); i++)
+    {
+      const TscopeIrqLine *l = tscope_trace_get_irq_line (trace, i);
+      json_object *e;
+
+      if (l->count == 0)
+        continue;
+      e = json_object_new_object ();
+      json_object_object_add (e, "irq", json_int (l->irq));
+      json_object_object_add (e, "name", json_object_new_string (l->name));
+      json_object_object_add (e, "count", json_int (l->count));
+      json_object_object_add (e, "total_ns", json_int (l->total_ns));
+      json_object_object_add (e, "max_ns", json_int (l->max_ns));
+      json_object_array_add (a, e);
+    }
+  return a;
+}
+
+static void
+softirq_json (TscopeTrace  *trace,
+              json_object **spans,
+              json_object **raise)
+{
+  *spans = json_object_new_object ();
+  *raise = json_object_new_object ();
+  for (guint i = 0; i < tscope_trace_get_n_softirqs (trace); i++)
+    {
+      const TscopeSoftirq *s = tscope_trace_get_softirq (trace, i);
+
+      if (s->count > 0)
+        {
+          json_object *e = json_object_new_object ();
+
+          json_object_object_add (e, "vec", json_int (s->vec));
+          json_object_object_add (e, "count", json_int (s->count));
+          json_object_object_add (e, "total_ns", json_int (s->total_ns));
+          json_object_object_add (e, "max_ns", json_int (s->max_ns));
+          json_object_object_add (*spans, s->name, e);
+        }
+      if (s->raise_count > 0)
+        {
+          json_object *e = json_object_new_object ();
+
+          json_object_object_add (e, "vec", json_int (s->vec));
+          json_object_object_add (e, "count", json_int (s->raise_count));
+          json_object_object_add (e, "max_ns", json_int (s->raise_max_ns));
+          json_object_object_add (e, "p50_ns", json_int (s->raise_p50_ns));
+          json_object_object_add (*raise, s->name, e);
+        }
+    }
+}
+
+static json_object *
+counts_json (GHashTable *table)
+{
+  g_autoptr(GList) keys = g_list_sort (g_hash_table_get_keys (table), (GCompareFunc) strcmp);
+  json_object *o = json_object_new_object ();
+
+  for (GList *l = keys; l; l = l->next)
+    json_object_object_add (o, l->data, json_int (GPOINTER_TO_UINT (g_hash_table_lookup (table, l->data))));
+  return o;
+}
+
+static gint
+cmp_uint (gconstpointer a,
+          gconstpointer b)
+{
+  guint x = *(const guint *) a;
+  guint y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static gint
+cmp_vcpu_pid (gconstpointer a,
+              gconstpointer b,
+              gpointer      data)
+{
+  TscopeTrace *trace = data;
+  const TscopeVcpu *x = *(const TscopeVcpu *const *) a;
+  const TscopeVcpu *y = *(const TscopeVcpu *const *) b;
+  gint32 px = trace->tasks[x->task].pub.pid;
+  gint32 py = trace->tasks[y->task].pub.pid;
+
+  return px < py ? -1 : px > py;
+}
+
+static json_object *
+kvm_json (TscopeTrace *trace,
+          GPtrArray   *rows)
+{
+  json_object *o = json_object_new_object ();
+  g_autoptr(GPtrArray) vcpus = g_ptr_array_new ();
+
+  for (guint i = 0; i < trace->vcpus->len; i++)
+    g_ptr_array_add (vcpus, &g_array_index (trace->vcpus, TscopeVcpu, i));
+  g_ptr_array_sort_with_data (vcpus, cmp_vcpu_pid, trace);
+  for (guint i = 0; i < vcpus->len; i++)
+    {
+      const TscopeVcpu *v = vcpus->pdata[i];
+      gint32 pid = trace->tasks[v->task].pub.pid;
+      json_object *e = json_object_new_object ();
+      json_object *ids = json_object_new_array ();
+      g_autoptr(GArray) sorted = g_array_copy (v->vcpu_ids);
+      g_autofree char *key = pid_key (pid);
+      const char *comm = NULL;
+      gint64 run_ns = 0;
+
+      for (guint r = 0; r < rows->len; r++)
+        if (((PidRow *) rows->pdata[r])->pid == pid)
+          {
+            comm = row_comm (trace, rows->pdata[r]);
+            run_ns = ((PidRow *) rows->pdata[r])->run_ns;
+          }
+      g_array_sort (sorted, cmp_uint);
+      for (guint j = 0; j < sorted->len; j++)
+        json_object_array_add (ids, json_int (g_array_index (sorted, guint, j)));
+      json_object_object_add (e, "comm", json_object_new_string (comm ? comm : tep_data_comm_from_pid (trace->tep->tep, pid)));
+      json_object_object_add (e, "entries", json_int (v->entries));
+      json_object_object_add (e, "exits", json_int (v->exits));
+      json_object_object_add (e, "guest_ns", json_int (v->guest_ns));
+      json_object_object_add (e, "vcpu_ids", ids);
+      json_object_object_add (e, "exit_reasons", counts_json (v->exit_reasons));
+      json_object_object_add (e, "userspace_exits", json_int (v->userspace_exits));
+      json_object_object_add (e, "userspace_exit_reasons", counts_json (v->userspace_reasons));
+      json_object_object_add (e, "run_ns", json_int (run_ns));
+      json_object_object_add (e, "kvm_events", counts_json (v->kvm_events));
+      json_object_object_add (o, key, e);
+    }
+  return o;
+}
+
+static json_object *
+kvm_other_json (TscopeTrace *trace)
+{
+  json_object *o = json_object_new_object ();
+  g_autoptr(GList) pids = g_hash_table_get_keys (trace->kvm_other);
+  GList *l;
+
+  pids = g_list_sort (pids, (GCompareFunc) cmp_pid_ptr);
+  for (l = pids; l; l = l->next)
+    {
+      g_autofree char *key = pid_key (GPOINTER_TO_INT (l->data));
+
+      json_object_object_add (o, key, counts_json (g_hash_table_lookup (trace->kvm_other, l->data)));
+    }
+  return o;
+}
+
+/**
+ * tscope_trace_stats_json:
+ * @trace_label: the value of the "trace" key
+ *
+ * Returns: (transfer full): every model's summary, in the schema of the
+ * oracle files (shared/traces/ORACLE.md).
+ */
+json_object *
+tscope_trace_stats_json (TscopeTrace *trace,
+                         const char  *trace_label)
+{
+  json_object *o = json_object_new_object ();
+  g_autoptr(GPtrArray) rows = pid_rows (trace);
+  json_object *spans;
+  json_object *raise;
+  gboolean any = tscope_trace_get_n_events (trace) > 0;
+
+  json_object_object_add (o, "trace", json_object_new_string (trace_label));
+  json_object_object_add (o, "valid", json_object_new_boolean (TRUE));
+  json_object_object_add (o, "events", events_json (trace));
+  json_object_object_add (o, "cpus", json_int (trace->n_cpus));
+  json_object_object_add (o, "first_ts", any ? json_int (trace->first_ts) : NULL);
+  json_object_object_add (o, "last_ts", any ? json_int (trace->last_ts) : NULL);
+  json_object_object_add (o, "unparsed_lines", json_int (0));
+  json_object_object_add (o, "unparsed_fields", json_int (0));
+  json_object_object_add (o, "cpu_intervals", cpu_intervals_json (trace));
+  json_object_object_add (o, "tasks", tasks_json (trace, rows));
+  json_object_object_add (o, "wakeup_latency", wakeup_json (trace));
+  json_object_object_add (o, "irq", irq_json (trace));
+  json_object_object_add (o, "irq_unmatched", json_int (trace->irq_unmatched));
+  softirq_json (trace, &spans, &raise);
+  json_object_object_add (o, "softirq", spans);
+  json_object_object_add (o, "softirq_unmatched", json_int (trace->softirq_unmatched));
+  json_object_object_add (o, "softirq_raise_latency", raise);
+  if (trace->vcpus->len > 0)
+    {
+      json_object_object_add (o, "kvm", kvm_json (trace, rows));
+      json_object_object_add (o, "kvm_events_other_threads", kvm_other_json (trace));
+    }
+  return o;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * Summaries of a trace's models, and the same numbers as JSON in the schema
+ * of shared/traces/NAME.oracle.json.
+ */
+#pragma once
+
+#include <json-c/json.h>
+
+#include "tscope-trace.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  guint      count;
+  TscopeTime min;
+  TscopeTime max;
+  double     mean;
+  TscopeTime p50;
+  TscopeTime p95;
+  TscopeTime p99;
+} TscopeLatencySummary;
+
+/* One completed wakeup: wakeup -> switch-in. */
+typedef struct
+{
+  guint      index;            /* into TscopeWakeups */
+  TscopeTime latency;
+  TscopeTime wakeup_ts;
+  TscopeTime switch_ts;
+  guint32    task;
+  gint32     pid;
+  guint      cpu;              /* of the switch-in */
+} TscopeLatencySample;
+
+TscopeTime  tscope_percentile_nearest_rank (const TscopeTime *sorted,
+                                            guint             n,
+                                            double            percent);
+void        tscope_times_sort               (TscopeTime       *times,
+                                             guint             n);
+void        tscope_latency_summarize        (const TscopeTime     *sorted,
+                                             guint                 n,
+                                             TscopeLatencySummary *out);
+GArray     *tscope_trace_latency_samples    (TscopeTrace *trace,
+                                             gint32       pid,
+                                             const char  *comm,
+                                             TscopeTime   from,
+                                             TscopeTime   to);
+void        tscope_latency_samples_sort_worst (GArray *samples);
+json_object *tscope_trace_stats_json        (TscopeTrace *trace,
+                                             const char  *trace_label);
+json_object *tscope_latency_summary_json    (const TscopeLatencySummary *s);
+
+G_END_DECLS

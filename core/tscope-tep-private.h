@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * libtraceevent set-up for a file, and the decoded layout of the events
+ * the models read (field offsets resolved once, read in the hot loop).
+ */
+#pragma once
+
+#include <string.h>
+
+#include <glib.h>
+#include <traceevent/event-parse.h>
+
+#include "tscope-file-private.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  TSCOPE_EV_OTHER = 0,
+  TSCOPE_EV_SCHED_SWITCH,
+  TSCOPE_EV_SCHED_WAKING,
+  TSCOPE_EV_SCHED_WAKEUP,
+  TSCOPE_EV_SCHED_WAKEUP_NEW,
+  TSCOPE_EV_SCHED_MIGRATE,
+  TSCOPE_EV_SCHED_FORK,
+  TSCOPE_EV_SCHED_EXEC,
+  TSCOPE_EV_SCHED_EXIT,
+  TSCOPE_EV_IRQ_ENTRY,
+  TSCOPE_EV_IRQ_EXIT,
+  TSCOPE_EV_SOFTIRQ_ENTRY,
+  TSCOPE_EV_SOFTIRQ_EXIT,
+  TSCOPE_EV_SOFTIRQ_RAISE,
+  TSCOPE_EV_KVM_ENTRY,
+  TSCOPE_EV_KVM_EXIT,
+  TSCOPE_EV_KVM_USERSPACE_EXIT,
+  TSCOPE_EV_KVM_OTHER,          /* any other kvm_* event */
+  TSCOPE_EV_PRINT,
+  TSCOPE_EV_N_KINDS
+} TscopeEventKind;
+
+/* A field as the hot loop reads it. */
+typedef struct
+{
+  guint16 offset;
+  guint8  size;
+  guint8  flags;                /* TSCOPE_FIELD_* */
+} TscopeField;
+
+#define TSCOPE_FIELD_PRESENT  1
+#define TSCOPE_FIELD_SIGNED   2
+#define TSCOPE_FIELD_DYNAMIC  4 /* __data_loc */
+#define TSCOPE_FIELD_RELATIVE 8 /* __rel_loc */
+
+typedef enum
+{
+  F_PREV_COMM, F_PREV_PID, F_PREV_STATE, F_NEXT_COMM, F_NEXT_PID,   /* switch */
+  F_COMM, F_PID, F_TARGET_CPU, F_ORIG_CPU, F_DEST_CPU,              /* wakeup, migrate, exit */
+  F_PARENT_COMM, F_PARENT_PID, F_CHILD_COMM, F_CHILD_PID,           /* fork */
+  F_OLD_PID, F_FILENAME,                                            /* exec */
+  F_IRQ, F_NAME, F_VEC,                                             /* irq, softirq */
+  F_VCPU_ID, F_EXIT_REASON, F_ISA, F_REASON, F_ERRNO,               /* kvm */
+  F_BUF,                                                            /* print */
+  F_N_FIELDS
+} TscopeFieldId;
+
+typedef struct
+{
+  guint    n;
+  guint64 *values;
+  char   **names;
+} TscopeSymbolTable;
+
+typedef struct
+{
+  struct tep_handle *tep;
+  gboolean           swap;             /* file endianness differs from host */
+  guint              commit_size;      /* header_page commit field: kbuffer's long size */
+  TscopeField        common_type;
+  TscopeField        common_pid;
+  guint              max_id;           /* largest event id + 1 */
+  guint8            *kinds;            /* [max_id] TscopeEventKind */
+  TscopeField        fields[TSCOPE_EV_N_KINDS][F_N_FIELDS];
+  guint16            min_size[TSCOPE_EV_N_KINDS]; /* bytes a record needs for its fields */
+  TscopeSymbolTable  softirq_names;
+  TscopeSymbolTable  vmx_reasons;
+  TscopeSymbolTable  svm_reasons;
+  TscopeSymbolTable  userspace_reasons;
+  TscopeSymbolTable  state_flags;      /* sched_switch prev_state letters */
+  guint              state_report_max; /* prev_state bit printed as "+" */
+  char              *last_warning;
+  gboolean           symbols_loaded;   /* kallsyms parsed (lazily: 100 ms on big files) */
+  GMutex             symbols_lock;
+  struct tep_plugin_list *plugins;
+} TscopeTep;
+
+TscopeTep  *_tscope_tep_new               (TscopeFile         *file,
+                                           GError            **error);
+void        _tscope_tep_free              (TscopeTep          *tep);
+const char *_tscope_symbol_lookup         (const TscopeSymbolTable *table,
+                                           guint64             value);
+void        _tscope_tep_route_messages    (void);
+void        _tscope_tep_load_plugins      (TscopeTep          *tep);
+void        _tscope_tep_ensure_symbols    (TscopeTep          *tep,
+                                           TscopeFile         *file);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TscopeTep, _tscope_tep_free)
+
+static inline guint64
+_tscope_read_uint (const guint8 *p,
+                   guint         size,
+                   gboolean      swap)
+{
+  switch (size)
+    {
+    case 1:
+      return p[0];
+    case 2:
+      {
+        guint16 v;
+        memcpy (&v, p, 2);
+        return swap ? GUINT16_SWAP_LE_BE (v) : v;
+      }
+    case 4:
+      {
+        guint32 v;
+        memcpy (&v, p, 4);
+        return swap ? GUINT32_SWAP_LE_BE (v) : v;
+      }
+    case 8:
+      {
+        guint64 v;
+        memcpy (&v, p, 8);
+        return swap ? GUINT64_SWAP_LE_BE (v) : v;
+      }
+    default:
+      return 0;
+    }
+}
+
+/* Reads an integer field of a record of @size bytes; 0 if absent or outside. */
+static inline gint64
+_tscope_field_int (const TscopeTep   *t,
+                   const TscopeField *f,
+                   const guint8      *data,
+                   guint              size)
+{
+  guint64 v;
+
+  if (G_UNLIKELY (!(f->flags & TSCOPE_FIELD_PRESENT) || (guint) f->offset + f->size > size))
+    return 0;
+  v = _tscope_read_uint (data + f->offset, f->size, t->swap);
+  if (f->flags & TSCOPE_FIELD_SIGNED)
+    {
+      switch (f->size)
+        {
+        case 1: return (gint8) v;
+        case 2: return (gint16) v;
+        case 4: return (gint32) v;
+        default: return (gint64) v;
+        }
+    }
+  return (gint64) v;
+}
+
+/* The same without the size check: the model checks each record's size
+ * once against min_size[kind].  An absent field has size 0 and reads 0. */
+G_GNUC_UNUSED static inline __attribute__ ((always_inline)) gint64
+_tscope_field_get (const TscopeTep   *t,
+                   const TscopeField *f,
+                   const guint8      *data)
+{
+  const guint8 *p = data + f->offset;
+
+  switch (f->size)
+    {
+    case 4:
+      {
+        guint32 v;
+        memcpy (&v, p, 4);
+        if (t->swap)
+          v = GUINT32_SWAP_LE_BE (v);
+        return (f->flags & TSCOPE_FIELD_SIGNED) ? (gint64) (gint32) v : (gint64) v;
+      }
+    case 8:
+      {
+        guint64 v;
+        memcpy (&v, p, 8);
+        if (t->swap)
+          v = GUINT64_SWAP_LE_BE (v);
+        return (gint64) v;
+      }
+    case 2:
+      {
+        guint16 v;
+        memcpy (&v, p, 2);
+        if (t->swap)
+          v = GUINT16_SWAP_LE_BE (v);
+        return (f->flags & TSCOPE_FIELD_SIGNED) ? (gint64) (gint16) v : (gint64) v;
+      }
+    case 1:
+      return (f->flags & TSCOPE_FIELD_SIGNED) ? (gint64) (gint8) p[0] : (gint64) p[0];
+    default:
+      return 0;
+    }
+}
+
+const char *_tscope_field_string (const TscopeTep   *t,
+                                  const TscopeField *f,
+                                  const guint8      *data,
+                                  guint              size,
+                                  gsize             *len);
+
+G_END_DECLS

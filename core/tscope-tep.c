@@ -1,0 +1,509 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * Hands the file's formats to libtraceevent and resolves, once, the field
+ * offsets and symbol tables the model builder reads for every record.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <traceevent/event-utils.h>
+
+#include "tscope-error.h"
+#include "tscope-tep-private.h"
+
+static GPrivate last_warning = G_PRIVATE_INIT (g_free);
+
+/* libtraceevent and libtracecmd print warnings through this weak symbol;
+ * ours sends them to g_debug and keeps the last one for error messages. */
+int
+tep_vprint (const char           *name,
+            enum tep_loglevel     level,
+            bool                  print_err,
+            const char           *fmt,
+            va_list               ap)
+{
+  g_autofree char *msg = g_strdup_vprintf (fmt, ap);
+
+  g_strchomp (msg);
+  g_debug ("%s: %s", name ? name : "libtraceevent", msg);
+  if (level <= TEP_LOG_WARNING)
+    g_private_replace (&last_warning, g_strdup (msg));
+  return (int) strlen (msg);
+}
+
+void
+_tscope_tep_route_messages (void)
+{
+  /* Errors and warnings still reach tep_vprint, which hides them. */
+  tep_set_loglevel (TEP_LOG_WARNING);
+}
+
+static const struct
+{
+  TscopeEventKind kind;
+  const char     *system;
+  const char     *name;
+} kind_names[] = {
+  { TSCOPE_EV_SCHED_SWITCH, "sched", "sched_switch" },
+  { TSCOPE_EV_SCHED_WAKING, "sched", "sched_waking" },
+  { TSCOPE_EV_SCHED_WAKEUP, "sched", "sched_wakeup" },
+  { TSCOPE_EV_SCHED_WAKEUP_NEW, "sched", "sched_wakeup_new" },
+  { TSCOPE_EV_SCHED_MIGRATE, "sched", "sched_migrate_task" },
+  { TSCOPE_EV_SCHED_FORK, "sched", "sched_process_fork" },
+  { TSCOPE_EV_SCHED_EXEC, "sched", "sched_process_exec" },
+  { TSCOPE_EV_SCHED_EXIT, "sched", "sched_process_exit" },
+  { TSCOPE_EV_IRQ_ENTRY, "irq", "irq_handler_entry" },
+  { TSCOPE_EV_IRQ_EXIT, "irq", "irq_handler_exit" },
+  { TSCOPE_EV_SOFTIRQ_ENTRY, "irq", "softirq_entry" },
+  { TSCOPE_EV_SOFTIRQ_EXIT, "irq", "softirq_exit" },
+  { TSCOPE_EV_SOFTIRQ_RAISE, "irq", "softirq_raise" },
+  { TSCOPE_EV_KVM_ENTRY, "kvm", "kvm_entry" },
+  { TSCOPE_EV_KVM_EXIT, "kvm", "kvm_exit" },
+  { TSCOPE_EV_KVM_USERSPACE_EXIT, "kvm", "kvm_userspace_exit" },
+  { TSCOPE_EV_PRINT, "ftrace", "print" },
+};
+
+static const char *const field_names[F_N_FIELDS] = {
+  [F_PREV_COMM] = "prev_comm",
+  [F_PREV_PID] = "prev_pid",
+  [F_PREV_STATE] = "prev_state",
+  [F_NEXT_COMM] = "next_comm",
+  [F_NEXT_PID] = "next_pid",
+  [F_COMM] = "comm",
+  [F_PID] = "pid",
+  [F_TARGET_CPU] = "target_cpu",
+  [F_ORIG_CPU] = "orig_cpu",
+  [F_DEST_CPU] = "dest_cpu",
+  [F_PARENT_COMM] = "parent_comm",
+  [F_PARENT_PID] = "parent_pid",
+  [F_CHILD_COMM] = "child_comm",
+  [F_CHILD_PID] = "child_pid",
+  [F_OLD_PID] = "old_pid",
+  [F_FILENAME] = "filename",
+  [F_IRQ] = "irq",
+  [F_NAME] = "name",
+  [F_VEC] = "vec",
+  [F_VCPU_ID] = "vcpu_id",
+  [F_EXIT_REASON] = "exit_reason",
+  [F_ISA] = "isa",
+  [F_REASON] = "reason",
+  [F_ERRNO] = "errno",
+  [F_BUF] = "buf",
+};
+
+static void
+resolve_field (TscopeField                    *out,
+               const struct tep_format_field *f)
+{
+  memset (out, 0, sizeof *out);
+  if (f == NULL || f->offset < 0 || f->offset > G_MAXUINT16 - 256 || f->size < 0 || f->size > 255)
+    return;
+  out->offset = (guint16) f->offset;
+  out->size = (guint8) MIN (f->size, 255);
+  out->flags = TSCOPE_FIELD_PRESENT;
+  if (f->flags & TEP_FIELD_IS_SIGNED)
+    out->flags |= TSCOPE_FIELD_SIGNED;
+  if (f->flags & TEP_FIELD_IS_DYNAMIC)
+    out->flags |= TSCOPE_FIELD_DYNAMIC;
+  if (f->flags & TEP_FIELD_IS_RELATIVE)
+    out->flags |= TSCOPE_FIELD_RELATIVE;
+}
+
+/* Collects the __print_symbolic() tables under @arg in print order. */
+static void
+visit_arg (struct tep_print_arg *arg,
+           GPtrArray            *out)
+{
+  if (arg == NULL)
+    return;
+  switch (arg->type)
+    {
+    case TEP_PRINT_SYMBOL:
+      g_ptr_array_add (out, arg->symbol.symbols);
+      break;
+    case TEP_PRINT_FLAGS:
+      g_ptr_array_add (out, arg->flags.flags);
+      break;
+    case TEP_PRINT_OP:
+      visit_arg (arg->op.left, out);
+      visit_arg (arg->op.right, out);
+      break;
+    case TEP_PRINT_TYPE:
+      visit_arg (arg->typecast.item, out);
+      break;
+    default:
+      break;
+    }
+}
+
+static void
+collect_symbols (struct tep_print_arg *args,
+                 GPtrArray            *out)
+{
+  for (struct tep_print_arg *arg = args; arg != NULL; arg = arg->next)
+    visit_arg (arg, out);
+}
+
+static void
+symbol_table_init (TscopeSymbolTable         *table,
+                   struct tep_print_flag_sym *syms)
+{
+  guint n = 0;
+
+  for (struct tep_print_flag_sym *s = syms; s; s = s->next)
+    n++;
+  table->n = n;
+  table->values = g_new0 (guint64, n + 1);
+  table->names = g_new0 (char *, n + 1);
+  n = 0;
+  for (struct tep_print_flag_sym *s = syms; s; s = s->next, n++)
+    {
+      /* libtraceevent stores the evaluated value as text */
+      table->values[n] = g_ascii_strtoull (s->value ? s->value : "", NULL, 0);
+      table->names[n] = g_strdup (s->str ? s->str : "");
+    }
+}
+
+static void
+symbol_table_clear (TscopeSymbolTable *table)
+{
+  for (guint i = 0; i < table->n; i++)
+    g_free (table->names[i]);
+  g_clear_pointer (&table->names, g_free);
+  g_clear_pointer (&table->values, g_free);
+  table->n = 0;
+}
+
+/**
+ * _tscope_symbol_lookup:
+ *
+ * Returns: (transfer none) (nullable): the name of @value, as
+ * __print_symbolic() would print it, or %NULL when it has none.
+ */
+const char *
+_tscope_symbol_lookup (const TscopeSymbolTable *table,
+                       guint64                  value)
+{
+  for (guint i = 0; i < table->n; i++)
+    if (table->values[i] == value)
+      return table->names[i];
+  return NULL;
+}
+
+static void
+load_symbols (TscopeTep *t)
+{
+  struct tep_event *e;
+  g_autoptr(GPtrArray) tables = g_ptr_array_new ();
+
+  e = tep_find_event_by_name (t->tep, "irq", "softirq_entry");
+  if (e != NULL)
+    {
+      collect_symbols (e->print_fmt.args, tables);
+      if (tables->len > 0)
+        symbol_table_init (&t->softirq_names, tables->pdata[0]);
+    }
+  g_ptr_array_set_size (tables, 0);
+  e = tep_find_event_by_name (t->tep, "sched", "sched_switch");
+  if (e != NULL)
+    {
+      /* __print_flags (prev_state & (MAX - 1), "|", { 0x01, "S" }, ...) */
+      collect_symbols (e->print_fmt.args, tables);
+      if (tables->len > 0)
+        symbol_table_init (&t->state_flags, tables->pdata[0]);
+      for (guint i = 0; i < t->state_flags.n; i++)
+        t->state_report_max = MAX (t->state_report_max, (guint) t->state_flags.values[i] << 1);
+    }
+  g_ptr_array_set_size (tables, 0);
+  e = tep_find_event_by_name (t->tep, "kvm", "kvm_exit");
+  if (e != NULL)
+    {
+      /* (isa == 1) ? VMX table : SVM table */
+      collect_symbols (e->print_fmt.args, tables);
+      if (tables->len > 0)
+        symbol_table_init (&t->vmx_reasons, tables->pdata[0]);
+      if (tables->len > 1)
+        symbol_table_init (&t->svm_reasons, tables->pdata[1]);
+    }
+  g_ptr_array_set_size (tables, 0);
+  e = tep_find_event_by_name (t->tep, "kvm", "kvm_userspace_exit");
+  if (e != NULL)
+    {
+      collect_symbols (e->print_fmt.args, tables);
+      if (tables->len > 0)
+        symbol_table_init (&t->userspace_reasons, tables->pdata[0]);
+    }
+}
+
+static gboolean
+parse_formats (TscopeTep   *t,
+               TscopeFile  *file,
+               GError     **error)
+{
+  gsize len;
+  const char *d;
+
+  d = g_bytes_get_data (file->header_page, &len);
+  if (tep_parse_header_page (t->tep, (char *) d, len, file->long_size) != 0)
+    {
+      g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_CORRUPT,
+                   "%s: file is corrupt: libtraceevent cannot parse its header_page", file->path);
+      return FALSE;
+    }
+  t->commit_size = tep_get_header_page_size (t->tep) == 4 ? 4 : 8;
+  if (tep_get_header_timestamp_size (t->tep) != 8)
+    {
+      g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_UNSUPPORTED,
+                   "%s: unsupported file: page timestamps are not 8 bytes", file->path);
+      return FALSE;
+    }
+  for (guint i = 0; i < file->ftrace_formats->len; i++)
+    {
+      d = g_bytes_get_data (file->ftrace_formats->pdata[i], &len);
+      if (tep_parse_event (t->tep, d, len, "ftrace") != 0)
+        g_debug ("%s: cannot parse ftrace format %u", file->path, i);
+    }
+  for (guint i = 0; i < file->event_formats->len; i++)
+    {
+      TscopeEventFormat *f = file->event_formats->pdata[i];
+
+      d = g_bytes_get_data (f->format, &len);
+      if (tep_parse_event (t->tep, d, len, f->system) != 0)
+        g_debug ("%s: cannot parse a format of system %s", file->path, f->system);
+    }
+  if (tep_get_events_count (t->tep) == 0)
+    {
+      g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_CORRUPT,
+                   "%s: file is corrupt: it describes no event formats", file->path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* kallsyms, printk formats and saved cmdlines are texts; NUL-terminate them. */
+static void
+parse_texts (TscopeTep  *t,
+             TscopeFile *file)
+{
+  gsize len;
+  const char *d;
+  g_autofree char *text = NULL;
+
+  d = g_bytes_get_data (file->printk, &len);
+  if (len > 0)
+    {
+      text = g_strndup (d, len);
+      tep_parse_printk_formats (t->tep, text);
+      g_clear_pointer (&text, g_free);
+    }
+  d = g_bytes_get_data (file->cmdlines, &len);
+  if (len > 0)
+    {
+      text = g_strndup (d, len);
+      tep_parse_saved_cmdlines (t->tep, text);
+    }
+}
+
+static void
+resolve_kinds (TscopeTep *t)
+{
+  int n = tep_get_events_count (t->tep);
+  guint max_id = 0;
+
+  for (int i = 0; i < n; i++)
+    {
+      struct tep_event *e = tep_get_event (t->tep, i);
+
+      if (e && e->id >= 0 && (guint) e->id + 1 > max_id)
+        max_id = (guint) e->id + 1;
+    }
+  t->max_id = max_id;
+  t->kinds = g_new0 (guint8, max_id + 1);
+  for (int i = 0; i < n; i++)
+    {
+      struct tep_event *e = tep_get_event (t->tep, i);
+
+      if (e && e->id >= 0 && e->name && g_str_has_prefix (e->name, "kvm_"))
+        t->kinds[e->id] = TSCOPE_EV_KVM_OTHER;
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (kind_names); k++)
+    {
+      struct tep_event *e = tep_find_event_by_name (t->tep, kind_names[k].system, kind_names[k].name);
+
+      if (e == NULL || e->id < 0)
+        continue;
+      t->kinds[e->id] = kind_names[k].kind;
+      for (guint f = 0; f < F_N_FIELDS; f++)
+        {
+          TscopeField *tf = &t->fields[kind_names[k].kind][f];
+          guint need;
+
+          resolve_field (tf, tep_find_field (e, field_names[f]));
+          /* a __data_loc word is 4 bytes; its text is checked when read */
+          need = tf->offset + ((tf->flags & TSCOPE_FIELD_DYNAMIC) ? 4 : tf->size);
+          if ((tf->flags & TSCOPE_FIELD_PRESENT) && need > t->min_size[kind_names[k].kind])
+            t->min_size[kind_names[k].kind] = (guint16) need;
+        }
+    }
+}
+
+static gboolean
+resolve_common (TscopeTep   *t,
+                TscopeFile  *file,
+                GError     **error)
+{
+  struct tep_event *e = tep_get_event (t->tep, 0);
+
+  resolve_field (&t->common_type, e ? tep_find_common_field (e, "common_type") : NULL);
+  resolve_field (&t->common_pid, e ? tep_find_common_field (e, "common_pid") : NULL);
+  if (!(t->common_type.flags & TSCOPE_FIELD_PRESENT) || t->common_type.size > 8)
+    {
+      g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_CORRUPT,
+                   "%s: file is corrupt: its formats have no common_type field", file->path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * _tscope_tep_new:
+ * @file: an open file
+ *
+ * Builds the libtraceevent handle of @file and the model's field layout.
+ *
+ * Returns: (transfer full) (nullable): the handle, or %NULL with @error set.
+ */
+TscopeTep *
+_tscope_tep_new (TscopeFile  *file,
+                 GError     **error)
+{
+  g_autoptr(TscopeTep) t = g_new0 (TscopeTep, 1);
+
+  g_mutex_init (&t->symbols_lock);
+  _tscope_tep_route_messages ();
+  t->tep = tep_alloc ();
+  t->swap = file->big_endian != (G_BYTE_ORDER == G_BIG_ENDIAN);
+  tep_set_file_bigendian (t->tep, file->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+  tep_set_local_bigendian (t->tep, G_BYTE_ORDER == G_BIG_ENDIAN ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+  tep_set_long_size (t->tep, file->long_size);
+  tep_set_page_size (t->tep, file->page_size);
+  if (!parse_formats (t, file, error))
+    return NULL;
+  parse_texts (t, file);
+  if (!resolve_common (t, file, error))
+    return NULL;
+  resolve_kinds (t);
+  load_symbols (t);
+  return g_steal_pointer (&t);
+}
+
+/**
+ * _tscope_tep_ensure_symbols:
+ *
+ * Parses the file's kallsyms, once, before the first record is printed:
+ * it takes 100 ms for a full /proc/kallsyms and only printing needs it.
+ */
+void
+_tscope_tep_ensure_symbols (TscopeTep  *t,
+                            TscopeFile *file)
+{
+  g_mutex_lock (&t->symbols_lock);
+  if (!t->symbols_loaded)
+    {
+      gsize len;
+      const char *d = g_bytes_get_data (file->kallsyms, &len);
+
+      if (len > 0)
+        {
+          g_autofree char *text = g_strndup (d, len);
+
+          tep_parse_kallsyms (t->tep, text);
+        }
+      t->symbols_loaded = TRUE;
+    }
+  g_mutex_unlock (&t->symbols_lock);
+}
+
+void
+_tscope_tep_load_plugins (TscopeTep *t)
+{
+  g_mutex_lock (&t->symbols_lock);
+  if (t->plugins == NULL)
+    t->plugins = tep_load_plugins (t->tep);
+  g_mutex_unlock (&t->symbols_lock);
+}
+
+void
+_tscope_tep_free (TscopeTep *t)
+{
+  if (t == NULL)
+    return;
+  if (t->plugins)
+    tep_unload_plugins (t->plugins, t->tep);
+  if (t->tep)
+    tep_free (t->tep);
+  symbol_table_clear (&t->softirq_names);
+  symbol_table_clear (&t->state_flags);
+  symbol_table_clear (&t->vmx_reasons);
+  symbol_table_clear (&t->svm_reasons);
+  symbol_table_clear (&t->userspace_reasons);
+  g_free (t->kinds);
+  g_free (t->last_warning);
+  g_mutex_clear (&t->symbols_lock);
+  g_free (t);
+}
+
+/**
+ * _tscope_field_string:
+ *
+ * Returns: (transfer none) (nullable): the text of a char[] or __data_loc
+ * string field inside @data (not NUL-terminated: see @len).
+ */
+const char *
+_tscope_field_string (const TscopeTep   *t,
+                      const TscopeField *f,
+                      const guint8      *data,
+                      guint              size,
+                      gsize             *len)
+{
+  const guint8 *start;
+  guint max;
+
+  *len = 0;
+  if (!(f->flags & TSCOPE_FIELD_PRESENT) || (guint) f->offset + f->size > size)
+    return NULL;
+  if (f->flags & TSCOPE_FIELD_DYNAMIC)
+    {
+      guint32 loc = (guint32) _tscope_read_uint (data + f->offset, 4, t->swap);
+      guint off = loc & 0xffff;
+      guint l = loc >> 16;
+
+      if (f->flags & TSCOPE_FIELD_RELATIVE)
+        off += f->offset + f->size;
+      if (off > size || l > size - off)
+        return NULL;
+      start = data + off;
+      max = l;
+    }
+  else if (f->size == 0)
+    {
+      /* a flexible array at the end (print's buf[]) */
+      start = data + f->offset;
+      max = size - f->offset;
+    }
+  else
+    {
+      start = data + f->offset;
+      max = f->size;
+    }
+  {
+    const guint8 *nul = memchr (start, '\0', max);
+
+    *len = nul ? (gsize) (nul - start) : max;
+  }
+  return (const char *) start;
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tscope-time.h"
+
+/**
+ * tscope_time_format_duration:
+ * @duration: nanoseconds
+ *
+ * Formats a duration with a human unit: "850 ns", "12.345 µs", "3.210 ms",
+ * "1.234567 s".  Exact below a microsecond.
+ *
+ * Returns: (transfer full): the text.
+ */
+char *
+tscope_time_format_duration (TscopeTime duration)
+{
+  const char *sign = duration < 0 ? "-" : "";
+  guint64 d = duration < 0 ? (guint64) -(duration + 1) + 1 : (guint64) duration;
+
+  if (d < 1000)
+    return g_strdup_printf ("%s%" G_GUINT64_FORMAT " ns", sign, d);
+  if (d < 1000000)
+    return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%03u µs", sign, d / 1000, (guint) (d % 1000));
+  if (d < 1000000000)
+    return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%03u ms", sign, d / 1000000,
+                            (guint) (d % 1000000 / 1000));
+  return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%06u s", sign, d / 1000000000,
+                          (guint) (d % 1000000000 / 1000));
+}
+
+/**
+ * tscope_time_format_timestamp:
+ * @t: a trace timestamp in nanoseconds
+ *
+ * Formats @t as `trace-cmd report -t` does: seconds with nine decimals.
+ *
+ * Returns: (transfer full): the text.
+ */
+char *
+tscope_time_format_timestamp (TscopeTime t)
+{
+  if (t < 0)
+    return g_strdup_printf ("-%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, -t / TSCOPE_NSEC_PER_SEC,
+                            -t % TSCOPE_NSEC_PER_SEC);
+  return g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, t / TSCOPE_NSEC_PER_SEC,
+                          t % TSCOPE_NSEC_PER_SEC);
+}
+
+/**
+ * tscope_time_parse:
+ * @text: "1234567" (ns), "1972.796964381" (s, as trace-cmd prints), or a
+ *   number with a unit: "12us", "3.5ms", "2s", "800ns"
+ * @out: (out): nanoseconds
+ *
+ * Returns: whether @text was understood.
+ */
+gboolean
+tscope_time_parse (const char *text,
+                   TscopeTime *out)
+{
+  g_autofree char *s = NULL;
+  char *unit;
+  char *dot;
+  gint64 scale = 1;
+  gint64 whole;
+  gint64 frac = 0;
+  gint64 frac_scale = 1;
+  gboolean neg = FALSE;
+  char *p;
+
+  if (text == NULL)
+    return FALSE;
+  s = g_strstrip (g_strdup (text));
+  p = s;
+  if (*p == '-')
+    {
+      neg = TRUE;
+      p++;
+    }
+  unit = p;
+  while (g_ascii_isdigit (*unit) || *unit == '.')
+    unit++;
+  if (unit == p)
+    return FALSE;
+  if (*unit == '\0')
+    scale = strchr (p, '.') ? TSCOPE_NSEC_PER_SEC : 1;
+  else if (g_str_equal (unit, "ns"))
+    scale = 1;
+  else if (g_str_equal (unit, "us") || g_str_equal (unit, "µs"))
+    scale = TSCOPE_NSEC_PER_USEC;
+  else if (g_str_equal (unit, "ms"))
+    scale = TSCOPE_NSEC_PER_MSEC;
+  else if (g_str_equal (unit, "s"))
+    scale = TSCOPE_NSEC_PER_SEC;
+  else
+    return FALSE;
+  *unit = '\0';
+  dot = strchr (p, '.');
+  if (dot)
+    {
+      *dot = '\0';
+      for (char *q = dot + 1; *q; q++)
+        {
+          if (!g_ascii_isdigit (*q) || frac_scale >= scale)
+            {
+              if (!g_ascii_isdigit (*q))
+                return FALSE;
+              continue;           /* below a nanosecond */
+            }
+          frac = frac * 10 + (*q - '0');
+          frac_scale *= 10;
+        }
+    }
+  if (*p != '\0' && strchr (p, '.') != NULL)
+    return FALSE;
+  whole = *p ? g_ascii_strtoll (p, NULL, 10) : 0;
+  if (whole > G_MAXINT64 / scale)
+    return FALSE;
+  *out = whole * scale + frac * (scale / frac_scale);
+  if (neg)
+    *out = -*out;
+  return TRUE;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * One time type for core and GUI: nanoseconds as gint64.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef gint64 TscopeTime;
+
+#define TSCOPE_NSEC_PER_USEC G_GINT64_CONSTANT (1000)
+#define TSCOPE_NSEC_PER_MSEC G_GINT64_CONSTANT (1000000)
+#define TSCOPE_NSEC_PER_SEC  G_GINT64_CONSTANT (1000000000)
+
+typedef struct
+{
+  TscopeTime begin;
+  TscopeTime end;
+} TscopeSpan;
+
+static inline TscopeTime
+tscope_span_duration (const TscopeSpan *span)
+{
+  return span->end - span->begin;
+}
+
+static inline gboolean
+tscope_span_contains (const TscopeSpan *span,
+                      TscopeTime        t)
+{
+  return t >= span->begin && t < span->end;
+}
+
+static inline gboolean
+tscope_span_overlaps (const TscopeSpan *span,
+                      TscopeTime        begin,
+                      TscopeTime        end)
+{
+  return begin < span->end && end > span->begin;
+}
+
+static inline TscopeTime
+tscope_span_clamp (const TscopeSpan *span,
+                   TscopeTime        t)
+{
+  return CLAMP (t, span->begin, span->end);
+}
+
+char *tscope_time_format_duration (TscopeTime duration);
+char *tscope_time_format_timestamp (TscopeTime t);
+gboolean tscope_time_parse (const char *text,
+                            TscopeTime *out);
+
+G_END_DECLS

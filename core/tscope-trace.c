@@ -1,0 +1,776 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "tscope-error.h"
+#include "tscope-trace-private.h"
+
+G_DEFINE_FINAL_TYPE (TscopeTrace, tscope_trace, G_TYPE_OBJECT)
+
+static void
+free_spans (TscopeSpans *s,
+            guint        n)
+{
+  for (guint i = 0; s && i < n; i++)
+    {
+      g_free (s[i].start);
+      g_free (s[i].duration);
+      g_free (s[i].what);
+    }
+  g_free (s);
+}
+
+static void
+tscope_trace_finalize (GObject *object)
+{
+  TscopeTrace *self = TSCOPE_TRACE (object);
+
+  for (guint c = 0; self->cpu_intervals && c < self->n_cpus; c++)
+    {
+      g_free (self->cpu_intervals[c].start);
+      g_free (self->cpu_intervals[c].task);
+      g_free (self->cpu_intervals[c].state);
+    }
+  g_free (self->cpu_intervals);
+  for (guint i = 0; self->pages && i < self->n_streams; i++)
+    {
+      g_free (self->pages[i].first_record);
+      g_free (self->pages[i].first_ts);
+    }
+  g_free (self->pages);
+  g_free (self->stream_cpu);
+  g_free (self->cpu_events);
+  g_free (self->event_counts);
+  g_free (self->tasks);
+  g_free (self->task_runs);
+  g_free (self->task_runs_start);
+  g_free (self->cpu_run_base);
+  g_free (self->wk.run);
+  g_free (self->wk.latency);
+  g_free (self->wk.waker);
+  g_free (self->wk.waker_cpu);
+  g_free (self->wk.target_cpu);
+  g_free (self->wk.kind);
+  g_clear_pointer (&self->wk.side, g_hash_table_unref);
+  g_free (self->migrations.ts);
+  g_free (self->migrations.task);
+  g_free (self->migrations.orig_cpu);
+  g_free (self->migrations.dest_cpu);
+  free_spans (self->irq_spans, self->n_cpus);
+  free_spans (self->softirq_spans, self->n_cpus);
+  g_clear_pointer (&self->irq_lines, g_array_unref);
+  g_clear_pointer (&self->softirqs, g_array_unref);
+  g_free (self->guest.start);
+  g_free (self->guest.end);
+  g_free (self->guest.task);
+  g_free (self->guest.cpu);
+  g_free (self->guest.reason);
+  g_clear_pointer (&self->kvm_reasons, g_ptr_array_unref);
+  if (self->vcpus)
+    {
+      for (guint i = 0; i < self->vcpus->len; i++)
+        {
+          TscopeVcpu *v = &g_array_index (self->vcpus, TscopeVcpu, i);
+
+          g_array_unref (v->vcpu_ids);
+          g_hash_table_unref (v->exit_reasons);
+          g_hash_table_unref (v->userspace_reasons);
+          g_hash_table_unref (v->kvm_events);
+        }
+      g_array_unref (self->vcpus);
+    }
+  g_clear_pointer (&self->kvm_other, g_hash_table_unref);
+  g_free (self->marks.ts);
+  g_free (self->marks.cpu);
+  g_free (self->marks.task);
+  g_free (self->marks.text);
+  g_clear_pointer (&self->comm_names, g_ptr_array_unref);
+  g_clear_pointer (&self->strings, g_string_chunk_free);
+  g_clear_pointer (&self->local_strings, g_string_chunk_free);
+  g_clear_pointer (&self->tep, _tscope_tep_free);
+  g_clear_pointer (&self->file, _tscope_file_free);
+  g_free (self->buffer_name);
+
+  G_OBJECT_CLASS (tscope_trace_parent_class)->finalize (object);
+}
+
+static void
+tscope_trace_class_init (TscopeTraceClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tscope_trace_finalize;
+}
+
+static void
+tscope_trace_init (TscopeTrace *self)
+{
+}
+
+static gboolean
+select_buffer (TscopeTrace  *self,
+               const char   *name,
+               GError      **error)
+{
+  g_autoptr(GString) names = g_string_new (NULL);
+
+  if (name == NULL)
+    name = "";
+  for (guint i = 0; i < self->file->buffers->len; i++)
+    {
+      TscopeBuffer *b = self->file->buffers->pdata[i];
+
+      if (g_str_equal (b->name, name))
+        {
+          self->buffer_name = g_strdup (name);
+          return TRUE;
+        }
+      g_string_append_printf (names, "%s\"%s\"", names->len ? ", " : "", *b->name ? b->name : "(top)");
+    }
+  g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_NO_BUFFER,
+               "%s: no buffer named \"%s\" (buffers: %s)", self->file->path, name, names->str);
+  return FALSE;
+}
+
+static void
+alloc_models (TscopeTrace *self)
+{
+  self->n_cpus = self->file->cpus;
+  self->strings = g_string_chunk_new (64 * 1024);
+  self->local_strings = g_string_chunk_new (4 * 1024);
+  self->comm_names = g_ptr_array_new ();
+  self->cpu_intervals = g_new0 (TscopeCpuIntervals, self->n_cpus);
+  self->irq_spans = g_new0 (TscopeSpans, self->n_cpus);
+  self->softirq_spans = g_new0 (TscopeSpans, self->n_cpus);
+  self->cpu_events = g_new0 (guint64, self->n_cpus);
+  self->event_counts = g_new0 (guint64, self->tep->max_id + 1);
+  self->irq_lines = g_array_new (FALSE, FALSE, sizeof (TscopeIrqLine));
+  self->softirqs = g_array_new (FALSE, FALSE, sizeof (TscopeSoftirq));
+  self->kvm_reasons = g_ptr_array_new ();
+  self->vcpus = g_array_new (FALSE, FALSE, sizeof (TscopeVcpu));
+  self->kvm_other = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_hash_table_unref);
+}
+
+/**
+ * tscope_trace_load:
+ * @path: a trace.dat file (versions 6 and 7, zstd or zlib compressed)
+ * @options: (nullable): buffer, progress callback
+ * @error: a one-line message naming @path and the problem
+ *
+ * Reads @path and builds every model.  Synchronous: run it in a worker
+ * thread to keep a UI responsive; the progress callback may cancel.
+ *
+ * Returns: (transfer full) (nullable): the trace, or %NULL with @error set.
+ */
+TscopeTrace *
+tscope_trace_load (const char               *path,
+                   const TscopeLoadOptions  *options,
+                   GError                  **error)
+{
+  g_autoptr(TscopeTrace) self = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  gint64 t1;
+  gint64 t2;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = g_object_new (TSCOPE_TYPE_TRACE, NULL);
+  self->file = _tscope_file_open (path, error);
+  if (self->file == NULL)
+    return NULL;
+  if (!select_buffer (self, options ? options->buffer : NULL, error))
+    return NULL;
+  t1 = g_get_monotonic_time ();
+  self->tep = _tscope_tep_new (self->file, error);
+  if (self->tep == NULL)
+    return NULL;
+  t2 = g_get_monotonic_time ();
+  alloc_models (self);
+  if (!_tscope_trace_build (self, options, error))
+    return NULL;
+  self->load_seconds = (g_get_monotonic_time () - t0) / 1e6;
+  g_debug ("%s: container %.1f ms, formats %.1f ms, models %.1f ms", path, (t1 - t0) / 1e3,
+           (t2 - t1) / 1e3, (g_get_monotonic_time () - t2) / 1e3);
+  return g_steal_pointer (&self);
+}
+
+const char *
+tscope_trace_get_path (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  return self->file->path;
+}
+
+const char *
+tscope_trace_get_buffer_name (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  return self->buffer_name;
+}
+
+/**
+ * tscope_trace_dup_buffer_names:
+ *
+ * Returns: (transfer full): the names of the file's buffers, "" first for
+ * the top-level one.
+ */
+GStrv
+tscope_trace_dup_buffer_names (TscopeTrace *self)
+{
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  for (guint i = 0; i < self->file->buffers->len; i++)
+    g_strv_builder_add (b, ((TscopeBuffer *) self->file->buffers->pdata[i])->name);
+  return g_strv_builder_end (b);
+}
+
+guint
+tscope_trace_get_file_version (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->file->version;
+}
+
+const char *
+tscope_trace_get_compression (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  return _tscope_codec_name (self->file->codec);
+}
+
+const char *
+tscope_trace_get_clock (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  for (guint i = 0; i < self->file->buffers->len; i++)
+    {
+      TscopeBuffer *b = self->file->buffers->pdata[i];
+
+      if (g_str_equal (b->name, self->buffer_name) && b->clock)
+        return b->clock;
+    }
+  return self->file->trace_clock ? self->file->trace_clock : "local";
+}
+
+const char *
+tscope_trace_get_uname (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  return self->file->uname;
+}
+
+guint64
+tscope_trace_get_file_size (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->file->size;
+}
+
+guint
+tscope_trace_get_n_cpus (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->n_cpus;
+}
+
+guint64
+tscope_trace_get_n_events (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->n_events;
+}
+
+guint64
+tscope_trace_get_cpu_n_events (TscopeTrace *self,
+                               guint        cpu)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  g_return_val_if_fail (cpu < self->n_cpus, 0);
+  return self->cpu_events[cpu];
+}
+
+TscopeTime
+tscope_trace_get_first_ts (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->first_ts;
+}
+
+TscopeTime
+tscope_trace_get_last_ts (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->last_ts;
+}
+
+double
+tscope_trace_get_load_seconds (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->load_seconds;
+}
+
+guint64
+tscope_trace_get_bad_pages (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->bad_pages;
+}
+
+gboolean
+tscope_trace_has_sched_events (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), FALSE);
+  return self->has_sched;
+}
+
+/**
+ * tscope_trace_dup_event_counts:
+ *
+ * Returns: (transfer full) (element-type utf8 guint64): event name (no
+ * system) -> count, as a #GHashTable of g_uint64 pointers.
+ */
+GHashTable *
+tscope_trace_dup_event_counts (TscopeTrace *self)
+{
+  GHashTable *h = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  for (guint id = 0; id <= self->tep->max_id; id++)
+    {
+      struct tep_event *e;
+      const char *name;
+      guint64 *n;
+
+      if (self->event_counts[id] == 0)
+        continue;
+      e = id < self->tep->max_id ? tep_find_event (self->tep->tep, (int) id) : NULL;
+      name = e ? e->name : "(unknown)";
+      n = g_hash_table_lookup (h, name);
+      if (n == NULL)
+        {
+          n = g_new0 (guint64, 1);
+          g_hash_table_insert (h, g_strdup (name), n);
+        }
+      *n += self->event_counts[id];
+    }
+  return h;
+}
+
+const TscopeCpuIntervals *
+tscope_trace_get_cpu_intervals (TscopeTrace *self,
+                                guint        cpu)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  g_return_val_if_fail (cpu < self->n_cpus, NULL);
+  return &self->cpu_intervals[cpu];
+}
+
+/**
+ * tscope_trace_interval_end:
+ *
+ * Returns: where interval @index of @cpu ends: the next one's start, or the
+ * trace's last timestamp for the last one.
+ */
+TscopeTime
+tscope_trace_interval_end (TscopeTrace *self,
+                           guint        cpu,
+                           guint        index)
+{
+  const TscopeCpuIntervals *iv = &self->cpu_intervals[cpu];
+
+  return index + 1 < iv->n ? iv->start[index + 1] : self->last_ts;
+}
+
+guint
+tscope_trace_get_n_tasks (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->n_tasks;
+}
+
+const TscopeTask *
+tscope_trace_get_task (TscopeTrace *self,
+                       guint32      task)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  g_return_val_if_fail (task < self->n_tasks, NULL);
+  return &self->tasks[task].pub;
+}
+
+/**
+ * tscope_trace_get_task_runs:
+ * @n_runs: (out): how many
+ *
+ * Returns: (transfer none): the run ids of @task's running intervals in
+ * time order (see tscope_trace_decode_run()).
+ */
+const guint32 *
+tscope_trace_get_task_runs (TscopeTrace *self,
+                            guint32      task,
+                            guint       *n_runs)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  g_return_val_if_fail (task < self->n_tasks, NULL);
+  *n_runs = self->task_runs_start[task + 1] - self->task_runs_start[task];
+  return self->task_runs + self->task_runs_start[task];
+}
+
+/**
+ * tscope_trace_decode_run:
+ *
+ * Splits a run id into a CPU and an interval index on that CPU.
+ */
+void
+tscope_trace_decode_run (TscopeTrace *self,
+                         guint32      run,
+                         guint       *cpu,
+                         guint       *index)
+{
+  guint lo = 0;
+  guint hi = self->n_cpus;
+
+  /* the last CPU whose base is <= run (CPUs without intervals share bases) */
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (self->cpu_run_base[mid] <= run)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  while (lo + 1 < self->n_cpus && self->cpu_run_base[lo + 1] <= run)
+    lo++;
+  *cpu = lo;
+  *index = run - self->cpu_run_base[lo];
+}
+
+guint
+tscope_trace_get_n_wakeups (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->wk.n;
+}
+
+/**
+ * tscope_trace_get_wakeup:
+ * @i: a wakeup index, in wakeup-time order
+ * @out: (out caller-allocates): the wakeup
+ */
+void
+tscope_trace_get_wakeup (TscopeTrace  *self,
+                         guint         i,
+                         TscopeWakeup *out)
+{
+  const TscopeWakeupStore *w = &self->wk;
+  const TscopeWakeupSide *side = NULL;
+
+  g_return_if_fail (TSCOPE_IS_TRACE (self));
+  g_return_if_fail (i < w->n);
+  out->waker = w->waker[i];
+  out->waker_cpu = w->waker_cpu[i];
+  out->target_cpu = w->target_cpu[i];
+  out->kind = w->kind[i];
+  out->run = w->run[i];
+  if (w->latency[i] == G_MAXUINT32)
+    side = g_hash_table_lookup (w->side, GUINT_TO_POINTER (i));
+  if (w->run[i] == TSCOPE_NO_INDEX)
+    {
+      out->switch_ts = -1;
+      out->latency = -1;
+      out->switch_cpu = G_MAXUINT;
+      out->switch_index = G_MAXUINT;
+      out->wakeup_ts = side ? side->wakeup_ts : -1;
+      out->task = side ? side->task : TSCOPE_NO_TASK;
+      return;
+    }
+  tscope_trace_decode_run (self, w->run[i], &out->switch_cpu, &out->switch_index);
+  out->switch_ts = self->cpu_intervals[out->switch_cpu].start[out->switch_index];
+  out->task = self->cpu_intervals[out->switch_cpu].task[out->switch_index];
+  out->latency = side ? side->latency : (TscopeTime) w->latency[i];
+  out->wakeup_ts = side ? side->wakeup_ts : out->switch_ts - out->latency;
+}
+
+void
+tscope_trace_get_wakeup_counts (TscopeTrace *self,
+                                guint       *ignored_running,
+                                guint       *discarded_switched_out,
+                                guint       *dropped_no_switch)
+{
+  g_return_if_fail (TSCOPE_IS_TRACE (self));
+  if (ignored_running)
+    *ignored_running = self->wk.ignored_running;
+  if (discarded_switched_out)
+    *discarded_switched_out = self->wk.discarded_switched_out;
+  if (dropped_no_switch)
+    *dropped_no_switch = self->wk.dropped_no_switch;
+}
+
+/**
+ * tscope_trace_get_prev_state:
+ * @code: a TscopeCpuIntervals state code
+ *
+ * Returns: the sched_switch prev_state the code stands for.
+ */
+guint16
+tscope_trace_get_prev_state (TscopeTrace *self,
+                             guint8       code)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return code < self->n_states ? self->states[code] : 0;
+}
+
+const TscopeMigrations *
+tscope_trace_get_migrations (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  return &self->migrations;
+}
+
+const TscopeSpans *
+tscope_trace_get_irq_spans (TscopeTrace *self,
+                            guint        cpu)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  g_return_val_if_fail (cpu < self->n_cpus, NULL);
+  return &self->irq_spans[cpu];
+}
+
+const TscopeSpans *
+tscope_trace_get_softirq_spans (TscopeTrace *self,
+                                guint        cpu)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  g_return_val_if_fail (cpu < self->n_cpus, NULL);
+  return &self->softirq_spans[cpu];
+}
+
+guint
+tscope_trace_get_n_irq_lines (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->irq_lines->len;
+}
+
+const TscopeIrqLine *
+tscope_trace_get_irq_line (TscopeTrace *self,
+                           guint        i)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  g_return_val_if_fail (i < self->irq_lines->len, NULL);
+  return &g_array_index (self->irq_lines, TscopeIrqLine, i);
+}
+
+guint
+tscope_trace_get_irq_unmatched (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->irq_unmatched;
+}
+
+guint
+tscope_trace_get_n_softirqs (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->softirqs->len;
+}
+
+const TscopeSoftirq *
+tscope_trace_get_softirq (TscopeTrace *self,
+                          guint        i)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  g_return_val_if_fail (i < self->softirqs->len, NULL);
+  return &g_array_index (self->softirqs, TscopeSoftirq, i);
+}
+
+guint
+tscope_trace_get_softirq_unmatched (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->softirq_unmatched;
+}
+
+const TscopeGuestSpans *
+tscope_trace_get_guest_spans (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  return &self->guest;
+}
+
+const char *
+tscope_trace_get_kvm_reason_name (TscopeTrace *self,
+                                  guint        reason)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  g_return_val_if_fail (reason < self->kvm_reasons->len, NULL);
+  return self->kvm_reasons->pdata[reason];
+}
+
+guint
+tscope_trace_get_n_vcpus (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->vcpus->len;
+}
+
+const TscopeVcpu *
+tscope_trace_get_vcpu (TscopeTrace *self,
+                       guint        i)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  g_return_val_if_fail (i < self->vcpus->len, NULL);
+  return &g_array_index (self->vcpus, TscopeVcpu, i);
+}
+
+/**
+ * tscope_trace_get_kvm_other_threads:
+ *
+ * Returns: (transfer none): pid -> (kvm event name -> count) for threads
+ * that emitted kvm_* events but no kvm_entry/kvm_exit/kvm_userspace_exit.
+ */
+GHashTable *
+tscope_trace_get_kvm_other_threads (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  return self->kvm_other;
+}
+
+const TscopeMarks *
+tscope_trace_get_marks (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  return &self->marks;
+}
+
+const char *
+tscope_state_name (TscopeState state)
+{
+  static const char *const names[TSCOPE_STATE_N] = {
+    [TSCOPE_STATE_UNKNOWN] = "Unknown",
+    [TSCOPE_STATE_RUNNING] = "Running",
+    [TSCOPE_STATE_RUNNABLE] = "Runnable",
+    [TSCOPE_STATE_SLEEPING] = "Sleeping",
+    [TSCOPE_STATE_UNINTERRUPTIBLE] = "Uninterruptible",
+    [TSCOPE_STATE_STOPPED] = "Stopped",
+    [TSCOPE_STATE_DEAD] = "Dead",
+    [TSCOPE_STATE_PARKED] = "Parked",
+    [TSCOPE_STATE_IDLE] = "Idle",
+  };
+
+  return (guint) state < TSCOPE_STATE_N ? names[state] : "Unknown";
+}
+
+/* Bytes of heap the models hold (the page cache of the mapped file and
+ * libtraceevent's formats are not counted). */
+gsize
+_tscope_trace_model_bytes (TscopeTrace *self)
+{
+  gsize bytes = 0;
+
+  for (guint c = 0; c < self->n_cpus; c++)
+    {
+      bytes += self->cpu_intervals[c].n * (sizeof (gint64) + sizeof (guint32) + sizeof (guint8) + sizeof (guint32));
+      bytes += (self->irq_spans[c].n + self->softirq_spans[c].n) * (8 + 4 + 2);
+    }
+  for (guint i = 0; i < self->n_streams; i++)
+    bytes += self->pages[i].n_pages * 16;
+  bytes += self->n_tasks * (sizeof (TscopeTaskRec) + sizeof (guint32));
+  bytes += self->wk.n * (4 + 4 + 4 + 2 + 2 + 1);
+  bytes += g_hash_table_size (self->wk.side) * (sizeof (TscopeWakeupSide) + 32);
+  bytes += self->migrations.n * (8 + 4 + 2 + 2);
+  bytes += self->guest.n * (8 + 8 + 4 + 2 + 2);
+  bytes += self->marks.n * (8 + 2 + 4 + sizeof (char *));
+  return bytes;
+}
+
+gsize
+tscope_trace_get_model_bytes (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return _tscope_trace_model_bytes (self);
+}
+
+static TscopeState
+state_of_letter (char c)
+{
+  switch (c)
+    {
+    case 'S':
+      return TSCOPE_STATE_SLEEPING;
+    case 'D':
+      return TSCOPE_STATE_UNINTERRUPTIBLE;
+    case 'T':
+    case 't':
+      return TSCOPE_STATE_STOPPED;
+    case 'X':
+    case 'Z':
+      return TSCOPE_STATE_DEAD;
+    case 'P':
+      return TSCOPE_STATE_PARKED;
+    case 'I':
+      return TSCOPE_STATE_IDLE;
+    default:
+      return TSCOPE_STATE_UNKNOWN;
+    }
+}
+
+/**
+ * tscope_trace_state_of_prev_state:
+ * @preempted: (out) (optional): whether the task was preempted ("R+")
+ *
+ * Maps a sched_switch prev_state to the state the task is in after the
+ * switch, with the letters of the file's own sched_switch print format.
+ */
+TscopeState
+tscope_trace_state_of_prev_state (TscopeTrace *self,
+                                  guint16      prev_state,
+                                  gboolean    *preempted)
+{
+  const TscopeTep *t = self->tep;
+  guint max = t->state_report_max ? t->state_report_max : 0x100;
+  guint bits = prev_state & (max - 1);
+
+  if (preempted)
+    *preempted = (prev_state & max) != 0;
+  if (bits == 0)
+    return TSCOPE_STATE_RUNNABLE;
+  for (guint i = 0; i < t->state_flags.n; i++)
+    if ((bits & t->state_flags.values[i]) && t->state_flags.names[i][0])
+      return state_of_letter (t->state_flags.names[i][0]);
+  return TSCOPE_STATE_UNKNOWN;
+}
+
+/**
+ * tscope_trace_format_prev_state:
+ *
+ * Returns: (transfer full): prev_state as `trace-cmd report` prints it
+ * ("R", "R+", "S", "D|W", ...).
+ */
+char *
+tscope_trace_format_prev_state (TscopeTrace *self,
+                                guint16      prev_state)
+{
+  const TscopeTep *t = self->tep;
+  guint max = t->state_report_max ? t->state_report_max : 0x100;
+  guint bits = prev_state & (max - 1);
+  GString *s = g_string_new (NULL);
+
+  if (bits == 0)
+    g_string_append_c (s, 'R');
+  for (guint i = 0; i < t->state_flags.n && bits; i++)
+    if ((bits & t->state_flags.values[i]) == t->state_flags.values[i] && t->state_flags.values[i])
+      {
+        g_string_append_printf (s, "%s%s", s->len ? "|" : "", t->state_flags.names[i]);
+        bits &= ~t->state_flags.values[i];
+      }
+  if (bits)
+    g_string_append_printf (s, "%s0x%x", s->len ? "|" : "", bits);
+  if (prev_state & max)
+    g_string_append_c (s, '+');
+  return g_string_free (s, FALSE);
+}
