@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * tracescope-cli as a user runs it: exit codes, one-line errors, output.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "tscope-test-util.h"
+
+static int
+run (const char *const *args,
+     char              **out,
+     char              **err)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  int status = -1;
+
+  g_ptr_array_add (argv, (gpointer) TSCOPE_CLI);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err,
+                               &status, &error));
+  g_assert_no_error (error);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 128;
+}
+
+static void
+test_bad_files_one_line (void)
+{
+  const char *commands[] = { "info", "stats", "latency", "events" };
+  const char *names[] = { "empty", "garbage", "not-a-trace", "truncated" };
+
+  for (guint c = 0; c < G_N_ELEMENTS (commands); c++)
+    for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+      {
+        g_autofree char *path = tscope_test_data (names[n], ".dat");
+        const char *args[] = { commands[c], path, NULL };
+        g_autofree char *out = NULL;
+        g_autofree char *err = NULL;
+
+        g_assert_cmpint (run (args, &out, &err), ==, 1);
+        g_assert_cmpstr (out, ==, "");
+        g_assert_nonnull (strstr (err, path));
+        g_assert_true (g_str_has_suffix (err, "\n"));
+        g_assert_null (strchr (err, '\n') + 1 < err + strlen (err) ? strchr (strchr (err, '\n') + 1, '\n') : NULL);
+      }
+  {
+    const char *args[] = { "info", TSCOPE_TEST_DATA, NULL };
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+
+    g_assert_cmpint (run (args, &out, &err), ==, 1);
+    g_assert_nonnull (strstr (err, "is a directory"));
+  }
+}
+
+static void
+test_usage (void)
+{
+  const char *none[] = { NULL };
+  const char *bad[] = { "frobnicate", NULL };
+  const char *missing[] = { "info", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run (none, &out, &err), ==, 2);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (bad, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "unknown command"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (missing, &out, &err), ==, 2);
+}
+
+static void
+test_info (void)
+{
+  g_autofree char *path = tscope_test_data ("sched", ".dat");
+  const char *args[] = { "info", path, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run (args, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "File version   7"));
+  g_assert_nonnull (strstr (out, "Compression    zstd"));
+  g_assert_nonnull (strstr (out, "Events         97909"));
+  g_assert_nonnull (strstr (out, "sched_switch                            24992"));
+  g_assert_nonnull (strstr (out, "1970.888629532 .. 1974.954174639"));
+  g_assert_nonnull (strstr (out, "Load time"));
+  g_assert_nonnull (strstr (out, "bytes/event"));
+}
+
+static void
+test_no_sched_warning (void)
+{
+  g_autofree char *path = tscope_test_data ("public-kvm-host", ".dat");
+  const char *args[] = { "stats", path, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run (args, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (err, "no sched_switch events"));
+  g_assert_nonnull (strstr (out, "KVM vCPU threads"));
+  g_assert_nonnull (strstr (out, "qemu-system-x86"));
+}
+
+/* The worst wakeups equal the oracle's top10 (same order, same numbers). */
+static void
+test_latency_json (void)
+{
+  g_autofree char *path = tscope_test_data ("sched", ".dat");
+  g_autofree char *opath = tscope_test_data ("sched", ".oracle.json");
+  const char *args[] = { "latency", path, "--top", "10", "--json", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  json_object *ours;
+  json_object *oracle = json_object_from_file (opath);
+  json_object *top = json_object_object_get (json_object_object_get (oracle, "wakeup_latency"), "top10");
+  json_object *worst;
+
+  g_assert_cmpint (run (args, &out, &err), ==, 0);
+  ours = json_tokener_parse (out);
+  g_assert_nonnull (ours);
+  worst = json_object_object_get (ours, "worst");
+  g_assert_cmpuint (json_object_array_length (worst), ==, 10);
+  for (guint i = 0; i < 10; i++)
+    {
+      json_object *a = json_object_array_get_idx (worst, i);
+      json_object *b = json_object_array_get_idx (top, i);
+      const char *keys[] = { "latency_ns", "wakeup_ts", "switch_ts", "pid", "cpu" };
+
+      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+        g_assert_cmpint (json_object_get_int64 (json_object_object_get (a, keys[k])), ==,
+                         json_object_get_int64 (json_object_object_get (b, keys[k])));
+    }
+  g_assert_cmpint (json_object_get_int (json_object_object_get (json_object_object_get (ours, "summary"), "count")),
+                   ==, 18006);
+  json_object_put (ours);
+  json_object_put (oracle);
+}
+
+/* The kshark session's markers: ping (9359) woken at 1972.796964381,
+ * switched in at 1972.797084019: 119.638 µs. */
+static void
+test_latency_pid (void)
+{
+  g_autofree char *path = tscope_test_data ("sched", ".dat");
+  const char *args[] = { "latency", path, "--pid", "9359", "--top", "400", NULL };
+  const char *none[] = { "latency", path, "--comm", "no-such-task", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run (args, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "119.638 µs"));
+  g_assert_nonnull (strstr (out, "1972.796964381"));
+  g_assert_nonnull (strstr (out, "1972.797084019"));
+  g_assert_nonnull (strstr (out, "ping:9359"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (none, &out, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "no-such-task"));
+}
+
+static void
+test_events_filters (void)
+{
+  g_autofree char *path = tscope_test_data ("sched", ".dat");
+  const char *args[] = { "events", path, "--cpu", "1", "--event", "sched_switch", "--from", "1972.796964381",
+                         "--to", "1972.797084019", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint n = 0;
+
+  g_assert_cmpint (run (args, &out, &err), ==, 0);
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] && *lines[i]; i++, n++)
+    {
+      g_assert_nonnull (strstr (lines[i], "[001]"));
+      g_assert_nonnull (strstr (lines[i], "sched_switch"));
+    }
+  g_assert_cmpuint (n, >, 0);
+  /* the last one is ping's switch-in (marker B of the kshark session) */
+  g_assert_nonnull (strstr (lines[n - 1], "1972.797084019"));
+  g_assert_nonnull (strstr (lines[n - 1], "ping:9359"));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/cli/bad-files-one-line", test_bad_files_one_line);
+  g_test_add_func ("/cli/usage", test_usage);
+  g_test_add_func ("/cli/info", test_info);
+  g_test_add_func ("/cli/no-sched-warning", test_no_sched_warning);
+  g_test_add_func ("/cli/latency-json", test_latency_json);
+  g_test_add_func ("/cli/latency-pid", test_latency_pid);
+  g_test_add_func ("/cli/events-filters", test_events_filters);
+  return g_test_run ();
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * Every number of `tracescope-cli stats --json` against the oracle files
+ * (tests/data/NAME.oracle.json, computed from `trace-cmd report` text; see
+ * tests/data/ORACLE.md).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "tscope-stats.h"
+#include "tscope-test-util.h"
+
+/* Appends one line per difference between @ours and @oracle. */
+static void
+diff_json (json_object *ours,
+           json_object *oracle,
+           const char  *path,
+           GString     *out)
+{
+  json_type t = json_object_get_type (oracle);
+
+  if (t == json_type_double || json_object_get_type (ours) == json_type_double)
+    {
+      /* means are printed with 3 decimals, like the oracle's round (x, 3) */
+      g_autofree char *a = g_strdup (json_object_to_json_string (ours));
+      g_autofree char *b = g_strdup (json_object_to_json_string (oracle));
+
+      if (fabs (json_object_get_double (ours) - json_object_get_double (oracle)) > 1e-9 && strcmp (a, b) != 0)
+        g_string_append_printf (out, "%s: ours %s, oracle %s\n", path, a, b);
+      return;
+    }
+  if (json_object_get_type (ours) != t)
+    {
+      g_string_append_printf (out, "%s: ours %s, oracle %s\n", path, json_object_to_json_string (ours),
+                              json_object_to_json_string (oracle));
+      return;
+    }
+  if (t == json_type_object)
+    {
+      json_object_object_foreach (oracle, key, val)
+        {
+          g_autofree char *p = g_strdup_printf ("%s/%s", path, key);
+          json_object *mine;
+
+          if (!json_object_object_get_ex (ours, key, &mine))
+            g_string_append_printf (out, "%s: missing\n", p);
+          else
+            diff_json (mine, val, p, out);
+        }
+      json_object_object_foreach (ours, k2, v2)
+        {
+          (void) v2;
+          if (!json_object_object_get_ex (oracle, k2, NULL))
+            g_string_append_printf (out, "%s/%s: not in the oracle\n", path, k2);
+        }
+      return;
+    }
+  if (t == json_type_array)
+    {
+      size_t n = json_object_array_length (oracle);
+
+      if (json_object_array_length (ours) != n)
+        g_string_append_printf (out, "%s: %zu elements, oracle %zu\n", path, json_object_array_length (ours), n);
+      for (size_t i = 0; i < MIN (n, json_object_array_length (ours)); i++)
+        {
+          g_autofree char *p = g_strdup_printf ("%s[%zu]", path, i);
+
+          diff_json (json_object_array_get_idx (ours, i), json_object_array_get_idx (oracle, i), p, out);
+        }
+      return;
+    }
+  if (!json_object_equal (ours, oracle))
+    g_string_append_printf (out, "%s: ours %s, oracle %s\n", path, json_object_to_json_string (ours),
+                            json_object_to_json_string (oracle));
+}
+
+static void
+check_against_oracle (const char *trace_name,
+                      const char *oracle_name,
+                      guint       n_threads)
+{
+  g_autofree char *path = tscope_test_data (trace_name, ".dat");
+  g_autofree char *opath = tscope_test_data (oracle_name, ".oracle.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeTrace) trace = NULL;
+  g_autoptr(GString) diffs = g_string_new (NULL);
+  TscopeLoadOptions options = { 0 };
+  json_object *oracle = json_object_from_file (opath);
+  json_object *ours;
+
+  g_assert_nonnull (oracle);
+  g_assert_true (json_object_get_boolean (json_object_object_get (oracle, "valid")));
+  options.n_threads = n_threads;
+  trace = tscope_trace_load (path, &options, &error);
+  g_assert_no_error (error);
+  ours = tscope_trace_stats_json (trace, "x");
+  json_object_object_del (ours, "trace");
+  json_object_object_del (oracle, "trace");
+  diff_json (ours, oracle, "", diffs);
+  if (diffs->len)
+    g_test_message ("%s:\n%s", trace_name, diffs->str);
+  g_assert_cmpstr (diffs->str, ==, "");
+  /* the comparison is not vacuous */
+  g_assert_cmpint (json_object_get_int64 (json_object_object_get (json_object_object_get (ours, "events"), "total")),
+                   ==, (gint64) tscope_trace_get_n_events (trace));
+  json_object_put (ours);
+  json_object_put (oracle);
+}
+
+static void
+test_trace (gconstpointer data)
+{
+  check_against_oracle (data, data, 1);
+  check_against_oracle (data, data, 2);
+}
+
+/* The zlib original must give exactly the numbers of its zstd copy. */
+static void
+test_zlib (void)
+{
+  check_against_oracle ("public-kvm-host-zlib", "public-kvm-host", 1);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (tscope_test_valid_traces); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/oracle/%s", tscope_test_valid_traces[i]);
+
+      g_test_add_data_func (name, tscope_test_valid_traces[i], test_trace);
+    }
+  g_test_add_func ("/oracle/public-kvm-host-zlib", test_zlib);
+  return g_test_run ();
+}

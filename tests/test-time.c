@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ */
+#include "config.h"
+
+#include "tscope-stats.h"
+#include "tscope-time.h"
+
+static void
+test_format_duration (void)
+{
+  static const struct {
+    TscopeTime t;
+    const char *text;
+  } cases[] = {
+    { 0, "0 ns" }, { 999, "999 ns" }, { 1000, "1.000 µs" }, { 119638, "119.638 µs" },
+    { 3210000, "3.210 ms" }, { 1234567890, "1.234567 s" }, { -1500, "-1.500 µs" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *s = tscope_time_format_duration (cases[i].t);
+
+      g_assert_cmpstr (s, ==, cases[i].text);
+    }
+}
+
+static void
+test_format_timestamp (void)
+{
+  g_autofree char *s = tscope_time_format_timestamp (1972796964381);
+
+  g_assert_cmpstr (s, ==, "1972.796964381");
+}
+
+static void
+test_parse (void)
+{
+  static const struct {
+    const char *text;
+    gboolean ok;
+    TscopeTime t;
+  } cases[] = {
+    { "1972.796964381", TRUE, 1972796964381 }, { "12ms", TRUE, 12000000 }, { "5us", TRUE, 5000 },
+    { "3.5ms", TRUE, 3500000 }, { "800ns", TRUE, 800 }, { "2s", TRUE, 2000000000 }, { "42", TRUE, 42 },
+    { "1.5", TRUE, 1500000000 }, { "", FALSE, 0 }, { "abc", FALSE, 0 }, { "5 parsecs", FALSE, 0 },
+    { "1.2.3", FALSE, 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      TscopeTime t = -1;
+
+      g_assert_cmpint (tscope_time_parse (cases[i].text, &t), ==, cases[i].ok);
+      if (cases[i].ok)
+        g_assert_cmpint (t, ==, cases[i].t);
+    }
+}
+
+static void
+test_percentiles (void)
+{
+  TscopeTime v[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+  TscopeLatencySummary s;
+
+  /* nearest rank: ceil (p/100 * n) */
+  g_assert_cmpint (tscope_percentile_nearest_rank (v, 10, 50), ==, 5);
+  g_assert_cmpint (tscope_percentile_nearest_rank (v, 10, 95), ==, 10);
+  g_assert_cmpint (tscope_percentile_nearest_rank (v, 10, 99), ==, 10);
+  g_assert_cmpint (tscope_percentile_nearest_rank (v, 3, 50), ==, 2);
+  g_assert_cmpint (tscope_percentile_nearest_rank (v, 1, 99), ==, 1);
+  tscope_latency_summarize (v, 10, &s);
+  g_assert_cmpuint (s.count, ==, 10);
+  g_assert_cmpint (s.min, ==, 1);
+  g_assert_cmpint (s.max, ==, 10);
+  g_assert_cmpfloat_with_epsilon (s.mean, 5.5, 1e-12);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/time/format-duration", test_format_duration);
+  g_test_add_func ("/time/format-timestamp", test_format_timestamp);
+  g_test_add_func ("/time/parse", test_parse);
+  g_test_add_func ("/time/percentiles", test_percentiles);
+  return g_test_run ();
+}
