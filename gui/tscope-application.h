@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define TSCOPE_TYPE_APPLICATION (tscope_application_get_type ())
+G_DECLARE_FINAL_TYPE (TscopeApplication, tscope_application, TSCOPE, APPLICATION, GtkApplication)
+
+TscopeApplication *tscope_application_new (void);
+const char        *tscope_application_sample_trace (void);
+
+G_END_DECLS

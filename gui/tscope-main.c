@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <malloc.h>
+
+#include "tscope-application.h"
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(TscopeApplication) app = NULL;
+
+  /* big model columns come from mmap, so growing them is an mremap */
+  mallopt (M_MMAP_THRESHOLD, 1024 * 1024);
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  app = tscope_application_new ();
+  return g_application_run (G_APPLICATION (app), argc, argv);
+}
