@@ -112,12 +112,15 @@ typedef struct
 TscopeFile *_tscope_file_open            (const char    *path,
                                           GError       **error);
 void        _tscope_file_free            (TscopeFile    *file);
-gboolean    _tscope_file_decompress      (TscopeFile    *file,
+gboolean    _tscope_file_decompress      (const TscopeFile *file,
+                                          void         **ctx,
                                           const guint8  *block,
                                           guint32        csize,
                                           guint8        *dst,
                                           guint32        usize,
                                           GError       **error);
+void        _tscope_file_free_codec_context (const TscopeFile *file,
+                                             void             *ctx);
 gint64      _tscope_file_convert_ts      (const TscopeFile *file,
                                           guint             cpu,
                                           guint64           raw);

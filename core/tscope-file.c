@@ -189,20 +189,30 @@ _tscope_codec_name (TscopeCodec codec)
 /**
  * _tscope_file_decompress:
  *
+ * @ctx: (inout) (nullable): the caller's decompression context, made on
+ *   first use (free it with _tscope_file_free_codec_context())
+ *
  * Inflates one block of the file's codec into @dst, which must hold exactly
  * @usize bytes.
  */
 gboolean
-_tscope_file_decompress (TscopeFile    *file,
-                         const guint8  *block,
-                         guint32        csize,
-                         guint8        *dst,
-                         guint32        usize,
-                         GError       **error)
+_tscope_file_decompress (const TscopeFile  *file,
+                         void             **ctx,
+                         const guint8      *block,
+                         guint32            csize,
+                         guint8            *dst,
+                         guint32            usize,
+                         GError           **error)
 {
   if (file->codec == TSCOPE_CODEC_ZSTD)
     {
-      size_t r = ZSTD_decompress (dst, usize, block, csize);
+      size_t r;
+
+      /* a context per reader: ZSTD_decompress() would make one per chunk */
+      if (ctx != NULL && *ctx == NULL)
+        *ctx = ZSTD_createDCtx ();
+      r = ctx != NULL && *ctx != NULL ? ZSTD_decompressDCtx (*ctx, dst, usize, block, csize)
+                                      : ZSTD_decompress (dst, usize, block, csize);
 
       if (ZSTD_isError (r) || r != usize)
         {
@@ -248,7 +258,7 @@ read_block (Parser     *p,
   if (usize > MAX_SECTION)
     return fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: %s claims %u bytes", what, usize), NULL;
   dst = g_malloc (usize ? usize : 1);
-  if (!_tscope_file_decompress (p->file, src, csize, dst, usize, p->error))
+  if (!_tscope_file_decompress (p->file, NULL, src, csize, dst, usize, p->error))
     return NULL;
   return g_bytes_new_take (g_steal_pointer (&dst), usize);
 }
@@ -1308,4 +1318,12 @@ _tscope_file_convert_ts (const TscopeFile *f,
     ts = mul_u64_u32_shr (ts, f->tsc_mult, f->tsc_shift);
   ts += (guint64) f->ts_offset;
   return (gint64) ts;
+}
+
+void
+_tscope_file_free_codec_context (const TscopeFile *file,
+                                 void             *ctx)
+{
+  if (ctx != NULL && file->codec == TSCOPE_CODEC_ZSTD)
+    ZSTD_freeDCtx (ctx);
 }

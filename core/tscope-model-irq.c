@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tscope-model-private.h"
+#include "tscope-stats.h"
 
 /* ---- irq and softirq ---- */
 
@@ -172,16 +173,6 @@ _tscope_builder_softirq (Builder         *b,
 }
 
 static gint
-cmp_gint64 (gconstpointer a,
-            gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a;
-  gint64 y = *(const gint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static gint
 cmp_irq_line (gconstpointer a,
               gconstpointer b)
 {
@@ -207,25 +198,27 @@ _tscope_builder_finish_irqs (Builder *b)
         continue;
       name = _tscope_symbol_lookup (&b->tep->softirq_names, v);
       out.vec = v;
-      out.name = name ? g_string_chunk_insert_const (b->t->strings, name)
-                      : g_string_chunk_insert_const (b->t->strings, "");
+      out.name = name ? g_string_chunk_insert_const (b->t->local_strings, name)
+                      : g_string_chunk_insert_const (b->t->local_strings, "");
       if (name == NULL)
         {
           char num[16];
 
           g_snprintf (num, sizeof num, "%u", v);
-          out.name = g_string_chunk_insert_const (b->t->strings, num);
+          out.name = g_string_chunk_insert_const (b->t->local_strings, num);
         }
       out.count = s->count;
       out.total_ns = s->total;
       out.max_ns = s->max;
       if (s->raise && s->raise->len > 0)
         {
-          g_array_sort (s->raise, cmp_gint64);
+          gint64 *v = (gint64 *) s->raise->data;
+
           out.raise_count = s->raise->len;
-          out.raise_max_ns = g_array_index (s->raise, gint64, s->raise->len - 1);
+          for (guint i = 0; i < s->raise->len; i++)
+            out.raise_max_ns = MAX (out.raise_max_ns, v[i]);
           /* nearest rank: ceil (0.5 * n) */
-          out.raise_p50_ns = g_array_index (s->raise, gint64, (s->raise->len + 1) / 2 - 1);
+          out.raise_p50_ns = tscope_times_select (v, s->raise->len, (s->raise->len + 1) / 2 - 1);
         }
       g_array_append_val (b->t->softirqs, out);
     }

@@ -33,7 +33,6 @@ typedef struct
   gint64  pending_ts;       /* its wakeup time */
   gint64  first_ts;
   gint64  last_ts;
-  guint64 comm_seq;         /* record number of the last name given */
   guint32 comm_id;
   guint32 vcpu;             /* index in vcpus, or NONE */
   guint32 switch_ins;
@@ -51,6 +50,28 @@ typedef struct
   guint8  comm16[16];       /* raw bytes of the last char[16] comm seen */
   gint64  kvm_entry;        /* open kvm_entry time, or -1 */
 } TaskBuild;
+
+/* A record as the task-wide builder needs it, extracted by the reader:
+ * the fields it uses, comm bytes only when a pid's name changed, or the
+ * whole record (KVM, trace_marker). */
+typedef struct
+{
+  gint64  ts;
+  guint64 u;                /* prev_state */
+  gint32  a;                /* prev_pid, pid, parent_pid */
+  gint32  b;                /* next_pid, waker pid, child_pid */
+  gint32  c;                /* target_cpu, orig_cpu */
+  gint32  d;                /* dest_cpu */
+  guint32 extra;            /* bytes of raw record that follow */
+  guint16 cpu;
+  guint16 id;               /* event id */
+  guint8  kind;             /* TscopeEventKind */
+  guint8  flags;            /* TSCOPE_OP_* */
+} TscopeOp;
+
+#define TSCOPE_OP_COMM_A 1  /* 16 bytes of a's name follow */
+#define TSCOPE_OP_COMM_B 2  /* 16 bytes of b's name follow (after a's) */
+#define TSCOPE_OP_RAW    4  /* the record follows */
 
 typedef struct
 {
@@ -99,7 +120,9 @@ typedef struct
   guint         mig_cap;
   guint         guest_cap;
   guint         marks_cap;
-  guint64       seq;
+  /* the reader's: the last name sent per pid (a hash of its 16 bytes) */
+  guint64      *pid_comm;
+  guint         pid_comm_len;
 } Builder;
 
 static inline gint32
@@ -111,6 +134,19 @@ field_pid (Builder           *b,
   return (gint32) _tscope_field_get (b->tep, f, rec);
 }
 
+void     _tscope_builder_apply       (Builder         *b,
+                                      const TscopeOp  *op,
+                                      const guint8    *comm_a,
+                                      const guint8    *comm_b,
+                                      const guint8    *raw);
+gboolean _tscope_builder_prescan     (Builder         *b,
+                                      TscopeStream    *s,
+                                      GError         **error);
+void     _tscope_builder_init        (Builder         *b,
+                                      TscopeTrace     *t);
+void     _tscope_builder_clear       (Builder         *b);
+void     _tscope_builder_finish_tasks (Builder         *b);
+void     _tscope_builder_finish_cpus (Builder         *b);
 guint32  _tscope_builder_task_of     (Builder         *b,
                                       gint32           pid,
                                       gint64           ts,

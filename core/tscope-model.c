@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright 2026 The Tracescope developers
  *
- * Builds every model in one pass over the records in `trace-cmd report`
- * order, with the exact rules of shared/traces/ORACLE.md: per-CPU running
- * intervals, tasks, wakeup latency, migrations (here), irq/softirq spans
- * (tscope-model-irq.c), KVM and trace_marker texts (tscope-model-kvm.c).
- * Records are read where they lie (mapped pages or inflated chunks);
- * nothing is kept per record but the counts.
+ * The task-wide models, built from the records in `trace-cmd report` order
+ * with the exact rules of shared/traces/ORACLE.md: per-CPU running
+ * intervals, tasks with trace-unique ids, wakeup latency and migrations.
+ * tscope-model-pass.c reads the records and hands them here as TscopeOps;
+ * irq/softirq spans are in tscope-model-irq.c, KVM and trace_marker texts
+ * in tscope-model-kvm.c.
  */
 #include "config.h"
 
@@ -46,33 +46,16 @@ comm_id (Builder    *b,
   return b->t->comm_names->len - 1;
 }
 
-/* The latest name of a task.  Most comm fields are char[16] and repeat the
- * last name: one 16-byte compare settles those. */
+/* Names a task: @comm is a char[16] comm field, or NULL when the reader
+ * saw the same name for this pid last time. */
 static inline void
-set_comm (Builder           *b,
-          guint32            task,
-          const guint8      *rec,
-          guint              size,
-          const TscopeField *f)
+set_comm (Builder      *b,
+          guint32       task,
+          const guint8 *comm)
 {
-  TaskBuild *t = &b->tb[task];
-  gsize len;
-  const char *s;
-
-  if (task == TSCOPE_IDLE_TASK)
+  if (comm == NULL || task == TSCOPE_IDLE_TASK)
     return;
-  if (G_LIKELY (f->size == 16))      /* a char[16]; records are size-checked */
-    {
-      t->comm_seq = b->seq;
-      if (memcmp (t->comm16, rec + f->offset, 16) == 0)
-        return;
-      memcpy (t->comm16, rec + f->offset, 16);
-    }
-  s = _tscope_field_string (b->tep, f, rec, size, &len);
-  if (s == NULL)
-    return;
-  t->comm_seq = b->seq;
-  t->comm_id = comm_id (b, s, len);
+  b->tb[task].comm_id = comm_id (b, (const char *) comm, strnlen ((const char *) comm, 16));
 }
 
 /* ---- tasks ---- */
@@ -163,7 +146,10 @@ task_of (Builder  *b,
       id = new_task (b, pid, ts);
       b->tb[id].prev_same_pid = prev;
       if (prev != NONE)
-        b->tb[id].pid_last_cpu = b->tb[prev].pid_last_cpu;
+        {
+          b->tb[id].pid_last_cpu = b->tb[prev].pid_last_cpu;
+          b->tb[id].comm_id = b->tb[prev].comm_id;
+        }
       *slot = id;
     }
   return id;
@@ -295,43 +281,37 @@ park_wakeup (Builder *b,
 }
 
 static inline void
-on_wakeup (Builder         *b,
-           TscopeEventKind  kind,
-           gint64           ts,
-           guint            cpu,
-           const guint8    *rec,
-           guint            size)
+on_wakeup (Builder        *b,
+           const TscopeOp *op,
+           const guint8   *comm)
 {
-  const TscopeField *f = b->tep->fields[kind];
-  gint32 pid = field_pid (b, &f[F_PID], rec, size);
   guint32 task;
 
-  if (pid == 0)
+  if (op->a == 0)
     return;
-  task = task_of (b, pid, ts, kind == TSCOPE_EV_SCHED_WAKEUP_NEW);
+  task = task_of (b, op->a, op->ts, op->kind == TSCOPE_EV_SCHED_WAKEUP_NEW);
   start_wakeup (b,
-                kind == TSCOPE_EV_SCHED_WAKING ? TSCOPE_WAKEUP_WAKING
-                : kind == TSCOPE_EV_SCHED_WAKEUP ? TSCOPE_WAKEUP_WAKEUP : TSCOPE_WAKEUP_NEW,
-                ts, cpu, field_pid (b, &b->tep->common_pid, rec, size), task,
-                (gint32) _tscope_field_get (b->tep, &f[F_TARGET_CPU], rec));
-  set_comm (b, task, rec, size, &f[F_COMM]);
+                op->kind == TSCOPE_EV_SCHED_WAKING ? TSCOPE_WAKEUP_WAKING
+                : op->kind == TSCOPE_EV_SCHED_WAKEUP ? TSCOPE_WAKEUP_WAKEUP : TSCOPE_WAKEUP_NEW,
+                op->ts, op->cpu, op->b, task, op->c);
+  set_comm (b, task, comm);
 }
 
 /* ---- sched_switch ---- */
 
 static void
-on_switch (Builder      *b,
-           gint64        ts,
-           guint         cpu,
-           const guint8 *rec,
-           guint         size)
+on_switch (Builder        *b,
+           const TscopeOp *op,
+           const guint8   *prev_comm,
+           const guint8   *next_comm)
 {
   TscopeTrace *t = b->t;
-  const TscopeField *f = b->tep->fields[TSCOPE_EV_SCHED_SWITCH];
+  guint cpu = op->cpu;
+  gint64 ts = op->ts;
   TscopeCpuIntervals *iv = &t->cpu_intervals[cpu];
   CpuBuild *c = &b->cpus[cpu];
-  gint32 prev_pid = field_pid (b, &f[F_PREV_PID], rec, size);
-  gint32 next_pid = field_pid (b, &f[F_NEXT_PID], rec, size);
+  gint32 prev_pid = op->a;
+  gint32 next_pid = op->b;
   guint32 prev = task_of (b, prev_pid, ts, FALSE);
   guint32 next;
   TaskBuild *nb;
@@ -339,13 +319,13 @@ on_switch (Builder      *b,
 
   t->has_sched = TRUE;
   b->tb[prev].sched_named = 1;
-  set_comm (b, prev, rec, size, &f[F_PREV_COMM]);
+  set_comm (b, prev, prev_comm);
 
   if (c->cur != NONE)
     {
       if (b->tb[c->cur].pid != prev_pid)
         iv->prev_pid_mismatches++;
-      iv->state[iv->n - 1] = state_code (b, _tscope_field_get (b->tep, &f[F_PREV_STATE], rec));
+      iv->state[iv->n - 1] = state_code (b, (gint64) op->u);
       b->tb[c->cur].oncpu--;
     }
 
@@ -358,7 +338,7 @@ on_switch (Builder      *b,
     }
 
   next = task_of (b, next_pid, ts, TRUE);
-  set_comm (b, next, rec, size, &f[F_NEXT_COMM]);
+  set_comm (b, next, next_comm);
   idx = push_interval (b, cpu, ts, next);
   nb = &b->tb[next];
   nb->sched_named = 1;
@@ -396,22 +376,19 @@ on_switch (Builder      *b,
 /* ---- other sched events ---- */
 
 static void
-on_migrate (Builder      *b,
-            gint64        ts,
-            const guint8 *rec,
-            guint         size)
+on_migrate (Builder        *b,
+            const TscopeOp *op,
+            const guint8   *comm)
 {
-  const TscopeField *f = b->tep->fields[TSCOPE_EV_SCHED_MIGRATE];
   TscopeMigrations *m = &b->t->migrations;
-  gint32 pid = field_pid (b, &f[F_PID], rec, size);
   guint32 task;
   guint i = m->n;
 
-  if (pid == 0)
+  if (op->a == 0)
     return;
-  task = task_of (b, pid, ts, FALSE);
+  task = task_of (b, op->a, op->ts, FALSE);
   b->tb[task].sched_named = 1;
-  set_comm (b, task, rec, size, &f[F_COMM]);
+  set_comm (b, task, comm);
   b->tb[task].migrations++;
   if (i == b->mig_cap)
     {
@@ -421,292 +398,94 @@ on_migrate (Builder      *b,
       GROW (m->orig_cpu, b->mig_cap);
       GROW (m->dest_cpu, b->mig_cap);
     }
-  m->ts[i] = ts;
+  m->ts[i] = op->ts;
   m->task[i] = task;
-  m->orig_cpu[i] = (guint16) CLAMP (_tscope_field_get (b->tep, &f[F_ORIG_CPU], rec), 0, G_MAXUINT16);
-  m->dest_cpu[i] = (guint16) CLAMP (_tscope_field_get (b->tep, &f[F_DEST_CPU], rec), 0, G_MAXUINT16);
+  m->orig_cpu[i] = (guint16) CLAMP (op->c, 0, G_MAXUINT16);
+  m->dest_cpu[i] = (guint16) CLAMP (op->d, 0, G_MAXUINT16);
   m->n++;
 }
 
 static void
-on_fork (Builder      *b,
-         gint64        ts,
-         const guint8 *rec,
-         guint         size)
+on_fork (Builder        *b,
+         const TscopeOp *op,
+         const guint8   *parent_comm,
+         const guint8   *child_comm)
 {
-  const TscopeField *f = b->tep->fields[TSCOPE_EV_SCHED_FORK];
-  gint32 parent_pid = field_pid (b, &f[F_PARENT_PID], rec, size);
-  gint32 child_pid = field_pid (b, &f[F_CHILD_PID], rec, size);
-  guint32 parent = task_of (b, parent_pid, ts, FALSE);
+  guint32 parent = task_of (b, op->a, op->ts, FALSE);
   guint32 child;
   guint32 *slot;
 
   b->tb[parent].sched_named = 1;
-  set_comm (b, parent, rec, size, &f[F_PARENT_COMM]);
-  if (child_pid == 0)
+  set_comm (b, parent, parent_comm);
+  if (op->b == 0)
     return;
   /* A fork always starts a new task, even when the pid was seen before. */
-  slot = pid_slot (b, child_pid);
+  slot = pid_slot (b, op->b);
   if (*slot != NONE)
     b->tb[*slot].dead = 1;
-  child = task_of (b, child_pid, ts, TRUE);
+  child = task_of (b, op->b, op->ts, TRUE);
   b->tb[child].sched_named = 1;
   b->tb[child].parent = parent;
-  set_comm (b, child, rec, size, &f[F_CHILD_COMM]);
+  set_comm (b, child, child_comm);
 }
 
 static void
-on_process_exit (Builder      *b,
-                 gint64        ts,
-                 const guint8 *rec,
-                 guint         size)
+on_process_exit (Builder        *b,
+                 const TscopeOp *op,
+                 const guint8   *comm)
 {
-  const TscopeField *f = b->tep->fields[TSCOPE_EV_SCHED_EXIT];
-  gint32 pid = field_pid (b, &f[F_PID], rec, size);
   guint32 task;
 
-  if (pid == 0)
+  if (op->a == 0)
     return;
-  task = task_of (b, pid, ts, FALSE);
+  task = task_of (b, op->a, op->ts, FALSE);
   b->tb[task].sched_named = 1;
-  set_comm (b, task, rec, size, &f[F_COMM]);
+  set_comm (b, task, comm);
   b->tb[task].dead = 1;
 }
 
-/* ---- the pass ---- */
-
-/* The task-wide models (tasks, intervals, wakeups, KVM, markers) need the
- * records in merged order; the per-CPU ones (counts, irq and softirq spans,
- * the page index) do not.  With two threads, the reader keeps the per-CPU
- * work and hands copies of the other records, in order, to the builder
- * thread in blocks; on one thread it calls the builder directly. */
-static void
-dispatch_global (Builder         *b,
-                 TscopeEventKind  kind,
-                 guint            id,
-                 gint64           ts,
-                 guint            cpu,
-                 const guint8    *rec,
-                 guint            size)
+/**
+ * _tscope_builder_apply:
+ * @comm_a: (nullable): the name of op->a's pid when it changed
+ * @comm_b: (nullable): the name of op->b's pid when it changed
+ * @raw: (nullable): the record, for TSCOPE_OP_RAW ops
+ *
+ * Applies one record, in trace order, to the task-wide models.
+ */
+void
+_tscope_builder_apply (Builder        *b,
+                       const TscopeOp *op,
+                       const guint8   *comm_a,
+                       const guint8   *comm_b,
+                       const guint8   *raw)
 {
-  switch (kind)
+  switch (op->kind)
     {
     case TSCOPE_EV_SCHED_SWITCH:
-      on_switch (b, ts, cpu, rec, size);
+      on_switch (b, op, comm_a, comm_b);
       break;
     case TSCOPE_EV_SCHED_WAKING:
     case TSCOPE_EV_SCHED_WAKEUP:
     case TSCOPE_EV_SCHED_WAKEUP_NEW:
-      on_wakeup (b, kind, ts, cpu, rec, size);
+      on_wakeup (b, op, comm_a);
       break;
     case TSCOPE_EV_SCHED_MIGRATE:
-      on_migrate (b, ts, rec, size);
+      on_migrate (b, op, comm_a);
       break;
     case TSCOPE_EV_SCHED_FORK:
-      on_fork (b, ts, rec, size);
+      on_fork (b, op, comm_a, comm_b);
       break;
     case TSCOPE_EV_SCHED_EXIT:
-      on_process_exit (b, ts, rec, size);
+      on_process_exit (b, op, comm_a);
       break;
     case TSCOPE_EV_KVM_ENTRY:
     case TSCOPE_EV_KVM_EXIT:
     case TSCOPE_EV_KVM_USERSPACE_EXIT:
     case TSCOPE_EV_KVM_OTHER:
-      _tscope_builder_kvm (b, kind, id, ts, cpu, rec, size);
+      _tscope_builder_kvm (b, op->kind, op->id, op->ts, op->cpu, raw, op->extra);
       break;
     case TSCOPE_EV_PRINT:
-      _tscope_builder_print (b, ts, cpu, rec, size);
-      break;
-    default:
-      break;
-    }
-}
-
-static const guint8 is_global[TSCOPE_EV_N_KINDS] = {
-  [TSCOPE_EV_SCHED_SWITCH] = 1,
-  [TSCOPE_EV_SCHED_WAKING] = 1,
-  [TSCOPE_EV_SCHED_WAKEUP] = 1,
-  [TSCOPE_EV_SCHED_WAKEUP_NEW] = 1,
-  [TSCOPE_EV_SCHED_MIGRATE] = 1,
-  [TSCOPE_EV_SCHED_FORK] = 1,
-  [TSCOPE_EV_SCHED_EXIT] = 1,
-  [TSCOPE_EV_KVM_ENTRY] = 1,
-  [TSCOPE_EV_KVM_EXIT] = 1,
-  [TSCOPE_EV_KVM_USERSPACE_EXIT] = 1,
-  [TSCOPE_EV_KVM_OTHER] = 1,
-  [TSCOPE_EV_PRINT] = 1,
-};
-
-#define BLOCK_SIZE  (32 * 1024)          /* blocks in flight stay in the L2 caches */
-#define N_BLOCKS    8
-
-typedef struct
-{
-  gint64  ts;
-  guint64 seq;
-  guint32 id;
-  guint16 cpu;
-  guint16 kind;
-  guint32 size;
-  guint32 pad;
-} OpHeader;
-
-typedef struct
-{
-  gsize    used;
-  gsize    oversize;             /* one big record in its own block: freed, not reused */
-  guint8   data[];               /* 8-byte aligned: OpHeaders live here */
-} Block;
-
-typedef struct
-{
-  Builder      *b;
-  GAsyncQueue  *full;             /* Block*, NULL ends */
-  GAsyncQueue  *free;
-  Block        *cur;
-  GThread      *thread;
-} Pipe;
-
-static gpointer
-builder_thread (gpointer data)
-{
-  Pipe *p = data;
-  Block *blk;
-
-  while ((blk = g_async_queue_pop (p->full)) != (Block *) p)
-    {
-      for (gsize off = 0; off < blk->used;)
-        {
-          const OpHeader *h = (const OpHeader *) (blk->data + off);
-
-          p->b->seq = h->seq;
-          dispatch_global (p->b, h->kind, h->id, h->ts, h->cpu, (const guint8 *) (h + 1), h->size);
-          off += sizeof *h + ((h->size + 7) & ~7u);
-        }
-      if (blk->oversize)
-        g_free (blk);
-      else
-        g_async_queue_push (p->free, blk);
-    }
-  return NULL;
-}
-
-static void
-pipe_send (Pipe *p)
-{
-  g_async_queue_push (p->full, p->cur);
-  p->cur = g_async_queue_pop (p->free);
-  p->cur->used = 0;
-}
-
-static inline void
-pipe_push (Pipe            *p,
-           TscopeEventKind  kind,
-           guint            id,
-           guint64          seq,
-           TscopeStream    *s)
-{
-  gsize need = sizeof (OpHeader) + ((s->rec_size + 7) & ~7u);
-  OpHeader *h;
-
-  if (G_UNLIKELY (p->cur->used + need > BLOCK_SIZE))
-    {
-      pipe_send (p);
-      if (need > BLOCK_SIZE)
-        {
-          Block *big = g_malloc (sizeof (Block) + need);
-
-          big->used = 0;
-          big->oversize = TRUE;
-          g_async_queue_push (p->free, p->cur);
-          p->cur = big;
-        }
-    }
-  h = (OpHeader *) (p->cur->data + p->cur->used);
-  h->ts = s->ts;
-  h->seq = seq;
-  h->id = id;
-  h->cpu = (guint16) s->cpu;
-  h->kind = (guint16) kind;
-  h->size = s->rec_size;
-  memcpy (h + 1, s->rec, s->rec_size);
-  p->cur->used += need;
-}
-
-static void
-pipe_start (Pipe    *p,
-            Builder *b)
-{
-  p->b = b;
-  p->full = g_async_queue_new ();
-  p->free = g_async_queue_new_full (g_free);
-  for (guint i = 0; i < N_BLOCKS; i++)
-    {
-      Block *blk = g_malloc (sizeof (Block) + BLOCK_SIZE);
-
-      blk->oversize = FALSE;
-      g_async_queue_push (p->free, blk);
-    }
-  p->cur = g_async_queue_pop (p->free);
-  p->cur->used = 0;
-  p->thread = g_thread_new ("tscope-build", builder_thread, p);
-}
-
-/* Sends what is left, waits for the builder, frees the blocks. */
-static void
-pipe_finish (Pipe *p)
-{
-  g_async_queue_push (p->full, p->cur);
-  g_async_queue_push (p->full, p);          /* the end mark */
-  g_thread_join (p->thread);
-  g_async_queue_unref (p->full);
-  g_async_queue_unref (p->free);
-}
-
-static inline void
-dispatch (Builder      *b,
-          Pipe         *pipe,
-          TscopeStream *s)
-{
-  const guint8 *rec = s->rec;
-  guint size = s->rec_size;
-  guint id = G_LIKELY (size >= 2) ? (guint) _tscope_read_uint (rec + b->tep->common_type.offset,
-                                                               b->tep->common_type.size, b->tep->swap)
-                                   : G_MAXUINT;
-  TscopeEventKind kind;
-
-  if (G_UNLIKELY (id >= b->tep->max_id))
-    {
-      b->t->event_counts[b->tep->max_id]++;
-      return;
-    }
-  b->t->event_counts[id]++;
-  kind = b->tep->kinds[id];
-  if (G_UNLIKELY (size < b->tep->min_size[kind]))
-    {
-      g_debug ("a %u-byte record of event %u is too short for its format", size, id);
-      return;
-    }
-  if (is_global[kind])
-    {
-      if (pipe)
-        pipe_push (pipe, kind, id, b->seq, s);
-      else
-        dispatch_global (b, kind, id, s->ts, s->cpu, rec, size);
-      return;
-    }
-  switch (kind)
-    {
-    case TSCOPE_EV_IRQ_ENTRY:
-      _tscope_builder_irq_entry (b, s->ts, s->cpu, rec, size);
-      break;
-    case TSCOPE_EV_IRQ_EXIT:
-      _tscope_builder_irq_exit (b, s->ts, s->cpu, rec, size);
-      break;
-    case TSCOPE_EV_SOFTIRQ_ENTRY:
-    case TSCOPE_EV_SOFTIRQ_EXIT:
-    case TSCOPE_EV_SOFTIRQ_RAISE:
-      _tscope_builder_softirq (b, kind, s->ts, s->cpu, rec, size);
+      _tscope_builder_print (b, op->ts, op->cpu, raw, op->extra);
       break;
     default:
       break;
@@ -715,10 +494,10 @@ dispatch (Builder      *b,
 
 /* Before a CPU's first sched_switch its interval belongs to that switch's
  * prev_pid, from the trace's first timestamp on (ORACLE.md): find it. */
-static gboolean
-prescan_first_switch (Builder       *b,
-                      TscopeStream  *s,
-                      GError       **error)
+gboolean
+_tscope_builder_prescan (Builder       *b,
+                         TscopeStream  *s,
+                         GError       **error)
 {
   const TscopeField *f = b->tep->fields[TSCOPE_EV_SCHED_SWITCH];
 
@@ -748,9 +527,9 @@ prescan_first_switch (Builder       *b,
   return TRUE;
 }
 
-static void
-builder_init (Builder     *b,
-              TscopeTrace *t)
+void
+_tscope_builder_init (Builder     *b,
+                      TscopeTrace *t)
 {
   memset (b, 0, sizeof *b);
   b->t = t;
@@ -778,8 +557,8 @@ builder_init (Builder     *b,
   b->tb[TSCOPE_IDLE_TASK].comm_id = comm_id (b, "<idle>", 6);
 }
 
-static void
-builder_clear (Builder *b)
+void
+_tscope_builder_clear (Builder *b)
 {
   for (guint c = 0; c < b->t->n_cpus; c++)
     g_clear_pointer (&b->cpus[c].irq_open, g_hash_table_unref);
@@ -790,6 +569,7 @@ builder_clear (Builder *b)
   g_free (b->tb);
   g_free (b->pid_map);
   g_free (b->wk_switch_cpu);
+  g_free (b->pid_comm);
   g_hash_table_unref (b->pid_big);
   g_hash_table_unref (b->comm_ids);
   g_hash_table_unref (b->irq_line_ids);
@@ -894,7 +674,6 @@ finish_tasks (Builder *b)
       r->pub.is_vcpu = tb->vcpu != NONE;
       r->comm_id = tb->comm_id;
       r->pid_cpu_changes = tb->pid_cpu_changes;
-      r->comm_seq = tb->comm_seq;
       r->sched_named = tb->sched_named;
       if (tb->pending != NONE)
         {
@@ -921,12 +700,30 @@ finish_wakeups (Builder *b)
   SHRINK (w->kind, w->n);
 }
 
-static void
-finish (Builder *b)
+/**
+ * _tscope_builder_finish_tasks:
+ *
+ * Closes the task-wide models (the builder thread's side).
+ */
+void
+_tscope_builder_finish_tasks (Builder *b)
+{
+  finish_tasks (b);
+  finish_intervals (b);
+  finish_wakeups (b);
+  _tscope_builder_finish_kvm (b);
+}
+
+/**
+ * _tscope_builder_finish_cpus:
+ *
+ * Closes the per-CPU models (the reader's side).
+ */
+void
+_tscope_builder_finish_cpus (Builder *b)
 {
   TscopeTrace *t = b->t;
 
-  finish_tasks (b);
   for (guint c = 0; c < t->n_cpus; c++)
     {
       CpuBuild *cb = &b->cpus[c];
@@ -937,240 +734,6 @@ finish (Builder *b)
         if (cb->softirq_open[v] >= 0)
           t->softirq_unmatched++;
     }
-  finish_intervals (b);
-  finish_wakeups (b);
   _tscope_builder_finish_irqs (b);
-  _tscope_builder_finish_kvm (b);
 }
 
-static gboolean
-report_progress (TscopeTrace             *t,
-                 TscopeStream            *streams,
-                 const TscopeLoadOptions *options,
-                 GError                 **error)
-{
-  guint64 done = 0;
-  guint64 total = 0;
-
-  if (options == NULL || options->progress == NULL)
-    return TRUE;
-  for (guint i = 0; i < t->n_streams; i++)
-    {
-      done += streams[i].valid ? streams[i].page : streams[i].n_pages;
-      total += streams[i].n_pages;
-    }
-  if (!options->progress (total ? (double) done / total : 1.0, options->progress_data))
-    {
-      g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_CANCELLED, "%s: loading cancelled",
-                   t->file->path);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static void
-index_page (TscopePageIndex    *pi,
-            const TscopeStream *s,
-            guint64            *next_page)
-{
-  /* pages without records up to the current one share its position */
-  for (; *next_page <= s->page && *next_page < pi->n_pages; (*next_page)++)
-    {
-      pi->first_record[*next_page] = s->index;
-      pi->first_ts[*next_page] = s->ts;
-    }
-}
-
-static TscopeBuffer *
-selected_buffer (TscopeTrace *self)
-{
-  for (guint i = 0; i < self->file->buffers->len; i++)
-    {
-      TscopeBuffer *bf = self->file->buffers->pdata[i];
-
-      if (g_strcmp0 (bf->name, self->buffer_name) == 0)
-        return bf;
-    }
-  g_assert_not_reached ();
-}
-
-/* Streams sorted by CPU id, so that ties go to the lowest CPU. */
-static void
-sort_streams (TscopeStream **order,
-              TscopeStream  *streams,
-              guint          n)
-{
-  for (guint i = 0; i < n; i++)
-    order[i] = &streams[i];
-  for (guint i = 1; i < n; i++)
-    for (guint j = i; j > 0 && order[j - 1]->cpu > order[j]->cpu; j--)
-      {
-        TscopeStream *tmp = order[j];
-
-        order[j] = order[j - 1];
-        order[j - 1] = tmp;
-      }
-}
-
-static gboolean
-merge_pass (TscopeTrace             *self,
-            Builder                 *b,
-            Pipe                    *pipe,
-            TscopeStream            *streams,
-            TscopeStream           **order,
-            guint64                 *next_page,
-            const TscopeLoadOptions *options,
-            GError                 **error)
-{
-  TscopeMerge merge = { order, self->n_streams };
-  guint64 count = 0;
-
-  gint64 first = G_MAXINT64;
-  gint64 last = G_MININT64;
-
-  for (;;)
-    {
-      TscopeStream *s = _tscope_merge_peek (&merge);
-      guint si;
-      gint64 limit;
-      guint64 cpu_count = 0;
-
-      if (s == NULL)
-        break;
-      /* The next stream in line: s keeps going while it stays before it
-       * (ties go to the lower CPU, as in trace-cmd). */
-      limit = G_MAXINT64;
-      si = 0;
-      for (guint i = 0; i < merge.n; i++)
-        {
-          TscopeStream *o = merge.streams[i];
-
-          if (o == s)
-            si = i;
-          else if (o->valid && o->ts + (o->cpu > s->cpu) < limit)
-            limit = o->ts + (o->cpu > s->cpu);     /* a higher CPU loses ties */
-        }
-      do
-        {
-          guint64 page = s->page;
-
-          first = MIN (first, s->ts);
-          last = MAX (last, s->ts);
-          b->seq = count++;
-          cpu_count++;
-          dispatch (b, pipe, s);
-          if (!_tscope_stream_next (s))
-            {
-              if (s->error)
-                {
-                  g_propagate_error (error, g_steal_pointer (&s->error));
-                  return FALSE;
-                }
-              break;
-            }
-          if (s->page != page)
-            index_page (&self->pages[si], s, &next_page[si]);
-          if (G_UNLIKELY ((count & 0xffff) == 0) && !report_progress (self, streams, options, error))
-            return FALSE;
-        }
-      while (s->ts < limit);
-      self->cpu_events[s->cpu] += cpu_count;
-    }
-  self->first_ts = first;
-  self->last_ts = last;
-  if (self->first_ts == G_MAXINT64)
-    self->first_ts = self->last_ts = 0;
-  self->n_events = count;
-  return TRUE;
-}
-
-/**
- * _tscope_trace_build:
- *
- * Reads every record of the selected buffer once, in merged order, and
- * builds all models into @self.
- */
-gboolean
-_tscope_trace_build (TscopeTrace             *self,
-                     const TscopeLoadOptions *options,
-                     GError                 **error)
-{
-  TscopeBuffer *buffer = selected_buffer (self);
-  g_autofree TscopeStream *streams = NULL;
-  g_autofree TscopeStream **order = NULL;
-  g_autofree guint64 *next_page = NULL;
-  Builder b;
-  gboolean ok = TRUE;
-
-  self->n_streams = buffer->n_cpus;
-  streams = g_new0 (TscopeStream, self->n_streams);
-  order = g_new0 (TscopeStream *, self->n_streams);
-  next_page = g_new0 (guint64, self->n_streams);
-  self->pages = g_new0 (TscopePageIndex, self->n_streams);
-  self->stream_cpu = g_new0 (guint, self->n_streams);
-  for (guint i = 0; i < self->n_streams && ok; i++)
-    ok = _tscope_stream_init (&streams[i], self->file, buffer, i, self->tep->commit_size, error);
-  if (!ok)
-    goto out;
-
-  builder_init (&b, self);
-  for (guint i = 0; i < self->n_streams && ok; i++)
-    ok = prescan_first_switch (&b, &streams[i], error);
-  sort_streams (order, streams, self->n_streams);
-  for (guint i = 0; i < self->n_streams && ok; i++)
-    {
-      TscopePageIndex *pi = &self->pages[i];
-
-      self->stream_cpu[i] = order[i]->cpu;
-      pi->n_pages = order[i]->n_pages;
-      pi->first_record = g_new0 (guint64, MAX (pi->n_pages, 1));
-      pi->first_ts = g_new0 (gint64, MAX (pi->n_pages, 1));
-      order[i]->index = 0;
-      _tscope_stream_seek_page (order[i], 0);
-      if (order[i]->error)
-        {
-          g_propagate_error (error, g_steal_pointer (&order[i]->error));
-          ok = FALSE;
-        }
-      else if (order[i]->valid)
-        index_page (pi, order[i], &next_page[i]);
-    }
-  if (ok)
-    {
-      guint threads = options && options->n_threads ? options->n_threads : MIN (g_get_num_processors (), 2);
-      guint64 pages = 0;
-      Pipe pipe;
-
-      for (guint i = 0; i < self->n_streams; i++)
-        pages += streams[i].n_pages;
-      /* a thread pays off from a few MB of records on */
-      if (threads >= 2 && pages >= 256)
-        {
-          pipe_start (&pipe, &b);
-          ok = merge_pass (self, &b, &pipe, streams, order, next_page, options, error);
-          pipe_finish (&pipe);
-        }
-      else
-        ok = merge_pass (self, &b, NULL, streams, order, next_page, options, error);
-    }
-  /* pages after a CPU's last record */
-  for (guint i = 0; i < self->n_streams; i++)
-    for (guint64 p = next_page[i]; p < self->pages[i].n_pages; p++)
-      {
-        self->pages[i].first_record[p] = self->cpu_events[order[i]->cpu];
-        self->pages[i].first_ts[p] = G_MAXINT64;
-      }
-  for (guint i = 0; i < self->n_streams; i++)
-    self->bad_pages += streams[i].bad_pages;
-  if (ok)
-    {
-      finish (&b);
-      report_progress (self, streams, options, NULL);
-    }
-  builder_clear (&b);
-
-out:
-  for (guint i = 0; i < self->n_streams; i++)
-    _tscope_stream_clear (&streams[i]);
-  return ok;
-}

@@ -48,6 +48,61 @@ tscope_times_sort (TscopeTime *times,
 }
 
 /**
+ * tscope_times_select:
+ * @times: values, reordered in place
+ * @k: a 0-based rank below @n
+ *
+ * Returns: the value of rank @k (what times[k] would be once sorted), in
+ * linear time (Hoare's selection with a median-of-three pivot).
+ */
+TscopeTime
+tscope_times_select (TscopeTime *times,
+                     guint       n,
+                     guint       k)
+{
+  guint lo = 0;
+  guint hi = n - 1;
+
+  g_return_val_if_fail (k < n, 0);
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      TscopeTime a = times[lo];
+      TscopeTime b = times[mid];
+      TscopeTime c = times[hi];
+      TscopeTime pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+      guint i = lo;
+      guint j = hi;
+
+      while (i <= j)
+        {
+          while (times[i] < pivot)
+            i++;
+          while (times[j] > pivot)
+            j--;
+          if (i <= j)
+            {
+              TscopeTime tmp = times[i];
+
+              times[i] = times[j];
+              times[j] = tmp;
+              i++;
+              if (j == 0)
+                break;
+              j--;
+            }
+        }
+      if (k <= j && j != G_MAXUINT)
+        hi = j;
+      else if (k >= i)
+        lo = i;
+      else
+        return times[k];
+    }
+  return times[k];
+}
+
+/**
  * tscope_latency_summarize:
  * @sorted: ascending samples
  *
@@ -281,7 +336,6 @@ typedef struct
 {
   gint32      pid;
   const char *comm;
-  guint64     comm_seq;
   gint64      run_ns;
   guint       intervals;
   guint       switch_ins;
@@ -321,11 +375,10 @@ pid_rows (TscopeTrace *trace)
           g_hash_table_insert (by_pid, GINT_TO_POINTER (r->pub.pid), row);
           g_ptr_array_add (rows, row);
         }
-      if (r->comm_seq >= row->comm_seq && r->pub.comm[0])
-        {
-          row->comm = r->pub.comm;
-          row->comm_seq = r->comm_seq;
-        }
+      /* tasks of one pid come in time order: the last named one has the
+       * pid's latest name */
+      if (r->pub.comm[0])
+        row->comm = r->pub.comm;
       row->run_ns += r->pub.run_ns;
       row->intervals += r->pub.n_runs;
       row->switch_ins += r->pub.switch_ins;

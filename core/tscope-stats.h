@@ -38,6 +38,9 @@ typedef struct
 TscopeTime  tscope_percentile_nearest_rank (const TscopeTime *sorted,
                                             guint             n,
                                             double            percent);
+TscopeTime  tscope_times_select             (TscopeTime       *times,
+                                             guint             n,
+                                             guint             k);
 void        tscope_times_sort               (TscopeTime       *times,
                                              guint             n);
 void        tscope_latency_summarize        (const TscopeTime     *sorted,

@@ -26,6 +26,8 @@ G_BEGIN_DECLS
 #define TSCOPE_RB_TS_SHIFT    27
 #define TSCOPE_RB_COMMIT_MASK ((1u << 27) - 1)
 
+typedef struct _TscopeInflater TscopeInflater;
+
 typedef struct
 {
   const TscopeFile    *file;
@@ -43,6 +45,10 @@ typedef struct
   guint64             *chunk_first_page;
   guint                chunk;        /* inflated chunk, G_MAXUINT if none */
   guint8              *chunk_buf;
+  const guint8        *chunk_data;   /* the inflated current chunk */
+  void                *codec_ctx;    /* zstd decompression context */
+  TscopeInflater      *inflater;     /* inflates ahead for a sequential pass, or NULL */
+  guint                inflater_slot;
 
   guint64              page;         /* current page */
   const guint8        *page_data;
@@ -73,6 +79,14 @@ gboolean      _tscope_stream_seek_page (TscopeStream       *s,
 gboolean      _tscope_stream_next_page (TscopeStream       *s);
 const guint8 *_tscope_stream_page      (TscopeStream       *s,
                                         guint64             page);
+TscopeInflater *_tscope_inflater_new   (TscopeStream      **streams,
+                                        guint               n);
+guint8       *_tscope_inflater_next    (TscopeInflater     *f,
+                                        guint               slot,
+                                        guint               c,
+                                        GError            **error);
+void          _tscope_inflater_free    (TscopeInflater     *f,
+                                        TscopeStream      **streams);
 
 static inline guint32
 _tscope_stream_u32 (const TscopeStream *s,

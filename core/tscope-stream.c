@@ -59,6 +59,7 @@ _tscope_stream_clear (TscopeStream *s)
 {
   g_free (s->chunk_first_page);
   g_free (s->chunk_buf);
+  _tscope_file_free_codec_context (s->file, s->codec_ctx);
   g_clear_error (&s->error);
   memset (s, 0, sizeof *s);
 }
@@ -106,6 +107,15 @@ _tscope_stream_page (TscopeStream *s,
     {
       const TscopeChunk *k = &s->data->chunks[c];
 
+      if (s->inflater != NULL && c == s->chunk + 1)
+        {
+          /* the inflater thread has it ready, in order */
+          s->chunk_data = _tscope_inflater_next (s->inflater, s->inflater_slot, c, &s->error);
+          if (s->chunk_data == NULL)
+            return NULL;
+          s->chunk = c;
+          return s->chunk_data + (page - s->chunk_first_page[c]) * s->page_size;
+        }
       if (s->chunk_buf == NULL)
         {
           guint32 max = 0;
@@ -115,12 +125,13 @@ _tscope_stream_page (TscopeStream *s,
           s->chunk_buf = g_malloc (MAX (max, 1));
         }
       s->chunk = G_MAXUINT;
-      if (!_tscope_file_decompress ((TscopeFile *) s->file, s->file->data + k->file_offset,
+      if (!_tscope_file_decompress (s->file, &s->codec_ctx, s->file->data + k->file_offset,
                                     k->csize, s->chunk_buf, k->usize, &s->error))
         return NULL;
       s->chunk = c;
+      s->chunk_data = s->chunk_buf;
     }
-  return s->chunk_buf + (page - s->chunk_first_page[c]) * s->page_size;
+  return s->chunk_data + (page - s->chunk_first_page[c]) * s->page_size;
 }
 
 static guint64
@@ -204,4 +215,185 @@ _tscope_stream_next_page (TscopeStream *s)
       s->bad_pages++;
     }
   return load_from (s, s->page + 1);
+}
+
+/* ---- the inflater: a thread that decompresses chunks ahead ---- */
+
+#define RING 6                    /* chunks ready ahead per CPU */
+
+typedef struct
+{
+  const TscopeCpuData *data;
+  guint8              *buf[RING];
+  guint                next_fill; /* the chunk the thread inflates next */
+  guint                head;      /* slot of the oldest ready chunk */
+  guint                count;     /* ready chunks, the reader's current one included */
+  gboolean             reading;   /* the reader holds the head slot */
+} Ring;
+
+struct _TscopeInflater
+{
+  const TscopeFile *file;
+  GMutex            lock;
+  GCond             cond;
+  Ring             *rings;
+  guint             n;
+  gboolean          stop;
+  GError           *error;
+  GThread          *thread;
+};
+
+/* The ring that needs a chunk most, or NULL when all are full or done. */
+static Ring *
+neediest (TscopeInflater *f)
+{
+  Ring *best = NULL;
+
+  for (guint i = 0; i < f->n; i++)
+    {
+      Ring *r = &f->rings[i];
+
+      if (r->count < RING && r->next_fill < r->data->n_chunks && (best == NULL || r->count < best->count))
+        best = r;
+    }
+  return best;
+}
+
+static gpointer
+inflater_thread (gpointer data)
+{
+  TscopeInflater *f = data;
+  void *ctx = NULL;
+
+  g_mutex_lock (&f->lock);
+  for (;;)
+    {
+      Ring *r;
+      guint slot;
+      guint c;
+      GError *error = NULL;
+      gboolean ok;
+
+      while (!f->stop && (r = neediest (f)) == NULL)
+        g_cond_wait (&f->cond, &f->lock);
+      if (f->stop)
+        break;
+      slot = (r->head + r->count) % RING;
+      c = r->next_fill;
+      g_mutex_unlock (&f->lock);
+      ok = _tscope_file_decompress (f->file, &ctx, f->file->data + r->data->chunks[c].file_offset,
+                                    r->data->chunks[c].csize, r->buf[slot], r->data->chunks[c].usize, &error);
+      g_mutex_lock (&f->lock);
+      if (!ok)
+        {
+          f->error = error;
+          f->stop = TRUE;
+          g_cond_broadcast (&f->cond);
+          break;
+        }
+      r->next_fill++;
+      r->count++;
+      g_cond_broadcast (&f->cond);
+    }
+  g_mutex_unlock (&f->lock);
+  _tscope_file_free_codec_context (f->file, ctx);
+  return NULL;
+}
+
+/**
+ * _tscope_inflater_new:
+ * @streams: (array length=n): compressed streams, positioned before their
+ *   first chunk; each is read strictly in order from now on
+ *
+ * Starts a thread that inflates the streams' chunks ahead of their readers.
+ */
+TscopeInflater *
+_tscope_inflater_new (TscopeStream **streams,
+                      guint          n)
+{
+  TscopeInflater *f = g_new0 (TscopeInflater, 1);
+
+  f->file = streams[0]->file;
+  f->n = n;
+  f->rings = g_new0 (Ring, n);
+  g_mutex_init (&f->lock);
+  g_cond_init (&f->cond);
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 max = 0;
+
+      f->rings[i].data = streams[i]->data;
+      for (guint c = 0; c < streams[i]->data->n_chunks; c++)
+        max = MAX (max, streams[i]->data->chunks[c].usize);
+      for (guint k = 0; k < RING && max > 0; k++)
+        f->rings[i].buf[k] = g_malloc (max);
+      streams[i]->inflater = f;
+      streams[i]->inflater_slot = i;
+      streams[i]->chunk = G_MAXUINT;     /* G_MAXUINT + 1 == 0: the first chunk is next */
+    }
+  f->thread = g_thread_new ("tscope-inflate", inflater_thread, f);
+  return f;
+}
+
+/* Releases the reader's current chunk of ring @slot and waits for chunk @c. */
+guint8 *
+_tscope_inflater_next (TscopeInflater *f,
+                       guint           slot,
+                       guint           c,
+                       GError        **error)
+{
+  Ring *r = &f->rings[slot];
+  guint8 *buf = NULL;
+
+  g_mutex_lock (&f->lock);
+  if (r->reading)
+    {
+      r->head = (r->head + 1) % RING;
+      r->count--;
+      r->reading = FALSE;
+      g_cond_broadcast (&f->cond);
+    }
+  while (r->count == 0 && !f->stop)
+    g_cond_wait (&f->cond, &f->lock);
+  if (r->count > 0 && r->next_fill - r->count == c)
+    {
+      buf = r->buf[r->head];
+      r->reading = TRUE;
+    }
+  else if (f->error)
+    g_propagate_error (error, g_error_copy (f->error));
+  else
+    g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_FAILED, "%s: chunks read out of order", f->file->path);
+  g_mutex_unlock (&f->lock);
+  return buf;
+}
+
+/**
+ * _tscope_inflater_free:
+ *
+ * Stops the thread; the streams go back to inflating on their own.
+ */
+void
+_tscope_inflater_free (TscopeInflater *f,
+                       TscopeStream  **streams)
+{
+  if (f == NULL)
+    return;
+  g_mutex_lock (&f->lock);
+  f->stop = TRUE;
+  g_cond_broadcast (&f->cond);
+  g_mutex_unlock (&f->lock);
+  g_thread_join (f->thread);
+  for (guint i = 0; i < f->n; i++)
+    {
+      streams[i]->inflater = NULL;
+      streams[i]->chunk = G_MAXUINT;
+      for (guint k = 0; k < RING; k++)
+        g_free (f->rings[i].buf[k]);
+    }
+  g_clear_error (&f->error);
+  g_mutex_clear (&f->lock);
+  g_cond_clear (&f->cond);
+  g_free (f->rings);
+  g_free (f);
 }

@@ -205,6 +205,22 @@ _tscope_field_get (const TscopeTep   *t,
     }
 }
 
+/* A pid or CPU field: a native 4-byte int in every known format. */
+G_GNUC_UNUSED static inline __attribute__ ((always_inline)) gint32
+_tscope_field_i32 (const TscopeTep   *t,
+                   const TscopeField *f,
+                   const guint8      *data)
+{
+  if (G_LIKELY (f->size == 4 && !t->swap))
+    {
+      gint32 v;
+
+      memcpy (&v, data + f->offset, 4);
+      return v;
+    }
+  return (gint32) _tscope_field_get (t, f, data);
+}
+
 const char *_tscope_field_string (const TscopeTep   *t,
                                   const TscopeField *f,
                                   const guint8      *data,

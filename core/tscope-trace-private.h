@@ -50,7 +50,6 @@ typedef struct
   TscopeTask pub;
   guint32    comm_id;
   guint32    pid_cpu_changes;   /* cpu_changes counted per pid, as the oracle does */
-  guint64    comm_seq;          /* record number of the last name it was given */
   gboolean   sched_named;       /* named by a sched field or owns an interval */
 } TscopeTaskRec;
 

@@ -76,6 +76,28 @@ test_percentiles (void)
   g_assert_cmpfloat_with_epsilon (s.mean, 5.5, 1e-12);
 }
 
+/* Selection agrees with sorting, duplicates and all. */
+static void
+test_select (void)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+
+  for (guint round = 0; round < 200; round++)
+    {
+      guint n = 1 + g_rand_int_range (rand, 0, 300);
+      g_autofree TscopeTime *v = g_new (TscopeTime, n);
+      g_autofree TscopeTime *sorted = NULL;
+      guint k = g_rand_int_range (rand, 0, (gint32) n);
+
+      for (guint i = 0; i < n; i++)
+        v[i] = g_rand_int_range (rand, 0, round % 2 ? 5 : 100000);
+      sorted = g_memdup2 (v, n * sizeof *v);
+      tscope_times_sort (sorted, n);
+      g_assert_cmpint (tscope_times_select (v, n, k), ==, sorted[k]);
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -85,5 +107,6 @@ main (int    argc,
   g_test_add_func ("/time/format-timestamp", test_format_timestamp);
   g_test_add_func ("/time/parse", test_parse);
   g_test_add_func ("/time/percentiles", test_percentiles);
+  g_test_add_func ("/time/select", test_select);
   return g_test_run ();
 }

@@ -1,0 +1,591 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * The one pass over the records.  The reader merges the CPUs in
+ * `trace-cmd report` order and keeps the per-CPU work (event counts, irq
+ * and softirq spans, the page index); the task-wide models need the
+ * records in order but only a few fields of each, so the reader extracts
+ * those into TscopeOps: on big files a builder thread applies them from a
+ * queue of small blocks (tscope-model.c), on small ones the reader applies
+ * them itself.  Records are read where they lie, never copied whole, but
+ * for KVM and trace_marker records.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "tscope-error.h"
+#include "tscope-model-private.h"
+
+static const guint8 is_global[TSCOPE_EV_N_KINDS] = {
+  [TSCOPE_EV_SCHED_SWITCH] = 1,
+  [TSCOPE_EV_SCHED_WAKING] = 1,
+  [TSCOPE_EV_SCHED_WAKEUP] = 1,
+  [TSCOPE_EV_SCHED_WAKEUP_NEW] = 1,
+  [TSCOPE_EV_SCHED_MIGRATE] = 1,
+  [TSCOPE_EV_SCHED_FORK] = 1,
+  [TSCOPE_EV_SCHED_EXIT] = 1,
+  [TSCOPE_EV_KVM_ENTRY] = 1,
+  [TSCOPE_EV_KVM_EXIT] = 1,
+  [TSCOPE_EV_KVM_USERSPACE_EXIT] = 1,
+  [TSCOPE_EV_KVM_OTHER] = 1,
+  [TSCOPE_EV_PRINT] = 1,
+};
+
+/* ---- the queue to the builder thread ---- */
+
+#define BLOCK_SIZE  (32 * 1024)          /* blocks in flight stay in the L2 caches */
+#define N_BLOCKS    8
+
+typedef struct
+{
+  gsize  used;
+  gsize  oversize;                      /* one big record in its own block: freed, not reused */
+  guint8 data[];                        /* 8-byte aligned: TscopeOps live here */
+} Block;
+
+typedef struct
+{
+  Builder     *b;
+  GAsyncQueue *full;                    /* Block*, a NULL-data end mark ends */
+  gboolean     finish;                  /* the pass went through: close the models */
+  GAsyncQueue *free;
+  Block       *cur;
+  GThread     *thread;
+} Pipe;
+
+static inline gsize
+padded (gsize n)
+{
+  return (n + 7) & ~(gsize) 7;
+}
+
+static gpointer
+builder_thread (gpointer data)
+{
+  Pipe *p = data;
+  Block *blk;
+
+  while ((blk = g_async_queue_pop (p->full)) != (Block *) p)
+    {
+      for (gsize off = 0; off < blk->used;)
+        {
+          const TscopeOp *op = (const TscopeOp *) (blk->data + off);
+          const guint8 *tail = (const guint8 *) (op + 1);
+          const guint8 *comm_a = NULL;
+          const guint8 *comm_b = NULL;
+
+          if (op->flags & TSCOPE_OP_COMM_A)
+            {
+              comm_a = tail;
+              tail += 16;
+            }
+          if (op->flags & TSCOPE_OP_COMM_B)
+            {
+              comm_b = tail;
+              tail += 16;
+            }
+          _tscope_builder_apply (p->b, op, comm_a, comm_b, tail);
+          off = (gsize) (tail - blk->data) + padded (op->flags & TSCOPE_OP_RAW ? op->extra : 0);
+        }
+      if (blk->oversize)
+        g_free (blk);
+      else
+        g_async_queue_push (p->free, blk);
+    }
+  /* the end: close the task-wide models while the reader closes its own */
+  if (p->finish)
+    _tscope_builder_finish_tasks (p->b);
+  return NULL;
+}
+
+static Block *
+block_new (gsize size)
+{
+  Block *blk = g_malloc (sizeof (Block) + size);
+
+  blk->used = 0;
+  blk->oversize = size > BLOCK_SIZE;
+  return blk;
+}
+
+/* Room for @need bytes in the current block. */
+static inline guint8 *
+pipe_reserve (Pipe  *p,
+              gsize  need)
+{
+  guint8 *at;
+
+  if (G_UNLIKELY (p->cur->used + need > BLOCK_SIZE))
+    {
+      g_async_queue_push (p->full, p->cur);
+      if (need > BLOCK_SIZE)
+        p->cur = block_new (need);
+      else
+        {
+          p->cur = g_async_queue_pop (p->free);
+          p->cur->used = 0;
+        }
+    }
+  at = p->cur->data + p->cur->used;
+  p->cur->used += need;
+  return at;
+}
+
+static void
+pipe_push (Pipe           *p,
+           const TscopeOp *op,
+           const guint8   *comm_a,
+           const guint8   *comm_b,
+           const guint8   *raw)
+{
+  gsize need = sizeof *op + (comm_a ? 16 : 0) + (comm_b ? 16 : 0) + (raw ? padded (op->extra) : 0);
+  guint8 *at = pipe_reserve (p, need);
+  TscopeOp *copy = (TscopeOp *) at;
+
+  *copy = *op;
+  copy->flags = (comm_a ? TSCOPE_OP_COMM_A : 0) | (comm_b ? TSCOPE_OP_COMM_B : 0) | (raw ? TSCOPE_OP_RAW : 0);
+  at += sizeof *op;
+  if (comm_a)
+    {
+      memcpy (at, comm_a, 16);
+      at += 16;
+    }
+  if (comm_b)
+    {
+      memcpy (at, comm_b, 16);
+      at += 16;
+    }
+  if (raw)
+    memcpy (at, raw, op->extra);
+}
+
+static void
+pipe_start (Pipe    *p,
+            Builder *b)
+{
+  p->b = b;
+  p->full = g_async_queue_new ();
+  p->free = g_async_queue_new_full (g_free);
+  for (guint i = 0; i < N_BLOCKS; i++)
+    g_async_queue_push (p->free, block_new (BLOCK_SIZE));
+  p->cur = g_async_queue_pop (p->free);
+  p->thread = g_thread_new ("tscope-build", builder_thread, p);
+}
+
+/* Sends what is left and the end mark; with @finish, the builder thread
+ * closes the task-wide models and the reader the per-CPU ones meanwhile. */
+static void
+pipe_finish (Pipe     *p,
+             gboolean  finish)
+{
+  p->finish = finish;
+  g_async_queue_push (p->full, p->cur);
+  g_async_queue_push (p->full, p);
+  if (finish)
+    _tscope_builder_finish_cpus (p->b);
+  g_thread_join (p->thread);
+  g_async_queue_unref (p->full);
+  g_async_queue_unref (p->free);
+}
+
+/* ---- extracting records ---- */
+
+/* The comm field of @pid, or NULL when it is the name sent last time for
+ * this pid (names rarely change: most records need no name at all). */
+static inline const guint8 *
+changed_comm (Builder           *b,
+              gint32             pid,
+              const TscopeField *f,
+              const guint8      *rec)
+{
+  const guint8 *comm = rec + f->offset;
+  guint64 x;
+  guint64 y;
+  guint64 h;
+
+  if (G_UNLIKELY (f->size != 16))
+    return NULL;
+  memcpy (&x, comm, 8);
+  memcpy (&y, comm + 8, 8);
+  h = (x ^ (y * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15))) | 1;
+  if (G_UNLIKELY ((guint) pid >= b->pid_comm_len))
+    {
+      guint n;
+
+      if (pid < 0 || pid >= TSCOPE_PID_MAP_MAX)
+        return comm;
+      n = MIN (MAX ((guint) pid + 1, b->pid_comm_len * 2), TSCOPE_PID_MAP_MAX);
+      b->pid_comm = g_renew (guint64, b->pid_comm, n);
+      memset (b->pid_comm + b->pid_comm_len, 0, (n - b->pid_comm_len) * sizeof (guint64));
+      b->pid_comm_len = n;
+    }
+  if (b->pid_comm[pid] == h)
+    return NULL;
+  b->pid_comm[pid] = h;
+  return comm;
+}
+
+/* Fills @op from a record of a task-wide kind and applies or queues it. */
+static inline void
+extract (Builder         *b,
+         Pipe            *pipe,
+         TscopeEventKind  kind,
+         guint            id,
+         TscopeStream    *s)
+{
+  const TscopeTep *tep = b->tep;
+  const TscopeField *f = tep->fields[kind];
+  const guint8 *rec = s->rec;
+  const guint8 *comm_a = NULL;
+  const guint8 *comm_b = NULL;
+  const guint8 *raw = NULL;
+  TscopeOp op;
+
+  op.ts = s->ts;
+  op.cpu = (guint16) s->cpu;
+  op.id = (guint16) id;
+  op.kind = (guint8) kind;
+  op.flags = 0;
+  op.extra = 0;
+  switch (kind)
+    {
+    case TSCOPE_EV_SCHED_SWITCH:
+      op.a = _tscope_field_i32 (tep, &f[F_PREV_PID], rec);
+      op.b = _tscope_field_i32 (tep, &f[F_NEXT_PID], rec);
+      op.u = (guint64) _tscope_field_get (tep, &f[F_PREV_STATE], rec);
+      comm_a = changed_comm (b, op.a, &f[F_PREV_COMM], rec);
+      comm_b = changed_comm (b, op.b, &f[F_NEXT_COMM], rec);
+      break;
+    case TSCOPE_EV_SCHED_WAKING:
+    case TSCOPE_EV_SCHED_WAKEUP:
+    case TSCOPE_EV_SCHED_WAKEUP_NEW:
+      op.a = _tscope_field_i32 (tep, &f[F_PID], rec);
+      op.b = _tscope_field_i32 (tep, &tep->common_pid, rec);
+      op.c = _tscope_field_i32 (tep, &f[F_TARGET_CPU], rec);
+      comm_a = changed_comm (b, op.a, &f[F_COMM], rec);
+      break;
+    case TSCOPE_EV_SCHED_MIGRATE:
+      op.a = _tscope_field_i32 (tep, &f[F_PID], rec);
+      op.c = _tscope_field_i32 (tep, &f[F_ORIG_CPU], rec);
+      op.d = _tscope_field_i32 (tep, &f[F_DEST_CPU], rec);
+      comm_a = changed_comm (b, op.a, &f[F_COMM], rec);
+      break;
+    case TSCOPE_EV_SCHED_FORK:
+      /* a fork names a new task: always send both names */
+      op.a = _tscope_field_i32 (tep, &f[F_PARENT_PID], rec);
+      op.b = _tscope_field_i32 (tep, &f[F_CHILD_PID], rec);
+      changed_comm (b, op.a, &f[F_PARENT_COMM], rec);
+      changed_comm (b, op.b, &f[F_CHILD_COMM], rec);
+      comm_a = f[F_PARENT_COMM].size == 16 ? rec + f[F_PARENT_COMM].offset : NULL;
+      comm_b = f[F_CHILD_COMM].size == 16 ? rec + f[F_CHILD_COMM].offset : NULL;
+      break;
+    case TSCOPE_EV_SCHED_EXIT:
+      op.a = _tscope_field_i32 (tep, &f[F_PID], rec);
+      comm_a = changed_comm (b, op.a, &f[F_COMM], rec);
+      break;
+    default:
+      /* KVM and trace_marker records go whole */
+      raw = rec;
+      op.extra = s->rec_size;
+      break;
+    }
+  if (pipe)
+    pipe_push (pipe, &op, comm_a, comm_b, raw);
+  else
+    _tscope_builder_apply (b, &op, comm_a, comm_b, raw);
+}
+
+static inline void
+dispatch (Builder      *b,
+          Pipe         *pipe,
+          TscopeStream *s)
+{
+  const guint8 *rec = s->rec;
+  guint size = s->rec_size;
+  guint id = G_LIKELY (size >= 2) ? (guint) _tscope_read_uint (rec + b->tep->common_type.offset,
+                                                               b->tep->common_type.size, b->tep->swap)
+                                   : G_MAXUINT;
+  TscopeEventKind kind;
+
+  if (G_UNLIKELY (id >= b->tep->max_id))
+    {
+      b->t->event_counts[b->tep->max_id]++;
+      return;
+    }
+  b->t->event_counts[id]++;
+  kind = b->tep->kinds[id];
+  if (kind == TSCOPE_EV_OTHER)
+    return;
+  if (G_UNLIKELY (size < b->tep->min_size[kind]))
+    {
+      g_debug ("a %u-byte record of event %u is too short for its format", size, id);
+      return;
+    }
+  if (is_global[kind])
+    {
+      extract (b, pipe, kind, id, s);
+      return;
+    }
+  switch (kind)
+    {
+    case TSCOPE_EV_IRQ_ENTRY:
+      _tscope_builder_irq_entry (b, s->ts, s->cpu, rec, size);
+      break;
+    case TSCOPE_EV_IRQ_EXIT:
+      _tscope_builder_irq_exit (b, s->ts, s->cpu, rec, size);
+      break;
+    case TSCOPE_EV_SOFTIRQ_ENTRY:
+    case TSCOPE_EV_SOFTIRQ_EXIT:
+    case TSCOPE_EV_SOFTIRQ_RAISE:
+      _tscope_builder_softirq (b, kind, s->ts, s->cpu, rec, size);
+      break;
+    default:
+      break;
+    }
+}
+
+/* ---- the pass ---- */
+
+static gboolean
+report_progress (TscopeTrace             *t,
+                 TscopeStream            *streams,
+                 const TscopeLoadOptions *options,
+                 GError                 **error)
+{
+  guint64 done = 0;
+  guint64 total = 0;
+
+  if (options == NULL || options->progress == NULL)
+    return TRUE;
+  for (guint i = 0; i < t->n_streams; i++)
+    {
+      done += streams[i].valid ? streams[i].page : streams[i].n_pages;
+      total += streams[i].n_pages;
+    }
+  if (!options->progress (total ? (double) done / total : 1.0, options->progress_data))
+    {
+      g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_CANCELLED, "%s: loading cancelled",
+                   t->file->path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+index_page (TscopePageIndex    *pi,
+            const TscopeStream *s,
+            guint64            *next_page)
+{
+  /* pages without records up to the current one share its position */
+  for (; *next_page <= s->page && *next_page < pi->n_pages; (*next_page)++)
+    {
+      pi->first_record[*next_page] = s->index;
+      pi->first_ts[*next_page] = s->ts;
+    }
+}
+
+static TscopeBuffer *
+selected_buffer (TscopeTrace *self)
+{
+  for (guint i = 0; i < self->file->buffers->len; i++)
+    {
+      TscopeBuffer *bf = self->file->buffers->pdata[i];
+
+      if (g_strcmp0 (bf->name, self->buffer_name) == 0)
+        return bf;
+    }
+  g_assert_not_reached ();
+}
+
+/* Streams sorted by CPU id, so that ties go to the lowest CPU. */
+static void
+sort_streams (TscopeStream **order,
+              TscopeStream  *streams,
+              guint          n)
+{
+  for (guint i = 0; i < n; i++)
+    order[i] = &streams[i];
+  for (guint i = 1; i < n; i++)
+    for (guint j = i; j > 0 && order[j - 1]->cpu > order[j]->cpu; j--)
+      {
+        TscopeStream *tmp = order[j];
+
+        order[j] = order[j - 1];
+        order[j - 1] = tmp;
+      }
+}
+
+static gboolean
+merge_pass (TscopeTrace             *self,
+            Builder                 *b,
+            Pipe                    *pipe,
+            TscopeStream            *streams,
+            TscopeStream           **order,
+            guint64                 *next_page,
+            const TscopeLoadOptions *options,
+            GError                 **error)
+{
+  TscopeMerge merge = { order, self->n_streams };
+  guint64 count = 0;
+
+  gint64 first = G_MAXINT64;
+  gint64 last = G_MININT64;
+
+  for (;;)
+    {
+      TscopeStream *s = _tscope_merge_peek (&merge);
+      guint si;
+      gint64 limit;
+      guint64 cpu_count = 0;
+
+      if (s == NULL)
+        break;
+      /* The next stream in line: s keeps going while it stays before it
+       * (ties go to the lower CPU, as in trace-cmd). */
+      limit = G_MAXINT64;
+      si = 0;
+      for (guint i = 0; i < merge.n; i++)
+        {
+          TscopeStream *o = merge.streams[i];
+
+          if (o == s)
+            si = i;
+          else if (o->valid && o->ts + (o->cpu > s->cpu) < limit)
+            limit = o->ts + (o->cpu > s->cpu);     /* a higher CPU loses ties */
+        }
+      do
+        {
+          guint64 page = s->page;
+
+          first = MIN (first, s->ts);
+          last = MAX (last, s->ts);
+          count++;
+          cpu_count++;
+          dispatch (b, pipe, s);
+          if (!_tscope_stream_next (s))
+            {
+              if (s->error)
+                {
+                  g_propagate_error (error, g_steal_pointer (&s->error));
+                  return FALSE;
+                }
+              break;
+            }
+          if (s->page != page)
+            index_page (&self->pages[si], s, &next_page[si]);
+          if (G_UNLIKELY ((count & 0xffff) == 0) && !report_progress (self, streams, options, error))
+            return FALSE;
+        }
+      while (s->ts < limit);
+      self->cpu_events[s->cpu] += cpu_count;
+    }
+  self->first_ts = first;
+  self->last_ts = last;
+  if (self->first_ts == G_MAXINT64)
+    self->first_ts = self->last_ts = 0;
+  self->n_events = count;
+  return TRUE;
+}
+
+/**
+ * _tscope_trace_build:
+ *
+ * Reads every record of the selected buffer once, in merged order, and
+ * builds all models into @self.
+ */
+gboolean
+_tscope_trace_build (TscopeTrace             *self,
+                     const TscopeLoadOptions *options,
+                     GError                 **error)
+{
+  TscopeBuffer *buffer = selected_buffer (self);
+  g_autofree TscopeStream *streams = NULL;
+  g_autofree TscopeStream **order = NULL;
+  g_autofree guint64 *next_page = NULL;
+  Builder b;
+  gboolean ok = TRUE;
+  guint threads;
+  guint64 pages = 0;
+  TscopeInflater *inflater = NULL;
+
+  self->n_streams = buffer->n_cpus;
+  streams = g_new0 (TscopeStream, self->n_streams);
+  order = g_new0 (TscopeStream *, self->n_streams);
+  next_page = g_new0 (guint64, self->n_streams);
+  self->pages = g_new0 (TscopePageIndex, self->n_streams);
+  self->stream_cpu = g_new0 (guint, self->n_streams);
+  for (guint i = 0; i < self->n_streams && ok; i++)
+    ok = _tscope_stream_init (&streams[i], self->file, buffer, i, self->tep->commit_size, error);
+  if (!ok)
+    goto out;
+
+  _tscope_builder_init (&b, self);
+  for (guint i = 0; i < self->n_streams && ok; i++)
+    ok = _tscope_builder_prescan (&b, &streams[i], error);
+  sort_streams (order, streams, self->n_streams);
+  threads = options && options->n_threads ? options->n_threads : MIN (g_get_num_processors (), 2);
+  for (guint i = 0; i < self->n_streams; i++)
+    pages += streams[i].n_pages;
+  /* compressed data: a thread inflates the chunks ahead of the pass */
+  if (ok && threads >= 2 && pages >= 256 && self->file->codec != TSCOPE_CODEC_NONE && self->n_streams > 0
+      && streams[0].data->n_chunks > 0)
+    inflater = _tscope_inflater_new (order, self->n_streams);
+  for (guint i = 0; i < self->n_streams && ok; i++)
+    {
+      TscopePageIndex *pi = &self->pages[i];
+
+      self->stream_cpu[i] = order[i]->cpu;
+      pi->n_pages = order[i]->n_pages;
+      pi->first_record = g_new0 (guint64, MAX (pi->n_pages, 1));
+      pi->first_ts = g_new0 (gint64, MAX (pi->n_pages, 1));
+      order[i]->index = 0;
+      _tscope_stream_seek_page (order[i], 0);
+      if (order[i]->error)
+        {
+          g_propagate_error (error, g_steal_pointer (&order[i]->error));
+          ok = FALSE;
+        }
+      else if (order[i]->valid)
+        index_page (pi, order[i], &next_page[i]);
+    }
+  if (ok)
+    {
+      /* a thread pays off from a few MB of records on */
+      if (threads >= 2 && pages >= 256)
+        {
+          Pipe pipe = { 0 };
+
+          pipe_start (&pipe, &b);
+          ok = merge_pass (self, &b, &pipe, streams, order, next_page, options, error);
+          pipe_finish (&pipe, ok);
+        }
+      else
+        {
+          ok = merge_pass (self, &b, NULL, streams, order, next_page, options, error);
+          if (ok)
+            {
+              _tscope_builder_finish_cpus (&b);
+              _tscope_builder_finish_tasks (&b);
+            }
+        }
+    }
+  /* pages after a CPU's last record */
+  for (guint i = 0; i < self->n_streams; i++)
+    for (guint64 p = next_page[i]; p < self->pages[i].n_pages; p++)
+      {
+        self->pages[i].first_record[p] = self->cpu_events[order[i]->cpu];
+        self->pages[i].first_ts[p] = G_MAXINT64;
+      }
+  for (guint i = 0; i < self->n_streams; i++)
+    self->bad_pages += streams[i].bad_pages;
+  _tscope_inflater_free (inflater, order);
+  if (ok)
+    report_progress (self, streams, options, NULL);
+  _tscope_builder_clear (&b);
+
+out:
+  for (guint i = 0; i < self->n_streams; i++)
+    _tscope_stream_clear (&streams[i]);
+  return ok;
+}
