@@ -639,7 +639,9 @@ cmd_events (int    argc,
         continue;
       g_string_truncate (line, 0);
       tscope_cursor_format_line (cursor, line);
-      g_string_append_c (line, '\n');
+      /* some print formats end with a newline of their own (mmap_lock_*) */
+      if (line->len == 0 || line->str[line->len - 1] != '\n')
+        g_string_append_c (line, '\n');
       fwrite (line->str, 1, line->len, stdout);
       if (opt_limit >= 0 && ++printed >= opt_limit)
         break;

@@ -158,6 +158,90 @@ tscope_cursor_seek_time (TscopeCursor *c,
   return c->current != NULL;
 }
 
+/* Positions stream i on its record number @index. */
+static gboolean
+seek_stream_index (TscopeCursor *c,
+                   guint         i,
+                   guint64       index)
+{
+  TscopeStream *s = c->order[i];
+  const TscopePageIndex *pi = &c->trace->pages[i];
+  guint64 lo = 0;
+  guint64 hi = pi->n_pages;
+
+  s->valid = FALSE;
+  if (pi->n_pages == 0 || index >= c->trace->cpu_events[s->cpu])
+    {
+      s->index = c->trace->cpu_events[s->cpu];
+      return FALSE;
+    }
+  /* the last page whose first record is at or before index */
+  while (hi - lo > 1)
+    {
+      guint64 mid = (lo + hi) / 2;
+
+      if (pi->first_record[mid] <= index)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  if (!_tscope_stream_seek_page (s, lo))
+    {
+      take_stream_error (c, s);
+      return FALSE;
+    }
+  s->index = pi->first_record[s->page];
+  while (s->valid && s->index < index)
+    _tscope_stream_next (s);
+  take_stream_error (c, s);
+  return s->valid;
+}
+
+/**
+ * tscope_cursor_seek_row:
+ * @row: a record's position in merged (`trace-cmd report`) order, from 0
+ *
+ * Moves to that record, ignoring the CPU filter.
+ *
+ * Returns: whether the trace has such a row.
+ */
+gboolean
+tscope_cursor_seek_row (TscopeCursor *c,
+                        guint64       row)
+{
+  TscopeTrace *t = c->trace;
+  guint64 mark = row / TSCOPE_ROW_STEP;
+
+  c->cpu_filter = -1;
+  if (row >= t->n_events || mark >= t->n_row_marks)
+    {
+      c->current = NULL;
+      return FALSE;
+    }
+  for (guint i = 0; i < t->n_streams; i++)
+    seek_stream_index (c, i, t->row_marks[mark * t->n_streams + i]);
+  c->current = _tscope_merge_peek (&c->merge);
+  for (guint64 r = mark * TSCOPE_ROW_STEP; r < row && c->current; r++)
+    tscope_cursor_next (c);
+  return c->current != NULL;
+}
+
+/**
+ * tscope_cursor_get_row:
+ *
+ * Returns: the merged-order position of the current record (the records
+ * every CPU has passed), valid after any seek without a CPU filter.
+ */
+guint64
+tscope_cursor_get_row (TscopeCursor *c)
+{
+  guint64 row = 0;
+
+  for (guint i = 0; i < c->trace->n_streams; i++)
+    row += c->order[i]->valid ? c->order[i]->index : c->trace->cpu_events[c->order[i]->cpu];
+  return row;
+}
+
 /**
  * tscope_cursor_next:
  *
@@ -278,9 +362,10 @@ tscope_cursor_format_line (TscopeCursor *c,
 
   if (!tscope_cursor_get (c, &e))
     return;
+  /* the columns of `trace-cmd report -t` */
   ts = tscope_time_format_timestamp (e.ts);
-  g_string_append_printf (out, "%16s-%-7d [%03u] %s: %-20s ", tscope_cursor_comm (c), e.pid, e.cpu, ts,
-                          e.event_name);
+  g_string_append_printf (out, "%16s-%-5d [%03u] %15s: %s:%*s", tscope_cursor_comm (c), e.pid, e.cpu, ts,
+                          e.event_name, (int) MAX (1, 21 - (int) strlen (e.event_name)), "");
   tscope_cursor_format_info (c, out);
 }
 

@@ -32,6 +32,9 @@ void          tscope_cursor_set_cpu_filter (TscopeCursor *cursor,
                                             gint          cpu);
 gboolean      tscope_cursor_seek_time      (TscopeCursor *cursor,
                                             TscopeTime    t);
+gboolean      tscope_cursor_seek_row       (TscopeCursor *cursor,
+                                            guint64       row);
+guint64       tscope_cursor_get_row        (TscopeCursor *cursor);
 gboolean      tscope_cursor_next           (TscopeCursor *cursor);
 gboolean      tscope_cursor_get            (TscopeCursor *cursor,
                                             TscopeEvent  *event);

@@ -416,6 +416,21 @@ sort_streams (TscopeStream **order,
       }
 }
 
+/* Every TSCOPE_ROW_STEP records, where each CPU stands: the event list
+ * seeks to any row from there (tscope_cursor_seek_row()). */
+static void
+mark_row (TscopeTrace   *self,
+          TscopeStream **order)
+{
+  guint n = self->n_row_marks;
+
+  if ((n & (n - 1)) == 0)
+    self->row_marks = g_renew (guint64, self->row_marks, (gsize) MAX (n * 2, 64) * self->n_streams);
+  for (guint i = 0; i < self->n_streams; i++)
+    self->row_marks[(gsize) n * self->n_streams + i] = order[i]->index;
+  self->n_row_marks++;
+}
+
 static gboolean
 merge_pass (TscopeTrace             *self,
             Builder                 *b,
@@ -458,6 +473,8 @@ merge_pass (TscopeTrace             *self,
         {
           guint64 page = s->page;
 
+          if (G_UNLIKELY ((count & (TSCOPE_ROW_STEP - 1)) == 0))
+            mark_row (self, order);
           first = MIN (first, s->ts);
           last = MAX (last, s->ts);
           count++;

@@ -12,6 +12,8 @@
 
 G_BEGIN_DECLS
 
+#define TSCOPE_ROW_STEP 1024
+
 /* Where each page of a CPU starts, for seeking by record number or time. */
 typedef struct
 {
@@ -85,6 +87,10 @@ struct _TscopeTrace
   GArray             *vcpus;            /* TscopeVcpu */
   GHashTable         *kvm_other;        /* pid -> (name -> count) */
   TscopeMarks         marks;
+
+  /* row marks: record numbers of each stream at every TSCOPE_ROW_STEP-th row */
+  guint64            *row_marks;
+  guint               n_row_marks;
 
   /* streams in CPU id order: stream i reads CPU stream_cpu[i] */
   guint               n_streams;

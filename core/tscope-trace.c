@@ -42,6 +42,7 @@ tscope_trace_finalize (GObject *object)
     }
   g_free (self->pages);
   g_free (self->stream_cpu);
+  g_free (self->row_marks);
   g_free (self->cpu_events);
   g_free (self->event_counts);
   g_free (self->tasks);
