@@ -14,7 +14,7 @@ PACKAGES="meson ninja-build pkg-config gcc libc6-dev
   libglib2.0-dev libglib2.0-bin libgtk-4-dev libgtk-4-bin
   libtracecmd-dev libtraceevent-dev libtracefs-dev libjson-c-dev libzstd-dev zlib1g-dev
   gettext desktop-file-utils appstream libxml2-utils shared-mime-info
-  xvfb xauth fonts-dejavu-core adwaita-icon-theme trace-cmd"
+  xvfb xauth dbus-daemon fonts-dejavu-core adwaita-icon-theme trace-cmd"
 
 deps() {
   missing=""
@@ -49,11 +49,11 @@ case $cmd in
   test)
     deps
     build build
-    xvfb-run -a -s "-screen 0 1920x1200x24" meson test -C build --print-errorlogs "$@"
+    xvfb-run -a -s "-screen 0 1920x1200x24" dbus-run-session -- meson test -C build --print-errorlogs "$@"
     # the same suite under AddressSanitizer and UndefinedBehaviorSanitizer
     build build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      xvfb-run -a -s "-screen 0 1920x1200x24" meson test -C build-asan --print-errorlogs --timeout-multiplier 4 "$@" ;;
+      xvfb-run -a -s "-screen 0 1920x1200x24" dbus-run-session -- meson test -C build-asan --print-errorlogs --timeout-multiplier 4 "$@" ;;
   bench)
     deps; build build
     exec ./bench/run-load-bench.sh "$@" ;;

@@ -415,3 +415,62 @@ tscope_trace_load_plugins (TscopeTrace *trace)
 {
   _tscope_tep_load_plugins (trace->tep);
 }
+
+/**
+ * tscope_trace_adjacent_records:
+ * @cpu: a CPU, or -1 for any
+ * @before: (out) (optional): the time of the last record before @t, or
+ *   G_MININT64 when there is none
+ * @after: (out) (optional): the time of the first record at or after @t,
+ *   or G_MAXINT64 when there is none
+ *
+ * Finds the records around @t, for snapping markers and stepping from
+ * event to event.
+ */
+void
+tscope_trace_adjacent_records (TscopeTrace *trace,
+                               gint         cpu,
+                               TscopeTime   t,
+                               TscopeTime  *before,
+                               TscopeTime  *after)
+{
+  g_autoptr(TscopeCursor) c = tscope_cursor_new (trace);
+  TscopeTime b = G_MININT64;
+  TscopeTime a = G_MAXINT64;
+
+  tscope_cursor_set_cpu_filter (c, cpu);
+  for (guint i = 0; i < trace->n_streams; i++)
+    {
+      TscopeStream *s = c->order[i];
+      const TscopePageIndex *pi = &trace->pages[i];
+      guint64 lo = 0;
+      guint64 hi = pi->n_pages;
+
+      if ((cpu >= 0 && (guint) cpu != s->cpu) || pi->n_pages == 0)
+        continue;
+      /* the last page whose first record is before t, then read on */
+      while (hi - lo > 1)
+        {
+          guint64 mid = (lo + hi) / 2;
+
+          if (pi->first_ts[mid] < t)
+            lo = mid;
+          else
+            hi = mid;
+        }
+      for (gboolean ok = _tscope_stream_seek_page (s, lo); ok; ok = _tscope_stream_next (s))
+        {
+          if (s->ts < t)
+            b = MAX (b, s->ts);
+          else
+            {
+              a = MIN (a, s->ts);
+              break;
+            }
+        }
+    }
+  if (before)
+    *before = b;
+  if (after)
+    *after = a;
+}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tscope-cursor.h"
 #include "tscope-stats.h"
 #include "tscope-trace-private.h"
 
@@ -684,4 +685,113 @@ tscope_trace_stats_json (TscopeTrace *trace,
       json_object_object_add (o, "kvm_events_other_threads", kvm_other_json (trace));
     }
   return o;
+}
+
+/* ---- statistics of a time range ---- */
+
+static gint
+cmp_task_time (gconstpointer a,
+               gconstpointer b)
+{
+  const TscopeTaskTime *x = a;
+  const TscopeTaskTime *y = b;
+
+  return x->cpu_ns > y->cpu_ns ? -1 : x->cpu_ns < y->cpu_ns;
+}
+
+/* The first interval of @cpu that ends after @t. */
+static guint
+first_interval_after (TscopeTrace *trace,
+                      guint        cpu,
+                      TscopeTime   t)
+{
+  const TscopeCpuIntervals *iv = tscope_trace_get_cpu_intervals (trace, cpu);
+  guint lo = 0;
+  guint hi = iv->n;
+
+  /* the last interval starting at or before t */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (iv->start[mid] <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo > 0 ? lo - 1 : 0;
+}
+
+static guint64
+row_at (TscopeCursor *c,
+        TscopeTrace  *trace,
+        TscopeTime    t)
+{
+  return tscope_cursor_seek_time (c, t) ? tscope_cursor_get_row (c) : tscope_trace_get_n_events (trace);
+}
+
+/**
+ * tscope_trace_range_stats:
+ *
+ * Returns: (transfer full): CPU time per task, busy time per CPU, the
+ * wakeup latency of wakeups that began in [@begin, @end), and the number
+ * of records there.
+ */
+TscopeRangeStats *
+tscope_trace_range_stats (TscopeTrace *trace,
+                          TscopeTime   begin,
+                          TscopeTime   end)
+{
+  TscopeRangeStats *r = g_new0 (TscopeRangeStats, 1);
+  g_autofree TscopeTime *per_task = g_new0 (TscopeTime, tscope_trace_get_n_tasks (trace));
+  g_autoptr(GArray) samples = NULL;
+  g_autofree TscopeTime *lat = NULL;
+  g_autoptr(TscopeCursor) c = tscope_cursor_new (trace);
+
+  r->span.begin = begin;
+  r->span.end = end;
+  r->n_cpus = tscope_trace_get_n_cpus (trace);
+  r->busy_ns = g_new0 (TscopeTime, MAX (r->n_cpus, 1));
+  r->tasks = g_array_new (FALSE, FALSE, sizeof (TscopeTaskTime));
+  for (guint cpu = 0; cpu < r->n_cpus; cpu++)
+    {
+      const TscopeCpuIntervals *iv = tscope_trace_get_cpu_intervals (trace, cpu);
+
+      for (guint i = first_interval_after (trace, cpu, begin); i < iv->n && iv->start[i] < end; i++)
+        {
+          TscopeTime a = MAX (iv->start[i], begin);
+          TscopeTime b = MIN (tscope_trace_interval_end (trace, cpu, i), end);
+
+          if (b <= a || iv->task[i] == TSCOPE_IDLE_TASK)
+            continue;
+          r->busy_ns[cpu] += b - a;
+          per_task[iv->task[i]] += b - a;
+        }
+    }
+  for (guint32 t = 1; t < tscope_trace_get_n_tasks (trace); t++)
+    if (per_task[t] > 0)
+      {
+        TscopeTaskTime tt = { t, per_task[t] };
+
+        g_array_append_val (r->tasks, tt);
+      }
+  g_array_sort (r->tasks, cmp_task_time);
+  samples = tscope_trace_latency_samples (trace, -1, NULL, begin, end);
+  lat = g_new (TscopeTime, samples->len + 1);
+  for (guint i = 0; i < samples->len; i++)
+    lat[i] = g_array_index (samples, TscopeLatencySample, i).latency;
+  tscope_times_sort (lat, samples->len);
+  tscope_latency_summarize (lat, samples->len, &r->latency);
+  r->n_events = row_at (c, trace, end) - row_at (c, trace, begin);
+  return r;
+}
+
+void
+tscope_range_stats_free (TscopeRangeStats *r)
+{
+  if (r == NULL)
+    return;
+  g_free (r->busy_ns);
+  g_array_unref (r->tasks);
+  g_free (r);
 }

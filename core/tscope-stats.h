@@ -52,6 +52,29 @@ GArray     *tscope_trace_latency_samples    (TscopeTrace *trace,
                                              TscopeTime   from,
                                              TscopeTime   to);
 void        tscope_latency_samples_sort_worst (GArray *samples);
+/* What happened in a time range. */
+typedef struct
+{
+  guint32    task;
+  TscopeTime cpu_ns;
+} TscopeTaskTime;
+
+typedef struct
+{
+  TscopeSpan           span;
+  guint                n_cpus;
+  TscopeTime          *busy_ns;        /* [n_cpus]: non-idle time */
+  GArray              *tasks;          /* TscopeTaskTime, most CPU time first */
+  TscopeLatencySummary latency;        /* wakeups that began in the range */
+  guint64              n_events;       /* records in the range */
+} TscopeRangeStats;
+
+TscopeRangeStats *tscope_trace_range_stats (TscopeTrace      *trace,
+                                            TscopeTime        begin,
+                                            TscopeTime        end);
+void        tscope_range_stats_free         (TscopeRangeStats *stats);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TscopeRangeStats, tscope_range_stats_free)
+
 json_object *tscope_trace_stats_json        (TscopeTrace *trace,
                                              const char  *trace_label);
 json_object *tscope_latency_summary_json    (const TscopeLatencySummary *s);

@@ -306,6 +306,9 @@ parse_texts (TscopeTep  *t,
       text = g_strndup (d, len);
       tep_parse_saved_cmdlines (t->tep, text);
     }
+  /* libtraceevent sorts the cmdlines on the first lookup: do it now, not
+   * in two reader threads at once */
+  (void) tep_data_comm_from_pid (t->tep, 1);
 }
 
 static void

@@ -35,6 +35,28 @@ tscope_time_format_duration (TscopeTime duration)
 }
 
 /**
+ * tscope_time_format_duration_exact:
+ * @duration: nanoseconds
+ *
+ * Like tscope_time_format_duration() but down to the nanosecond:
+ * "119.638 µs", "129.229656 ms", "1.234567891 s" (for marker deltas).
+ *
+ * Returns: (transfer full): the text.
+ */
+char *
+tscope_time_format_duration_exact (TscopeTime duration)
+{
+  const char *sign = duration < 0 ? "-" : "";
+  guint64 d = duration < 0 ? (guint64) -(duration + 1) + 1 : (guint64) duration;
+
+  if (d < 1000000)
+    return tscope_time_format_duration (duration);
+  if (d < 1000000000)
+    return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%06u ms", sign, d / 1000000, (guint) (d % 1000000));
+  return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%09u s", sign, d / 1000000000, (guint) (d % 1000000000));
+}
+
+/**
  * tscope_time_format_timestamp:
  * @t: a trace timestamp in nanoseconds
  *

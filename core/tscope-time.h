@@ -50,6 +50,7 @@ tscope_span_clamp (const TscopeSpan *span,
 }
 
 char *tscope_time_format_duration (TscopeTime duration);
+char *tscope_time_format_duration_exact (TscopeTime duration);
 char *tscope_time_format_timestamp (TscopeTime t);
 gboolean tscope_time_parse (const char *text,
                             TscopeTime *out);

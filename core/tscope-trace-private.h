@@ -47,6 +47,9 @@ typedef struct
   guint       dropped_no_switch;
 } TscopeWakeupStore;
 
+/* The view queries' indexes (tscope-view.c), built on first use. */
+typedef struct _TscopeViewIndex TscopeViewIndex;
+
 typedef struct
 {
   TscopeTask pub;
@@ -87,6 +90,7 @@ struct _TscopeTrace
   GArray             *vcpus;            /* TscopeVcpu */
   GHashTable         *kvm_other;        /* pid -> (name -> count) */
   TscopeMarks         marks;
+  TscopeViewIndex    *view_index;       /* NULL until a view query; set with g_once */
 
   /* row marks: record numbers of each stream at every TSCOPE_ROW_STEP-th row */
   guint64            *row_marks;
@@ -115,5 +119,8 @@ const char *_tscope_trace_intern   (TscopeTrace             *self,
                                     const char              *text,
                                     gsize                    len);
 gsize    _tscope_trace_model_bytes (TscopeTrace             *self);
+void     _tscope_view_index_free   (TscopeViewIndex         *index);
+void     _tscope_view_set_duration_cap (TscopeTrace         *self,
+                                        guint32              cap);
 
 G_END_DECLS

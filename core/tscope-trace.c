@@ -88,6 +88,7 @@ tscope_trace_finalize (GObject *object)
   g_free (self->marks.cpu);
   g_free (self->marks.task);
   g_free (self->marks.text);
+  g_clear_pointer (&self->view_index, _tscope_view_index_free);
   g_clear_pointer (&self->comm_names, g_ptr_array_unref);
   g_clear_pointer (&self->strings, g_string_chunk_free);
   g_clear_pointer (&self->local_strings, g_string_chunk_free);

@@ -6,11 +6,15 @@
 #include <glib/gi18n.h>
 
 #include "tscope-application.h"
+#include "tscope-latency-panel.h"
+#include "tscope-resources.h"
 #include "tscope-window.h"
 
 struct _TscopeApplication
 {
   GtkApplication parent_instance;
+
+  char          *screenshot;    /* --screenshot FILE */
 };
 
 G_DEFINE_FINAL_TYPE (TscopeApplication, tscope_application, GTK_TYPE_APPLICATION)
@@ -29,11 +33,63 @@ tscope_application_sample_trace (void)
   return TSCOPE_SAMPLE_TRACE;
 }
 
+/* ---- --screenshot: the README's picture, made by the program ---- */
+
+static gboolean
+take_screenshot (gpointer data)
+{
+  TscopeWindow *window = data;
+  TscopeApplication *app = TSCOPE_APPLICATION (gtk_window_get_application (GTK_WINDOW (window)));
+  g_autoptr(GError) error = NULL;
+
+  if (!tscope_window_save_png (window, app->screenshot, &error))
+    g_printerr ("tracescope: %s\n", error->message);
+  else
+    g_print ("tracescope: wrote %s\n", app->screenshot);
+  g_application_quit (G_APPLICATION (app));
+  return G_SOURCE_REMOVE;
+}
+
+/* Shows the worst wakeup, measured with markers A and B, then waits for
+ * the frames to settle. */
+static gboolean
+stage_screenshot (gpointer data)
+{
+  TscopeWindow *window = data;
+  TscopeLatencyPanel *panel = TSCOPE_LATENCY_PANEL (tscope_window_get_latency_panel (window));
+
+  if (tscope_latency_panel_get_n_items (panel) == 0 && tscope_window_has_trace (window))
+    return G_SOURCE_CONTINUE;        /* the list fills in a thread */
+  tscope_window_show_page (window, 1);
+  tscope_latency_panel_activate (panel, 0);
+  g_timeout_add (1500, take_screenshot, window);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_loaded_for_screenshot (TscopeWindow *window)
+{
+  g_timeout_add (300, stage_screenshot, window);
+}
+
+static TscopeWindow *
+new_window (TscopeApplication *self)
+{
+  TscopeWindow *window = tscope_window_new (self);
+
+  if (self->screenshot)
+    {
+      g_signal_connect (window, "trace-loaded", G_CALLBACK (on_loaded_for_screenshot), NULL);
+      gtk_window_set_default_size (GTK_WINDOW (window), 1500, 950);
+    }
+  return window;
+}
+
 static void
 tscope_application_activate (GApplication *app)
 {
   g_autoptr(GFile) sample = g_file_new_for_path (tscope_application_sample_trace ());
-  TscopeWindow *window = tscope_window_new (TSCOPE_APPLICATION (app));
+  TscopeWindow *window = new_window (TSCOPE_APPLICATION (app));
 
   tscope_window_open (window, sample);
   gtk_window_present (GTK_WINDOW (window));
@@ -47,11 +103,115 @@ tscope_application_open (GApplication  *app,
 {
   for (int i = 0; i < n_files; i++)
     {
-      TscopeWindow *window = tscope_window_new (TSCOPE_APPLICATION (app));
+      TscopeWindow *window = new_window (TSCOPE_APPLICATION (app));
 
       tscope_window_open (window, files[i]);
       gtk_window_present (GTK_WINDOW (window));
     }
+}
+
+static int
+tscope_application_handle_local_options (GApplication *app,
+                                         GVariantDict *options)
+{
+  TscopeApplication *self = TSCOPE_APPLICATION (app);
+  const char *path = NULL;
+
+  if (g_variant_dict_lookup (options, "version", "b", NULL))
+    {
+      g_print ("tracescope %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+  if (g_variant_dict_lookup (options, "screenshot", "^&ay", &path))
+    self->screenshot = g_strdup (path);
+  return -1;
+}
+
+/* ---- app actions ---- */
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       app)
+{
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (app));
+
+  while (windows)
+    {
+      GList *next = windows->next;
+
+      gtk_window_destroy (windows->data);
+      windows = next;
+    }
+}
+
+static void
+new_window_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       app)
+{
+  gtk_window_present (GTK_WINDOW (new_window (app)));
+}
+
+static void
+open_recent_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       app)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (app));
+  TscopeWindow *window;
+
+  if (TSCOPE_IS_WINDOW (active) && !tscope_window_has_trace (TSCOPE_WINDOW (active))
+      && !tscope_window_is_loading (TSCOPE_WINDOW (active)))
+    window = TSCOPE_WINDOW (active);
+  else
+    window = new_window (app);
+  tscope_window_open (window, file);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       app)
+{
+  const char *authors[] = { "The Tracescope developers", NULL };
+
+  gtk_show_about_dialog (gtk_application_get_active_window (GTK_APPLICATION (app)),
+                         "program-name", "Tracescope",
+                         "logo-icon-name", APP_ID,
+                         "version", PACKAGE_VERSION,
+                         "comments", _("Explore Linux kernel traces (trace-cmd trace.dat files)"),
+                         "license-type", GTK_LICENSE_GPL_2_0,
+                         "authors", authors,
+                         NULL);
+}
+
+static void
+tscope_application_startup (GApplication *app)
+{
+  static const GActionEntry entries[] = {
+    { "quit", quit_action, NULL, NULL, NULL, { 0 } },
+    { "new-window", new_window_action, NULL, NULL, NULL, { 0 } },
+    { "open-recent", open_recent_action, "s", NULL, NULL, { 0 } },
+    { "about", about_action, NULL, NULL, NULL, { 0 } },
+  };
+  const char *quit[] = { "<Control>q", NULL };
+  const char *new_win[] = { "<Control>n", NULL };
+
+  G_APPLICATION_CLASS (tscope_application_parent_class)->startup (app);
+  g_action_map_add_action_entries (G_ACTION_MAP (app), entries, G_N_ELEMENTS (entries), app);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.new-window", new_win);
+  gtk_window_set_default_icon_name (APP_ID);
+}
+
+static void
+tscope_application_finalize (GObject *object)
+{
+  g_free (TSCOPE_APPLICATION (object)->screenshot);
+  G_OBJECT_CLASS (tscope_application_parent_class)->finalize (object);
 }
 
 static void
@@ -59,13 +219,26 @@ tscope_application_class_init (TscopeApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
+  G_OBJECT_CLASS (klass)->finalize = tscope_application_finalize;
+  /* pulls the resources' object file (and its constructor) out of the static library */
+  (void) tscope_get_resource ();
   app_class->activate = tscope_application_activate;
   app_class->open = tscope_application_open;
+  app_class->startup = tscope_application_startup;
+  app_class->handle_local_options = tscope_application_handle_local_options;
 }
 
 static void
 tscope_application_init (TscopeApplication *self)
 {
+  static const GOptionEntry options[] = {
+    { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Save a PNG of the window once the trace is shown, then quit"),
+      N_("FILE") },
+    { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version"), NULL },
+    { NULL }
+  };
+
+  g_application_add_main_option_entries (G_APPLICATION (self), options);
 }
 
 TscopeApplication *
@@ -74,5 +247,6 @@ tscope_application_new (void)
   return g_object_new (TSCOPE_TYPE_APPLICATION,
                        "application-id", APP_ID,
                        "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE,
+                       "resource-base-path", "/io/github/tracescope/Tracescope",
                        NULL);
 }

@@ -1,13 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright 2026 The Tracescope developers
  *
- * The main window: loads a trace in a worker thread with a progress bar
- * and shows what core knows.  (The timelines arrive with the GUI issue.)
+ * The main window: loads a trace in a worker thread (progress, Cancel),
+ * shows a one-line error when the file is bad, else the timeline over the
+ * event list, the latency panel and the range statistics, with markers A
+ * and B in the status bar.  Files come from File → Open, Open Recent, the
+ * command line, or a drop.
  */
 #include "config.h"
 
 #include <glib/gi18n.h>
 
+#include "tscope-error.h"
+#include "tscope-event-list.h"
+#include "tscope-latency-panel.h"
+#include "tscope-stats-panel.h"
+#include "tscope-timeline.h"
 #include "tscope-trace.h"
 #include "tscope-window.h"
 
@@ -15,23 +23,46 @@ struct _TscopeWindow
 {
   GtkApplicationWindow parent_instance;
 
-  /* template-like children, owned by the window */
-  GtkProgressBar *progress;
-  GtkLabel       *summary;
+  /* template widgets */
+  GtkLabel           *title;
+  GtkLabel           *subtitle;
+  GtkSearchEntry     *row_finder;
+  GtkStack           *stack;
+  GtkLabel           *loading_label;
+  GtkProgressBar     *progress;
+  GtkLabel           *error_label;
+  GtkPaned           *paned;
+  TscopeTimeline     *timeline;
+  GtkScrollbar       *vscrollbar;
+  GtkNotebook        *notebook;
+  TscopeEventList    *event_list;
+  TscopeLatencyPanel *latency_panel;
+  TscopeStatsPanel   *stats_panel;
+  GtkLabel           *markers_label;
+  GtkLabel           *view_label;
+  GMenu              *recent_menu;
 
   /* owned */
-  TscopeTrace    *trace;
-  GCancellable   *cancellable;
+  TscopeSession      *session;
+  GCancellable       *cancellable;
+  char               *error;
+  gulong              session_handler;
+  gboolean            loading;
 };
 
 G_DEFINE_FINAL_TYPE (TscopeWindow, tscope_window, GTK_TYPE_APPLICATION_WINDOW)
 
+static void fill_recent (TscopeWindow *self);
+
+/* ---- loading ---- */
+
 typedef struct
 {
-  char         *path;
-  GCancellable *cancellable;
-  GtkProgressBar *progress;     /* weak: only touched in idles on the main thread */
-  double        fraction;
+  char           *path;
+  GCancellable   *cancellable;
+  GtkProgressBar *progress;
+  double          fraction;
+  gint            pending;      /* a progress update is queued */
 } LoadJob;
 
 static void
@@ -49,6 +80,7 @@ show_progress (gpointer data)
   LoadJob *job = data;
 
   gtk_progress_bar_set_fraction (job->progress, job->fraction);
+  g_atomic_int_set (&job->pending, 0);
   return G_SOURCE_REMOVE;
 }
 
@@ -59,7 +91,8 @@ on_progress (double   fraction,
   LoadJob *job = data;
 
   job->fraction = fraction;
-  g_main_context_invoke (NULL, show_progress, job);
+  if (g_atomic_int_compare_and_exchange (&job->pending, 0, 1))
+    g_idle_add_full (G_PRIORITY_DEFAULT, show_progress, job, NULL);
   return !g_cancellable_is_cancelled (job->cancellable);
 }
 
@@ -81,48 +114,346 @@ load_thread (GTask        *task,
 }
 
 static void
+update_markers (TscopeWindow *self)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *span = NULL;
+  g_autofree char *view = NULL;
+  TscopeSpan v;
+
+  if (self->session == NULL)
+    return;
+  text = tscope_session_format_markers (self->session);
+  gtk_label_set_text (self->markers_label, text);
+  v = tscope_session_get_view (self->session);
+  span = tscope_time_format_duration (v.end - v.begin);
+  view = g_strdup_printf (_("view %s wide"), span);
+  gtk_label_set_text (self->view_label, view);
+}
+
+static void
+show_error (TscopeWindow *self,
+            const char   *message)
+{
+  g_free (self->error);
+  self->error = g_strdup (message);
+  gtk_label_set_text (self->error_label, message);
+  gtk_stack_set_visible_child_name (self->stack, "error");
+}
+
+static void
+set_session (TscopeWindow  *self,
+             TscopeSession *session)
+{
+  if (self->session)
+    g_clear_signal_handler (&self->session_handler, self->session);
+  g_set_object (&self->session, session);
+  tscope_timeline_set_session (self->timeline, session);
+  tscope_event_list_set_session (self->event_list, session);
+  tscope_latency_panel_set_session (self->latency_panel, session);
+  tscope_stats_panel_set_session (self->stats_panel, session);
+  if (session)
+    self->session_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (update_markers), self);
+  update_markers (self);
+}
+
+static void
 loaded (GObject      *source,
         GAsyncResult *result,
         gpointer      data)
 {
   TscopeWindow *self = TSCOPE_WINDOW (source);
   g_autoptr(GError) error = NULL;
-  TscopeTrace *trace = g_task_propagate_pointer (G_TASK (result), &error);
-  g_autofree char *text = NULL;
+  g_autoptr(TscopeTrace) trace = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autoptr(TscopeSession) session = NULL;
+  g_autofree char *sub = NULL;
   g_autofree char *span = NULL;
 
-  gtk_widget_set_visible (GTK_WIDGET (self->progress), FALSE);
+  self->loading = FALSE;
   if (trace == NULL)
     {
-      gtk_label_set_text (self->summary, error->message);
+      if (g_error_matches (error, TSCOPE_ERROR, TSCOPE_ERROR_CANCELLED))
+        gtk_stack_set_visible_child_name (self->stack, self->session ? "trace" : "empty");
+      else
+        show_error (self, error->message);
       return;
     }
-  g_set_object (&self->trace, trace);
-  g_object_unref (trace);
+  g_clear_pointer (&self->error, g_free);
+  session = tscope_session_new (trace);
+  set_session (self, session);
   span = tscope_time_format_duration (tscope_trace_get_last_ts (trace) - tscope_trace_get_first_ts (trace));
-  text = g_strdup_printf (_("%s\n%" G_GUINT64_FORMAT " events on %u CPUs over %s, loaded in %.0f ms"),
-                          tscope_trace_get_path (trace), tscope_trace_get_n_events (trace),
-                          tscope_trace_get_n_cpus (trace), span, tscope_trace_get_load_seconds (trace) * 1e3);
-  gtk_label_set_text (self->summary, text);
+  sub = g_strdup_printf (_("%" G_GUINT64_FORMAT " events · %u CPUs · %s · v%u %s · loaded in %.0f ms"),
+                         tscope_trace_get_n_events (trace), tscope_trace_get_n_cpus (trace), span,
+                         tscope_trace_get_file_version (trace), tscope_trace_get_compression (trace),
+                         tscope_trace_get_load_seconds (trace) * 1e3);
+  gtk_label_set_text (self->subtitle, sub);
+  gtk_stack_set_visible_child_name (self->stack, "trace");
+  if (!tscope_trace_has_sched_events (trace))
+    gtk_label_set_text (self->view_label, _("This trace has no sched_switch events: CPU and task rows stay empty."));
+  g_signal_emit_by_name (self, "trace-loaded");
 }
 
+/**
+ * tscope_window_open:
+ *
+ * Loads @file in a worker thread; the window shows the progress, then the
+ * trace or the error.
+ */
 void
 tscope_window_open (TscopeWindow *self,
                     GFile        *file)
 {
   g_autoptr(GTask) task = NULL;
   g_autofree char *basename = g_file_get_basename (file);
-  LoadJob *job = g_new0 (LoadJob, 1);
+  g_autofree char *uri = g_file_get_uri (file);
+  LoadJob *job;
 
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  job = g_new0 (LoadJob, 1);
   job->path = g_file_get_path (file);
+  if (job->path == NULL)
+    job->path = g_file_get_uri (file);
   job->cancellable = g_object_ref (self->cancellable);
   job->progress = g_object_ref (self->progress);
+  gtk_label_set_text (self->title, basename);
+  gtk_label_set_text (self->subtitle, job->path);
   gtk_window_set_title (GTK_WINDOW (self), basename);
-  gtk_widget_set_visible (GTK_WIDGET (self->progress), TRUE);
+  gtk_label_set_text (self->loading_label, job->path);
+  gtk_progress_bar_set_fraction (self->progress, 0);
+  gtk_stack_set_visible_child_name (self->stack, "loading");
+  self->loading = TRUE;
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+  fill_recent (self);
   task = g_task_new (self, self->cancellable, loaded, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) load_job_free);
   g_task_run_in_thread (task, load_thread);
 }
+
+gboolean
+tscope_window_has_trace (TscopeWindow *self)
+{
+  return self->session != NULL;
+}
+
+gboolean
+tscope_window_is_loading (TscopeWindow *self)
+{
+  return self->loading;
+}
+
+TscopeSession *
+tscope_window_get_session (TscopeWindow *self)
+{
+  return self->session;
+}
+
+const char *
+tscope_window_get_error (TscopeWindow *self)
+{
+  return self->error;
+}
+
+const char *
+tscope_window_get_markers_text (TscopeWindow *self)
+{
+  return gtk_label_get_text (self->markers_label);
+}
+
+GtkWidget *
+tscope_window_get_timeline (TscopeWindow *self)
+{
+  return GTK_WIDGET (self->timeline);
+}
+
+GtkWidget *
+tscope_window_get_latency_panel (TscopeWindow *self)
+{
+  return GTK_WIDGET (self->latency_panel);
+}
+
+GtkWidget *
+tscope_window_get_event_list (TscopeWindow *self)
+{
+  return GTK_WIDGET (self->event_list);
+}
+
+GtkWidget *
+tscope_window_get_stats_panel (TscopeWindow *self)
+{
+  return GTK_WIDGET (self->stats_panel);
+}
+
+void
+tscope_window_show_page (TscopeWindow *self,
+                         guint         page)
+{
+  gtk_notebook_set_current_page (self->notebook, (int) page);
+}
+
+/**
+ * tscope_window_save_png:
+ *
+ * Renders the window as it is on screen into a PNG file (the README's
+ * screenshot is made this way).
+ */
+gboolean
+tscope_window_save_png (TscopeWindow  *self,
+                        const char    *path,
+                        GError       **error)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (self));
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
+  int w = gtk_widget_get_width (GTK_WIDGET (self));
+  int h = gtk_widget_get_height (GTK_WIDGET (self));
+
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  if (node == NULL || renderer == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: nothing to render", path);
+      return FALSE;
+    }
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  if (!gdk_texture_save_to_png (texture, path))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot write the PNG file", path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- actions ---- */
+
+static void
+open_response (GtkNativeDialog *dialog,
+               int              response,
+               TscopeWindow    *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      TscopeWindow *target = self;
+
+      if (self->session != NULL || self->loading)
+        {
+          target = tscope_window_new (TSCOPE_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
+          gtk_window_present (GTK_WINDOW (target));
+        }
+      tscope_window_open (target, file);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *name,
+             GVariant   *param)
+{
+  TscopeWindow *self = TSCOPE_WINDOW (widget);
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Open a Trace"), GTK_WINDOW (self),
+                                                              GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"),
+                                                              _("_Cancel"));
+  g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (traces, _("trace-cmd files (*.dat)"));
+  gtk_file_filter_add_pattern (traces, "*.dat");
+  gtk_file_filter_add_mime_type (traces, "application/x-trace-cmd-dat");
+  gtk_file_filter_set_name (all, _("All files"));
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), traces);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
+  g_signal_connect (dialog, "response", G_CALLBACK (open_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+window_action (GtkWidget  *widget,
+               const char *name,
+               GVariant   *param)
+{
+  TscopeWindow *self = TSCOPE_WINDOW (widget);
+
+  if (g_str_equal (name, "win.cancel-load"))
+    g_cancellable_cancel (self->cancellable);
+  else if (g_str_equal (name, "win.find-row"))
+    gtk_widget_grab_focus (GTK_WIDGET (self->row_finder));
+  else if (g_str_equal (name, "win.search") && self->session)
+    {
+      gtk_notebook_set_current_page (self->notebook, 0);
+      tscope_event_list_start_search (self->event_list);
+    }
+  else if (g_str_equal (name, "win.show-all-rows"))
+    tscope_timeline_show_all_rows (self->timeline);
+  else if (g_str_equal (name, "win.clear-markers"))
+    gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.clear-markers", NULL);
+}
+
+/* The ten most recent trace files, for Open Recent. */
+static void
+fill_recent (TscopeWindow *self)
+{
+  GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
+  guint n = 0;
+
+  g_menu_remove_all (self->recent_menu);
+  for (GList *l = items; l && n < 10; l = l->next)
+    {
+      const char *uri = gtk_recent_info_get_uri (l->data);
+      g_autofree char *label = NULL;
+      g_autoptr(GMenuItem) item = NULL;
+
+      if (!g_str_has_suffix (uri, ".dat") || !gtk_recent_info_exists (l->data))
+        continue;
+      label = gtk_recent_info_get_uri_display (l->data);
+      item = g_menu_item_new (label, NULL);
+      g_menu_item_set_action_and_target (item, "app.open-recent", "s", uri);
+      g_menu_append_item (self->recent_menu, item);
+      n++;
+    }
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+}
+
+static void
+find_row (TscopeWindow *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->row_finder));
+
+  if (*text && !tscope_timeline_find_row (self->timeline, text))
+    gtk_widget_error_bell (GTK_WIDGET (self));
+}
+
+/* ---- drag and drop ---- */
+
+static gboolean
+on_drop (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         TscopeWindow  *self)
+{
+  GSList *files = g_value_get_boxed (value);
+
+  for (GSList *l = files; l; l = l->next)
+    {
+      TscopeWindow *win = self;
+
+      if (l != files || self->session != NULL || self->loading)
+        {
+          win = tscope_window_new (TSCOPE_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
+          gtk_window_present (GTK_WINDOW (win));
+        }
+      tscope_window_open (win, l->data);
+    }
+  return files != NULL;
+}
+
+/* ---- life cycle ---- */
 
 static void
 tscope_window_dispose (GObject *object)
@@ -130,7 +461,10 @@ tscope_window_dispose (GObject *object)
   TscopeWindow *self = TSCOPE_WINDOW (object);
 
   g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->trace);
+  if (self->session)
+    g_clear_signal_handler (&self->session_handler, self->session);
+  g_clear_object (&self->session);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TSCOPE_TYPE_WINDOW);
   G_OBJECT_CLASS (tscope_window_parent_class)->dispose (object);
 }
 
@@ -140,6 +474,7 @@ tscope_window_finalize (GObject *object)
   TscopeWindow *self = TSCOPE_WINDOW (object);
 
   g_clear_object (&self->cancellable);
+  g_free (self->error);
   G_OBJECT_CLASS (tscope_window_parent_class)->finalize (object);
 }
 
@@ -147,26 +482,60 @@ static void
 tscope_window_class_init (TscopeWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tscope_window_dispose;
   object_class->finalize = tscope_window_finalize;
+  g_signal_new ("trace-loaded", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  g_type_ensure (TSCOPE_TYPE_TIMELINE);
+  g_type_ensure (TSCOPE_TYPE_EVENT_LIST);
+  g_type_ensure (TSCOPE_TYPE_LATENCY_PANEL);
+  g_type_ensure (TSCOPE_TYPE_STATS_PANEL);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tracescope/Tracescope/tscope-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, title);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, subtitle);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, row_finder);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, loading_label);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, progress);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, timeline);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, vscrollbar);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, notebook);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, event_list);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, latency_panel);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, stats_panel);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, markers_label);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, view_label);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, recent_menu);
+
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, window_action);
+  gtk_widget_class_install_action (widget_class, "win.find-row", NULL, window_action);
+  gtk_widget_class_install_action (widget_class, "win.search", NULL, window_action);
+  gtk_widget_class_install_action (widget_class, "win.show-all-rows", NULL, window_action);
+  gtk_widget_class_install_action (widget_class, "win.clear-markers", NULL, window_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.search", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.find-row", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
 }
 
 static void
 tscope_window_init (TscopeWindow *self)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
+  gtk_widget_init_template (GTK_WIDGET (self));
   self->cancellable = g_cancellable_new ();
-  self->progress = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
-  self->summary = GTK_LABEL (gtk_label_new (_("Loading…")));
-  gtk_widget_set_margin_top (box, 24);
-  gtk_widget_set_margin_start (box, 24);
-  gtk_widget_set_margin_end (box, 24);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->progress));
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->summary));
-  gtk_window_set_child (GTK_WINDOW (self), box);
-  gtk_window_set_default_size (GTK_WINDOW (self), 1200, 800);
+  gtk_scrollbar_set_adjustment (self->vscrollbar, tscope_timeline_get_vadjustment (self->timeline));
+  g_signal_connect_swapped (self->row_finder, "activate", G_CALLBACK (find_row), self);
+  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+  gtk_stack_set_visible_child_name (self->stack, "empty");
+  fill_recent (self);
 }
 
 TscopeWindow *

@@ -26,6 +26,18 @@ test_format_duration (void)
 }
 
 static void
+test_format_exact (void)
+{
+  g_autofree char *a = tscope_time_format_duration_exact (119638);
+  g_autofree char *b = tscope_time_format_duration_exact (129229656);
+  g_autofree char *c = tscope_time_format_duration_exact (1234567891);
+
+  g_assert_cmpstr (a, ==, "119.638 µs");
+  g_assert_cmpstr (b, ==, "129.229656 ms");
+  g_assert_cmpstr (c, ==, "1.234567891 s");
+}
+
+static void
 test_format_timestamp (void)
 {
   g_autofree char *s = tscope_time_format_timestamp (1972796964381);
@@ -105,6 +117,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/time/format-duration", test_format_duration);
   g_test_add_func ("/time/format-timestamp", test_format_timestamp);
+  g_test_add_func ("/time/format-exact", test_format_exact);
   g_test_add_func ("/time/parse", test_parse);
   g_test_add_func ("/time/percentiles", test_percentiles);
   g_test_add_func ("/time/select", test_select);

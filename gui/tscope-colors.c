@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * Task colours: the golden-ratio walk around the hue circle from the pid,
+ * so neighbouring pids differ and a task keeps its colour between runs.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "tscope-colors.h"
+
+static void
+hsl_to_rgb (double   h,
+            double   s,
+            double   l,
+            GdkRGBA *out)
+{
+  double c = (1 - fabs (2 * l - 1)) * s;
+  double hp = fmod (h, 1.0) * 6;
+  double x = c * (1 - fabs (fmod (hp, 2) - 1));
+  double m = l - c / 2;
+  double r = 0, g = 0, b = 0;
+
+  if (hp < 1)
+    r = c, g = x;
+  else if (hp < 2)
+    r = x, g = c;
+  else if (hp < 3)
+    g = c, b = x;
+  else if (hp < 4)
+    g = x, b = c;
+  else if (hp < 5)
+    r = x, b = c;
+  else
+    r = c, b = x;
+  out->red = (float) (r + m);
+  out->green = (float) (g + m);
+  out->blue = (float) (b + m);
+  out->alpha = 1;
+}
+
+/**
+ * tscope_color_for_pid:
+ *
+ * The colour of a task in CPU rows and of its Running state.
+ */
+void
+tscope_color_for_pid (gint32   pid,
+                      GdkRGBA *out)
+{
+  double h = fmod ((double) (guint32) pid * 0.6180339887498949, 1.0);
+  double l = 0.48 + 0.12 * (double) ((guint32) pid % 3) / 2;
+
+  hsl_to_rgb (h, 0.62, l, out);
+}
+
+/**
+ * tscope_color_for_state:
+ *
+ * The colour of an off-CPU state in task rows (Running uses the task's).
+ */
+void
+tscope_color_for_state (TscopeState  state,
+                        GdkRGBA     *out)
+{
+  static const char *const colors[TSCOPE_STATE_N] = {
+    [TSCOPE_STATE_UNKNOWN] = "rgba(0,0,0,0)",
+    [TSCOPE_STATE_RUNNING] = "#2e7d32",
+    [TSCOPE_STATE_RUNNABLE] = "#f0a30a",
+    [TSCOPE_STATE_SLEEPING] = "rgba(150,150,150,0.35)",
+    [TSCOPE_STATE_UNINTERRUPTIBLE] = "#c62828",
+    [TSCOPE_STATE_STOPPED] = "#6a1b9a",
+    [TSCOPE_STATE_DEAD] = "#424242",
+    [TSCOPE_STATE_PARKED] = "#0277bd",
+    [TSCOPE_STATE_IDLE] = "rgba(100,140,200,0.35)",
+  };
+
+  gdk_rgba_parse (out, (guint) state < TSCOPE_STATE_N ? colors[state] : colors[0]);
+}

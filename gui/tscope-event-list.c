@@ -1,0 +1,520 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * The event list under the timeline: a virtualised GtkColumnView over
+ * TscopeEventModel, filters by CPU, task and event, and a text search
+ * (Ctrl+F, Enter, Shift+Enter) that runs in a thread.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tscope-cursor.h"
+#include "tscope-event-list.h"
+#include "tscope-event-model.h"
+
+struct _TscopeEventList
+{
+  GtkBox              parent_instance;
+
+  /* children, owned by the widget tree */
+  GtkDropDown        *cpu_filter;
+  GtkSearchEntry     *task_filter;
+  GtkDropDown        *event_filter;
+  GtkLabel           *count;
+  GtkSpinner         *spinner;
+  GtkSearchBar       *search_bar;
+  GtkSearchEntry     *search_entry;
+  GtkLabel           *search_status;
+  GtkColumnView      *view;
+
+  /* owned */
+  TscopeSession      *session;
+  TscopeEventModel   *model;
+  GtkSingleSelection *selection;
+  GCancellable       *filter_cancel;
+  GCancellable       *search_cancel;
+  GtkStringList      *event_names;
+  gulong              session_handler;
+  gboolean            syncing;        /* a selection made from the session */
+};
+
+G_DEFINE_FINAL_TYPE (TscopeEventList, tscope_event_list, GTK_TYPE_BOX)
+
+enum
+{
+  COL_ROW,
+  COL_CPU,
+  COL_TIME,
+  COL_TASK,
+  COL_PID,
+  COL_EVENT,
+  COL_INFO,
+};
+
+static void
+setup_cell (GtkSignalListItemFactory *factory,
+            GtkListItem              *item,
+            gpointer                  data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+  guint col = GPOINTER_TO_UINT (data);
+
+  gtk_label_set_xalign (GTK_LABEL (label), col == COL_ROW || col == COL_CPU || col == COL_PID ? 1 : 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), col == COL_INFO ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  if (col == COL_TIME || col == COL_ROW)
+    gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           gpointer                  data)
+{
+  TscopeEventItem *ev = gtk_list_item_get_item (item);
+  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (item));
+  g_autofree char *text = NULL;
+
+  if (ev == NULL)
+    return;
+  switch (GPOINTER_TO_UINT (data))
+    {
+    case COL_ROW:
+      text = g_strdup_printf ("%" G_GUINT64_FORMAT, tscope_event_item_get_row (ev));
+      break;
+    case COL_CPU:
+      text = g_strdup_printf ("%u", tscope_event_item_get_cpu (ev));
+      break;
+    case COL_TIME:
+      text = tscope_time_format_timestamp (tscope_event_item_get_ts (ev));
+      break;
+    case COL_TASK:
+      text = g_strdup (tscope_event_item_get_comm (ev));
+      break;
+    case COL_PID:
+      text = g_strdup_printf ("%d", tscope_event_item_get_pid (ev));
+      break;
+    case COL_EVENT:
+      text = g_strdup (tscope_event_item_get_name (ev));
+      break;
+    case COL_INFO:
+    default:
+      text = g_strdup (tscope_event_item_get_info (ev));
+      break;
+    }
+  gtk_label_set_text (label, text);
+}
+
+static void
+add_column (TscopeEventList *self,
+            const char      *title,
+            guint            col,
+            int              width,
+            gboolean         expand)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkColumnViewColumn *column;
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (col));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (col));
+  column = gtk_column_view_column_new (title, factory);
+  gtk_column_view_column_set_resizable (column, TRUE);
+  gtk_column_view_column_set_expand (column, expand);
+  if (width > 0)
+    gtk_column_view_column_set_fixed_width (column, width);
+  gtk_column_view_append_column (self->view, column);
+  g_object_unref (column);
+}
+
+static void
+update_count (TscopeEventList *self)
+{
+  g_autofree char *text = NULL;
+  guint64 total;
+
+  if (self->model == NULL)
+    {
+      gtk_label_set_text (self->count, "");
+      return;
+    }
+  total = tscope_trace_get_n_events (tscope_event_model_get_trace (self->model));
+  if (tscope_event_model_is_filtered (self->model))
+    text = g_strdup_printf (_("%u of %" G_GUINT64_FORMAT " events"),
+                            g_list_model_get_n_items (G_LIST_MODEL (self->model)), total);
+  else
+    text = g_strdup_printf (_("%" G_GUINT64_FORMAT " events"), total);
+  gtk_label_set_text (self->count, text);
+}
+
+/* ---- selection <-> session ---- */
+
+static void
+select_position (TscopeEventList *self,
+                 guint            position)
+{
+  if (position >= g_list_model_get_n_items (G_LIST_MODEL (self->model)))
+    return;
+  self->syncing = TRUE;
+  gtk_single_selection_set_selected (self->selection, position);
+  gtk_widget_activate_action (GTK_WIDGET (self->view), "list.scroll-to-item", "u", position);
+  self->syncing = FALSE;
+}
+
+static void
+on_selection_changed (TscopeEventList *self)
+{
+  TscopeEventItem *item = gtk_single_selection_get_selected_item (self->selection);
+  TscopeSpan v;
+  TscopeTime ts;
+
+  if (item == NULL || self->session == NULL || self->syncing)
+    return;
+  ts = tscope_event_item_get_ts (item);
+  tscope_session_select_event (self->session, tscope_event_item_get_row (item), ts);
+  tscope_session_set_marker (self->session, TSCOPE_MARKER_A, ts);
+  /* centre the event unless it is well inside the view */
+  v = tscope_session_get_view (self->session);
+  if (ts < v.begin + (v.end - v.begin) / 10 || ts > v.end - (v.end - v.begin) / 10)
+    tscope_session_pan (self->session, ts - (v.begin + (v.end - v.begin) / 2));
+}
+
+/* A running interval picked on the timeline: show the switch that began it. */
+static void
+on_session_interval (TscopeEventList *self)
+{
+  TscopeTrace *trace;
+  guint cpu;
+  guint index;
+  guint64 row;
+
+  if (self->model == NULL || !tscope_session_get_selected_interval (self->session, &cpu, &index))
+    return;
+  trace = tscope_session_get_trace (self->session);
+  row = tscope_event_model_row_at_time (self->model, tscope_trace_get_cpu_intervals (trace, cpu)->start[index],
+                                        (gint) cpu);
+  if (row != G_MAXUINT64)
+    select_position (self, tscope_event_model_position_of (self->model, row));
+}
+
+/* ---- filters ---- */
+
+static void
+filtered (GObject      *source,
+          GAsyncResult *result,
+          gpointer      data)
+{
+  TscopeEventList *self = data;
+  g_autoptr(GError) error = NULL;
+
+  if (!tscope_event_model_filter_finish (TSCOPE_EVENT_MODEL (source), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("filter: %s", error->message);
+      g_object_unref (self);
+      return;
+    }
+  gtk_spinner_stop (self->spinner);
+  update_count (self);
+  g_object_unref (self);
+}
+
+static void
+apply_filters (TscopeEventList *self)
+{
+  TscopeEventFilter filter = { -1, -1, NULL, -1 };
+  guint cpu = gtk_drop_down_get_selected (self->cpu_filter);
+  guint ev = gtk_drop_down_get_selected (self->event_filter);
+  const char *task = gtk_editable_get_text (GTK_EDITABLE (self->task_filter));
+  char *end = NULL;
+  gint64 pid;
+
+  if (self->model == NULL)
+    return;
+  if (cpu != GTK_INVALID_LIST_POSITION && cpu > 0)
+    filter.cpu = (gint) cpu - 1;
+  if (ev != GTK_INVALID_LIST_POSITION && ev > 0)
+    filter.event_id = tscope_trace_find_event_id (tscope_event_model_get_trace (self->model),
+                                                  gtk_string_list_get_string (self->event_names, ev));
+  pid = g_ascii_strtoll (task, &end, 10);
+  if (*task && end && *end == '\0')
+    filter.pid = (gint32) pid;
+  else if (*task)
+    filter.comm = (char *) task;
+  g_cancellable_cancel (self->filter_cancel);
+  g_clear_object (&self->filter_cancel);
+  self->filter_cancel = g_cancellable_new ();
+  gtk_spinner_start (self->spinner);
+  tscope_event_model_filter_async (self->model, &filter, self->filter_cancel, filtered, g_object_ref (self));
+}
+
+/**
+ * tscope_event_list_set_filter:
+ * @cpu: -1 for all
+ * @task: (nullable): a task name part or pid
+ * @event: (nullable): an event name
+ */
+void
+tscope_event_list_set_filter (TscopeEventList *self,
+                              gint             cpu,
+                              const char      *task,
+                              const char      *event)
+{
+  gtk_drop_down_set_selected (self->cpu_filter, cpu < 0 ? 0 : (guint) cpu + 1);
+  gtk_editable_set_text (GTK_EDITABLE (self->task_filter), task ? task : "");
+  gtk_drop_down_set_selected (self->event_filter, 0);
+  for (guint i = 1; event && i < g_list_model_get_n_items (G_LIST_MODEL (self->event_names)); i++)
+    if (g_str_equal (gtk_string_list_get_string (self->event_names, i), event))
+      gtk_drop_down_set_selected (self->event_filter, i);
+  apply_filters (self);
+}
+
+guint
+tscope_event_list_get_n_shown (TscopeEventList *self)
+{
+  return self->model ? g_list_model_get_n_items (G_LIST_MODEL (self->model)) : 0;
+}
+
+/* ---- search ---- */
+
+static void
+searched (GObject      *source,
+          GAsyncResult *result,
+          gpointer      data)
+{
+  TscopeEventList *self = data;
+  g_autoptr(GError) error = NULL;
+  gint64 pos = tscope_event_model_search_finish (TSCOPE_EVENT_MODEL (source), result, &error);
+
+  if (error == NULL || !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      gtk_label_set_text (self->search_status, pos >= 0 ? "" : _("not found"));
+      if (pos >= 0)
+        {
+          guint position = (guint) pos;
+
+          gtk_single_selection_set_selected (self->selection, position);
+          gtk_widget_activate_action (GTK_WIDGET (self->view), "list.scroll-to-item", "u", position);
+        }
+    }
+  g_object_unref (self);
+}
+
+static void
+search (TscopeEventList *self,
+        gboolean         forward)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  guint sel = gtk_single_selection_get_selected (self->selection);
+  guint from;
+
+  if (self->model == NULL || *text == '\0')
+    return;
+  if (sel == GTK_INVALID_LIST_POSITION)
+    from = forward ? 0 : g_list_model_get_n_items (G_LIST_MODEL (self->model));
+  else
+    from = forward ? sel + 1 : sel;
+  g_cancellable_cancel (self->search_cancel);
+  g_clear_object (&self->search_cancel);
+  self->search_cancel = g_cancellable_new ();
+  gtk_label_set_text (self->search_status, _("searching…"));
+  tscope_event_model_search_async (self->model, text, from, forward, self->search_cancel, searched,
+                                   g_object_ref (self));
+}
+
+static void
+search_next (TscopeEventList *self)
+{
+  search (self, TRUE);
+}
+
+static void
+search_previous (TscopeEventList *self)
+{
+  search (self, FALSE);
+}
+
+void
+tscope_event_list_start_search (TscopeEventList *self)
+{
+  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+/* ---- session ---- */
+
+static void
+on_session_notify (TscopeEventList *self,
+                   GParamSpec      *pspec)
+{
+  if (g_str_equal (pspec->name, "selected-interval"))
+    on_session_interval (self);
+}
+
+static void
+fill_filters (TscopeEventList *self,
+              TscopeTrace     *trace)
+{
+  g_autoptr(GtkStringList) cpus = gtk_string_list_new (NULL);
+  g_autoptr(GHashTable) counts = tscope_trace_dup_event_counts (trace);
+  g_autoptr(GList) names = g_list_sort (g_hash_table_get_keys (counts), (GCompareFunc) g_strcmp0);
+
+  gtk_string_list_append (cpus, _("All CPUs"));
+  for (guint c = 0; c < tscope_trace_get_n_cpus (trace); c++)
+    {
+      g_autofree char *s = g_strdup_printf (_("CPU %u"), c);
+
+      gtk_string_list_append (cpus, s);
+    }
+  gtk_drop_down_set_model (self->cpu_filter, G_LIST_MODEL (cpus));
+  g_clear_object (&self->event_names);
+  self->event_names = gtk_string_list_new (NULL);
+  gtk_string_list_append (self->event_names, _("All events"));
+  for (GList *l = names; l; l = l->next)
+    gtk_string_list_append (self->event_names, l->data);
+  gtk_drop_down_set_model (self->event_filter, G_LIST_MODEL (self->event_names));
+}
+
+void
+tscope_event_list_set_session (TscopeEventList *self,
+                               TscopeSession   *session)
+{
+  if (self->session)
+    g_clear_signal_handler (&self->session_handler, self->session);
+  g_set_object (&self->session, session);
+  g_clear_object (&self->model);
+  if (session)
+    {
+      self->model = tscope_event_model_new (tscope_session_get_trace (session));
+      self->session_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (on_session_notify), self);
+      fill_filters (self, tscope_session_get_trace (session));
+    }
+  gtk_single_selection_set_model (self->selection, self->model ? G_LIST_MODEL (self->model) : NULL);
+  update_count (self);
+}
+
+static void
+tscope_event_list_dispose (GObject *object)
+{
+  TscopeEventList *self = TSCOPE_EVENT_LIST (object);
+
+  if (self->session)
+    g_clear_signal_handler (&self->session_handler, self->session);
+  g_cancellable_cancel (self->filter_cancel);
+  g_cancellable_cancel (self->search_cancel);
+  g_clear_object (&self->filter_cancel);
+  g_clear_object (&self->search_cancel);
+  g_clear_object (&self->session);
+  if (self->selection)
+    gtk_single_selection_set_model (self->selection, NULL);
+  g_clear_object (&self->model);
+  g_clear_object (&self->event_names);
+  G_OBJECT_CLASS (tscope_event_list_parent_class)->dispose (object);
+}
+
+static void
+tscope_event_list_finalize (GObject *object)
+{
+  TscopeEventList *self = TSCOPE_EVENT_LIST (object);
+
+  g_clear_object (&self->selection);
+  G_OBJECT_CLASS (tscope_event_list_parent_class)->finalize (object);
+}
+
+static void
+tscope_event_list_class_init (TscopeEventListClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = tscope_event_list_dispose;
+  G_OBJECT_CLASS (klass)->finalize = tscope_event_list_finalize;
+}
+
+static GtkWidget *
+labelled (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_widget_add_css_class (label, "dim-label");
+  return label;
+}
+
+static void
+tscope_event_list_init (TscopeEventList *self)
+{
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *search_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *prev = gtk_button_new_from_icon_name ("go-up-symbolic");
+  GtkWidget *next = gtk_button_new_from_icon_name ("go-down-symbolic");
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
+  gtk_widget_set_margin_start (bar, 6);
+  gtk_widget_set_margin_end (bar, 6);
+  gtk_widget_set_margin_top (bar, 4);
+  gtk_widget_set_margin_bottom (bar, 4);
+  self->cpu_filter = GTK_DROP_DOWN (gtk_drop_down_new_from_strings ((const char *[]) { _("All CPUs"), NULL }));
+  self->task_filter = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
+  g_object_set (self->task_filter, "placeholder-text", _("Task name or pid"), NULL);
+  self->event_filter = GTK_DROP_DOWN (gtk_drop_down_new_from_strings ((const char *[]) { _("All events"), NULL }));
+  gtk_drop_down_set_enable_search (self->event_filter, TRUE);
+  self->count = GTK_LABEL (gtk_label_new (NULL));
+  self->spinner = GTK_SPINNER (gtk_spinner_new ());
+  gtk_box_append (GTK_BOX (bar), labelled (_("Filter")));
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->cpu_filter));
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->task_filter));
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->event_filter));
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->spinner));
+  gtk_widget_set_hexpand (GTK_WIDGET (self->count), TRUE);
+  gtk_label_set_xalign (self->count, 1);
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->count));
+  gtk_box_append (GTK_BOX (self), bar);
+
+  self->search_bar = GTK_SEARCH_BAR (gtk_search_bar_new ());
+  self->search_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
+  g_object_set (self->search_entry, "placeholder-text", _("Search the events (Enter: next, Shift+Enter: previous)"), NULL);
+  gtk_widget_set_size_request (GTK_WIDGET (self->search_entry), 360, -1);
+  self->search_status = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_set_tooltip_text (prev, _("Previous match (Shift+Enter)"));
+  gtk_widget_set_tooltip_text (next, _("Next match (Enter)"));
+  gtk_box_append (GTK_BOX (search_box), GTK_WIDGET (self->search_entry));
+  gtk_box_append (GTK_BOX (search_box), prev);
+  gtk_box_append (GTK_BOX (search_box), next);
+  gtk_box_append (GTK_BOX (search_box), GTK_WIDGET (self->search_status));
+  gtk_search_bar_set_child (self->search_bar, search_box);
+  gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
+  gtk_search_bar_set_show_close_button (self->search_bar, TRUE);
+  gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->search_bar));
+
+  self->selection = gtk_single_selection_new (NULL);
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  self->view = GTK_COLUMN_VIEW (gtk_column_view_new (GTK_SELECTION_MODEL (g_object_ref (self->selection))));
+  gtk_column_view_set_show_column_separators (self->view, TRUE);
+  add_column (self, "#", COL_ROW, 90, FALSE);
+  add_column (self, _("CPU"), COL_CPU, 50, FALSE);
+  add_column (self, _("Time"), COL_TIME, 150, FALSE);
+  add_column (self, _("Task"), COL_TASK, 150, FALSE);
+  add_column (self, _("PID"), COL_PID, 70, FALSE);
+  add_column (self, _("Event"), COL_EVENT, 160, FALSE);
+  add_column (self, _("Info"), COL_INFO, -1, TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->view));
+  gtk_widget_set_vexpand (scroller, TRUE);
+  gtk_box_append (GTK_BOX (self), scroller);
+
+  g_signal_connect_swapped (self->selection, "selection-changed", G_CALLBACK (on_selection_changed), self);
+  g_signal_connect_swapped (self->cpu_filter, "notify::selected", G_CALLBACK (apply_filters), self);
+  g_signal_connect_swapped (self->event_filter, "notify::selected", G_CALLBACK (apply_filters), self);
+  g_signal_connect_swapped (self->task_filter, "activate", G_CALLBACK (apply_filters), self);
+  g_signal_connect_swapped (self->task_filter, "stop-search", G_CALLBACK (apply_filters), self);
+  g_signal_connect_swapped (self->search_entry, "activate", G_CALLBACK (search_next), self);
+  g_signal_connect_swapped (self->search_entry, "next-match", G_CALLBACK (search_next), self);
+  g_signal_connect_swapped (self->search_entry, "previous-match", G_CALLBACK (search_previous), self);
+  g_signal_connect_swapped (prev, "clicked", G_CALLBACK (search_previous), self);
+  g_signal_connect_swapped (next, "clicked", G_CALLBACK (search_next), self);
+}
+
+GtkWidget *
+tscope_event_list_new (void)
+{
+  return g_object_new (TSCOPE_TYPE_EVENT_LIST, NULL);
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tscope-session.h"
+
+G_BEGIN_DECLS
+
+#define TSCOPE_TYPE_EVENT_LIST (tscope_event_list_get_type ())
+G_DECLARE_FINAL_TYPE (TscopeEventList, tscope_event_list, TSCOPE, EVENT_LIST, GtkBox)
+
+GtkWidget *tscope_event_list_new         (void);
+void       tscope_event_list_set_session (TscopeEventList *self,
+                                          TscopeSession   *session);
+void       tscope_event_list_start_search (TscopeEventList *self);
+guint      tscope_event_list_get_n_shown (TscopeEventList *self);
+void       tscope_event_list_set_filter  (TscopeEventList *self,
+                                          gint             cpu,
+                                          const char      *task,
+                                          const char      *event);
+
+G_END_DECLS

@@ -1,0 +1,517 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * The event list's GListModel: one position per record (or per record that
+ * passes the filter), but no object per record: an item is made, decoded
+ * by core, when the list view asks for a visible row, and dropped when it
+ * scrolls away.  Filtering and text search run in worker threads with
+ * cursors of their own.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "tscope-cursor.h"
+#include "tscope-event-model.h"
+
+/* ---- items ---- */
+
+struct _TscopeEventItem
+{
+  GObject    parent_instance;
+
+  guint64    row;
+  TscopeTime ts;
+  guint      cpu;
+  gint32     pid;
+  char      *comm;
+  const char *name;           /* owned by libtraceevent, lives as long as the trace */
+  char      *info;
+};
+
+G_DEFINE_FINAL_TYPE (TscopeEventItem, tscope_event_item, G_TYPE_OBJECT)
+
+static void
+tscope_event_item_finalize (GObject *object)
+{
+  TscopeEventItem *self = TSCOPE_EVENT_ITEM (object);
+
+  g_free (self->comm);
+  g_free (self->info);
+  G_OBJECT_CLASS (tscope_event_item_parent_class)->finalize (object);
+}
+
+static void
+tscope_event_item_class_init (TscopeEventItemClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tscope_event_item_finalize;
+}
+
+static void
+tscope_event_item_init (TscopeEventItem *self)
+{
+}
+
+guint64     tscope_event_item_get_row  (TscopeEventItem *item) { return item->row; }
+TscopeTime  tscope_event_item_get_ts   (TscopeEventItem *item) { return item->ts; }
+guint       tscope_event_item_get_cpu  (TscopeEventItem *item) { return item->cpu; }
+gint32      tscope_event_item_get_pid  (TscopeEventItem *item) { return item->pid; }
+const char *tscope_event_item_get_comm (TscopeEventItem *item) { return item->comm; }
+const char *tscope_event_item_get_name (TscopeEventItem *item) { return item->name; }
+const char *tscope_event_item_get_info (TscopeEventItem *item) { return item->info; }
+
+/* ---- the model ---- */
+
+struct _TscopeEventModel
+{
+  GObject       parent_instance;
+
+  /* owned */
+  TscopeTrace  *trace;
+  TscopeCursor *cursor;          /* the main thread's, for items */
+  GArray       *rows;            /* guint32 rows that pass the filter, or NULL: all */
+  GString      *line;
+};
+
+static void list_model_iface_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TscopeEventModel, tscope_event_model, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
+
+static GType
+get_item_type (GListModel *model)
+{
+  return TSCOPE_TYPE_EVENT_ITEM;
+}
+
+static guint
+get_n_items (GListModel *model)
+{
+  TscopeEventModel *self = TSCOPE_EVENT_MODEL (model);
+
+  if (self->rows)
+    return self->rows->len;
+  return (guint) MIN (tscope_trace_get_n_events (self->trace), G_MAXUINT);
+}
+
+guint64
+tscope_event_model_get_row (TscopeEventModel *self,
+                            guint             position)
+{
+  return self->rows ? g_array_index (self->rows, guint32, position) : position;
+}
+
+/* Moves a cursor to @row: a few steps forward when it is close, a seek
+ * otherwise (scrolling asks for neighbouring rows). */
+static gboolean
+cursor_to_row (TscopeCursor *cursor,
+               guint64       row)
+{
+  guint64 at = tscope_cursor_get_row (cursor);
+  TscopeEvent e;
+
+  if (tscope_cursor_get (cursor, &e) && at <= row && row - at < 256)
+    {
+      for (; at < row; at++)
+        if (!tscope_cursor_next (cursor))
+          return FALSE;
+      return TRUE;
+    }
+  return tscope_cursor_seek_row (cursor, row);
+}
+
+static gpointer
+get_item (GListModel *model,
+          guint       position)
+{
+  TscopeEventModel *self = TSCOPE_EVENT_MODEL (model);
+  TscopeEventItem *item;
+  TscopeEvent e;
+  guint64 row;
+
+  if (position >= get_n_items (model))
+    return NULL;
+  row = tscope_event_model_get_row (self, position);
+  if (!cursor_to_row (self->cursor, row) || !tscope_cursor_get (self->cursor, &e))
+    return NULL;
+  item = g_object_new (TSCOPE_TYPE_EVENT_ITEM, NULL);
+  item->row = row;
+  item->ts = e.ts;
+  item->cpu = e.cpu;
+  item->pid = e.pid;
+  item->name = e.event_name;
+  item->comm = g_strdup (tscope_cursor_comm (self->cursor));
+  g_string_truncate (self->line, 0);
+  tscope_cursor_format_info (self->cursor, self->line);
+  while (self->line->len > 0 && self->line->str[self->line->len - 1] == '\n')
+    g_string_truncate (self->line, self->line->len - 1);
+  item->info = g_strdup (self->line->str);
+  return item;
+}
+
+static void
+list_model_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = get_item_type;
+  iface->get_n_items = get_n_items;
+  iface->get_item = get_item;
+}
+
+static void
+tscope_event_model_finalize (GObject *object)
+{
+  TscopeEventModel *self = TSCOPE_EVENT_MODEL (object);
+
+  g_clear_pointer (&self->cursor, tscope_cursor_free);
+  g_clear_pointer (&self->rows, g_array_unref);
+  g_string_free (self->line, TRUE);
+  g_clear_object (&self->trace);
+  G_OBJECT_CLASS (tscope_event_model_parent_class)->finalize (object);
+}
+
+static void
+tscope_event_model_class_init (TscopeEventModelClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tscope_event_model_finalize;
+}
+
+static void
+tscope_event_model_init (TscopeEventModel *self)
+{
+  self->line = g_string_new (NULL);
+}
+
+/**
+ * tscope_event_model_new:
+ *
+ * Returns: (transfer full): every record of @trace, in merged order.
+ */
+TscopeEventModel *
+tscope_event_model_new (TscopeTrace *trace)
+{
+  TscopeEventModel *self = g_object_new (TSCOPE_TYPE_EVENT_MODEL, NULL);
+
+  self->trace = g_object_ref (trace);
+  self->cursor = tscope_cursor_new (trace);
+  tscope_trace_load_plugins (trace);
+  return self;
+}
+
+TscopeTrace *
+tscope_event_model_get_trace (TscopeEventModel *self)
+{
+  return self->trace;
+}
+
+gboolean
+tscope_event_model_is_filtered (TscopeEventModel *self)
+{
+  return self->rows != NULL;
+}
+
+/**
+ * tscope_event_model_position_of:
+ *
+ * Returns: the position of @row, or of the first row after it that passes
+ * the filter (the number of items if none).
+ */
+guint
+tscope_event_model_position_of (TscopeEventModel *self,
+                                guint64           row)
+{
+  guint lo = 0;
+  guint hi;
+
+  if (self->rows == NULL)
+    return (guint) MIN (row, get_n_items (G_LIST_MODEL (self)));
+  hi = self->rows->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (self->rows, guint32, mid) < row)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/**
+ * tscope_event_model_row_at_time:
+ * @cpu: only records of this CPU, or -1
+ *
+ * Returns: the first row at or after @t (on @cpu), or G_MAXUINT64.
+ */
+guint64
+tscope_event_model_row_at_time (TscopeEventModel *self,
+                                TscopeTime        t,
+                                gint              cpu)
+{
+  g_autoptr(TscopeCursor) c = tscope_cursor_new (self->trace);
+  TscopeEvent e;
+
+  if (!tscope_cursor_seek_time (c, t))
+    return G_MAXUINT64;
+  for (guint steps = 0; steps < 100000; steps++)
+    {
+      if (!tscope_cursor_get (c, &e))
+        return G_MAXUINT64;
+      if (cpu < 0 || e.cpu == (guint) cpu)
+        return tscope_cursor_get_row (c);
+      if (!tscope_cursor_next (c))
+        break;
+    }
+  return G_MAXUINT64;
+}
+
+/* ---- filtering, in a thread ---- */
+
+typedef struct
+{
+  TscopeEventFilter filter;
+  GHashTable       *pids;         /* pids whose task name matches filter.comm */
+  GArray           *rows;
+} FilterJob;
+
+static void
+filter_job_free (FilterJob *job)
+{
+  g_free (job->filter.comm);
+  g_clear_pointer (&job->pids, g_hash_table_unref);
+  g_clear_pointer (&job->rows, g_array_unref);
+  g_free (job);
+}
+
+static void
+filter_thread (GTask        *task,
+               gpointer      source,
+               gpointer      data,
+               GCancellable *cancellable)
+{
+  TscopeEventModel *self = source;
+  FilterJob *job = data;
+  g_autoptr(TscopeCursor) c = tscope_cursor_new (self->trace);
+  guint32 row = 0;
+  gboolean ok;
+
+  job->rows = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (ok = tscope_cursor_seek_row (c, 0); ok; ok = tscope_cursor_next (c), row++)
+    {
+      TscopeEvent e;
+
+      if ((row & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+        {
+          g_task_return_error_if_cancelled (task);
+          return;
+        }
+      tscope_cursor_get (c, &e);
+      if (job->filter.cpu >= 0 && e.cpu != (guint) job->filter.cpu)
+        continue;
+      if (job->filter.pid >= 0 && e.pid != job->filter.pid)
+        continue;
+      if (job->filter.event_id >= 0 && e.event_id != (guint) job->filter.event_id)
+        continue;
+      if (job->pids && !g_hash_table_contains (job->pids, GINT_TO_POINTER (e.pid)))
+        continue;
+      g_array_append_val (job->rows, row);
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * tscope_event_model_filter_async:
+ * @filter: (nullable): what to keep; %NULL or an empty filter keeps all
+ *
+ * Computes the rows that pass @filter in a thread; the model changes when
+ * tscope_event_model_filter_finish() is called.
+ */
+void
+tscope_event_model_filter_async (TscopeEventModel        *self,
+                                 const TscopeEventFilter *filter,
+                                 GCancellable            *cancellable,
+                                 GAsyncReadyCallback      callback,
+                                 gpointer                 user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  FilterJob *job = g_new0 (FilterJob, 1);
+
+  job->filter.cpu = filter ? filter->cpu : -1;
+  job->filter.pid = filter ? filter->pid : -1;
+  job->filter.event_id = filter ? filter->event_id : -1;
+  job->filter.comm = filter && filter->comm && *filter->comm ? g_utf8_casefold (filter->comm, -1) : NULL;
+  g_task_set_task_data (task, job, (GDestroyNotify) filter_job_free);
+  if (job->filter.cpu < 0 && job->filter.pid < 0 && job->filter.event_id < 0 && job->filter.comm == NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  if (job->filter.comm)
+    {
+      job->pids = g_hash_table_new (NULL, NULL);
+      for (guint32 t = 1; t < tscope_trace_get_n_tasks (self->trace); t++)
+        {
+          const TscopeTask *tk = tscope_trace_get_task (self->trace, t);
+          g_autofree char *name = g_utf8_casefold (tk->comm, -1);
+
+          if (strstr (name, job->filter.comm))
+            g_hash_table_add (job->pids, GINT_TO_POINTER (tk->pid));
+        }
+    }
+  g_task_run_in_thread (task, filter_thread);
+}
+
+gboolean
+tscope_event_model_filter_finish (TscopeEventModel  *self,
+                                  GAsyncResult      *result,
+                                  GError           **error)
+{
+  FilterJob *job = g_task_get_task_data (G_TASK (result));
+  guint before = get_n_items (G_LIST_MODEL (self));
+
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return FALSE;
+  g_clear_pointer (&self->rows, g_array_unref);
+  self->rows = g_steal_pointer (&job->rows);
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, before, get_n_items (G_LIST_MODEL (self)));
+  return TRUE;
+}
+
+/* ---- text search, in a thread ---- */
+
+typedef struct
+{
+  char    *needle;
+  guint    from;
+  gboolean forward;
+  GArray  *rows;                 /* a copy of the filter, or NULL */
+  guint    n;
+} SearchJob;
+
+static void
+search_job_free (SearchJob *job)
+{
+  g_free (job->needle);
+  g_clear_pointer (&job->rows, g_array_unref);
+  g_free (job);
+}
+
+static gboolean
+matches (TscopeCursor *c,
+         GString      *line,
+         const char   *needle)
+{
+  g_autofree char *folded = NULL;
+
+  g_string_truncate (line, 0);
+  tscope_cursor_format_line (c, line);
+  folded = g_utf8_casefold (line->str, (gssize) line->len);
+  return strstr (folded, needle) != NULL;
+}
+
+/* The first position in [lo, hi) whose line matches, scanning up or down. */
+static gint64
+scan (SearchJob    *job,
+      TscopeCursor *c,
+      GString      *line,
+      guint         lo,
+      guint         hi,
+      gboolean      forward,
+      GCancellable *cancellable)
+{
+  gint64 found = -1;
+
+  for (guint pos = lo; pos < hi; pos++)
+    {
+      guint64 row = job->rows ? g_array_index (job->rows, guint32, pos) : pos;
+
+      if ((pos & 0x3fff) == 0 && g_cancellable_is_cancelled (cancellable))
+        return -2;
+      if (!cursor_to_row (c, row))
+        break;
+      if (matches (c, line, job->needle))
+        {
+          found = pos;
+          if (forward)
+            break;
+        }
+    }
+  return found;
+}
+
+static void
+search_thread (GTask        *task,
+               gpointer      source,
+               gpointer      data,
+               GCancellable *cancellable)
+{
+  TscopeEventModel *self = source;
+  SearchJob *job = data;
+  g_autoptr(TscopeCursor) c = tscope_cursor_new (self->trace);
+  g_autoptr(GString) line = g_string_new (NULL);
+  gint64 found = -1;
+
+  if (job->forward)
+    found = scan (job, c, line, job->from, job->n, TRUE, cancellable);
+  else
+    {
+      /* backwards in blocks: the last match of each block, going up */
+      guint hi = job->from;
+
+      while (hi > 0 && found == -1)
+        {
+          guint lo = hi > 4096 ? hi - 4096 : 0;
+
+          found = scan (job, c, line, lo, hi, FALSE, cancellable);
+          hi = lo;
+        }
+    }
+  if (found == -2)
+    g_task_return_error_if_cancelled (task);
+  else
+    g_task_return_int (task, found);
+}
+
+/**
+ * tscope_event_model_search_async:
+ * @text: what to look for in the records' lines (case does not matter)
+ * @from: the first position to look at, forward; or the one after the
+ *   last one, backwards
+ *
+ * Looks for @text in a thread.
+ */
+void
+tscope_event_model_search_async (TscopeEventModel    *self,
+                                 const char          *text,
+                                 guint                from,
+                                 gboolean             forward,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  SearchJob *job = g_new0 (SearchJob, 1);
+
+  job->needle = g_utf8_casefold (text, -1);
+  job->from = from;
+  job->forward = forward;
+  job->n = get_n_items (G_LIST_MODEL (self));
+  job->rows = self->rows ? g_array_copy (self->rows) : NULL;
+  g_task_set_task_data (task, job, (GDestroyNotify) search_job_free);
+  g_task_run_in_thread (task, search_thread);
+}
+
+/**
+ * tscope_event_model_search_finish:
+ *
+ * Returns: the position found, -1 if none, -2 on error.
+ */
+gint64
+tscope_event_model_search_finish (TscopeEventModel  *self,
+                                  GAsyncResult      *result,
+                                  GError           **error)
+{
+  gssize r = g_task_propagate_int (G_TASK (result), error);
+
+  return error && *error ? -2 : r;
+}

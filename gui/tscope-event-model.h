@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "tscope-trace.h"
+
+G_BEGIN_DECLS
+
+#define TSCOPE_TYPE_EVENT_ITEM (tscope_event_item_get_type ())
+G_DECLARE_FINAL_TYPE (TscopeEventItem, tscope_event_item, TSCOPE, EVENT_ITEM, GObject)
+
+guint64     tscope_event_item_get_row   (TscopeEventItem *item);
+TscopeTime  tscope_event_item_get_ts    (TscopeEventItem *item);
+guint       tscope_event_item_get_cpu   (TscopeEventItem *item);
+gint32      tscope_event_item_get_pid   (TscopeEventItem *item);
+const char *tscope_event_item_get_comm  (TscopeEventItem *item);
+const char *tscope_event_item_get_name  (TscopeEventItem *item);
+const char *tscope_event_item_get_info  (TscopeEventItem *item);
+
+/* What the list shows: every record, or those matching all of: */
+typedef struct
+{
+  gint    cpu;          /* -1: any */
+  gint32  pid;          /* -1: any */
+  char   *comm;         /* NULL: any; a substring of the task name */
+  gint    event_id;     /* -1: any */
+} TscopeEventFilter;
+
+#define TSCOPE_TYPE_EVENT_MODEL (tscope_event_model_get_type ())
+G_DECLARE_FINAL_TYPE (TscopeEventModel, tscope_event_model, TSCOPE, EVENT_MODEL, GObject)
+
+TscopeEventModel *tscope_event_model_new          (TscopeTrace             *trace);
+TscopeTrace      *tscope_event_model_get_trace    (TscopeEventModel        *self);
+void              tscope_event_model_filter_async (TscopeEventModel        *self,
+                                                   const TscopeEventFilter *filter,
+                                                   GCancellable            *cancellable,
+                                                   GAsyncReadyCallback      callback,
+                                                   gpointer                 user_data);
+gboolean          tscope_event_model_filter_finish (TscopeEventModel       *self,
+                                                   GAsyncResult            *result,
+                                                   GError                 **error);
+gboolean          tscope_event_model_is_filtered  (TscopeEventModel        *self);
+guint64           tscope_event_model_get_row      (TscopeEventModel        *self,
+                                                   guint                    position);
+guint             tscope_event_model_position_of  (TscopeEventModel        *self,
+                                                   guint64                  row);
+void              tscope_event_model_search_async (TscopeEventModel        *self,
+                                                   const char              *text,
+                                                   guint                    from,
+                                                   gboolean                 forward,
+                                                   GCancellable            *cancellable,
+                                                   GAsyncReadyCallback      callback,
+                                                   gpointer                 user_data);
+gint64            tscope_event_model_search_finish (TscopeEventModel       *self,
+                                                   GAsyncResult            *result,
+                                                   GError                 **error);
+guint64           tscope_event_model_row_at_time  (TscopeEventModel        *self,
+                                                   TscopeTime               t,
+                                                   gint                     cpu);
+
+G_END_DECLS

@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * The worst wakeups (from core), filterable by task.  Activating one puts
+ * marker A on the wakeup, B on the switch-in, selects the running interval
+ * (its wakeup arrow shows) and zooms there: the measurement users come for.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "tscope-latency-panel.h"
+#include "tscope-stats.h"
+
+#define TOP 500                 /* rows listed; the summary counts them all */
+
+/* ---- one row ---- */
+
+#define TSCOPE_TYPE_LATENCY_ITEM (tscope_latency_item_get_type ())
+G_DECLARE_FINAL_TYPE (TscopeLatencyItem, tscope_latency_item, TSCOPE, LATENCY_ITEM, GObject)
+
+struct _TscopeLatencyItem
+{
+  GObject             parent_instance;
+  TscopeLatencySample sample;
+  TscopeWakeup        wakeup;
+  char               *wakee;
+  char               *waker;
+};
+
+G_DEFINE_FINAL_TYPE (TscopeLatencyItem, tscope_latency_item, G_TYPE_OBJECT)
+
+static void
+tscope_latency_item_finalize (GObject *object)
+{
+  TscopeLatencyItem *self = TSCOPE_LATENCY_ITEM (object);
+
+  g_free (self->wakee);
+  g_free (self->waker);
+  G_OBJECT_CLASS (tscope_latency_item_parent_class)->finalize (object);
+}
+
+static void
+tscope_latency_item_class_init (TscopeLatencyItemClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tscope_latency_item_finalize;
+}
+
+static void
+tscope_latency_item_init (TscopeLatencyItem *self)
+{
+}
+
+/* ---- the panel ---- */
+
+struct _TscopeLatencyPanel
+{
+  GtkBox              parent_instance;
+
+  /* children */
+  GtkSearchEntry     *filter;
+  GtkLabel           *summary;
+  GtkColumnView      *view;
+
+  /* owned */
+  TscopeSession      *session;
+  GListStore         *store;
+  GtkSingleSelection *selection;
+  GCancellable       *cancel;
+};
+
+G_DEFINE_FINAL_TYPE (TscopeLatencyPanel, tscope_latency_panel, GTK_TYPE_BOX)
+
+enum
+{
+  COL_LATENCY,
+  COL_TASK,
+  COL_WAKER,
+  COL_CPU,
+  COL_TARGET,
+  COL_WAKEUP,
+  COL_SWITCH,
+};
+
+/**
+ * tscope_latency_panel_show_wakeup:
+ * @wakeup: an index of tscope_trace_get_wakeup()
+ *
+ * Markers A and B on the wakeup and the switch-in, the running interval
+ * selected, the view around both.
+ */
+void
+tscope_latency_panel_show_wakeup (TscopeSession *session,
+                                  guint          wakeup)
+{
+  TscopeTrace *trace = tscope_session_get_trace (session);
+  TscopeWakeup w;
+  TscopeTime margin;
+
+  tscope_trace_get_wakeup (trace, wakeup, &w);
+  if (w.latency < 0)
+    return;
+  margin = MAX (w.latency / 2, 2000);
+  tscope_session_set_marker (session, TSCOPE_MARKER_A, w.wakeup_ts);
+  tscope_session_set_marker (session, TSCOPE_MARKER_B, w.switch_ts);
+  /* the woken task's row goes to the top, above the CPUs and the arrow */
+  tscope_session_pin_row (session, TSCOPE_ROW_TASK, w.task, TRUE);
+  tscope_session_select_row (session, TSCOPE_ROW_TASK, w.task);
+  tscope_session_select_interval (session, w.switch_cpu, w.switch_index);
+  tscope_session_set_view (session, w.wakeup_ts - margin, w.switch_ts + margin, TRUE);
+}
+
+static void
+setup_cell (GtkSignalListItemFactory *factory,
+            GtkListItem              *item,
+            gpointer                  data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+  guint col = GPOINTER_TO_UINT (data);
+
+  gtk_label_set_xalign (GTK_LABEL (label), col == COL_LATENCY || col == COL_CPU || col == COL_TARGET ? 1 : 0);
+  gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           gpointer                  data)
+{
+  TscopeLatencyItem *it = gtk_list_item_get_item (item);
+  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (item));
+  g_autofree char *text = NULL;
+
+  switch (GPOINTER_TO_UINT (data))
+    {
+    case COL_LATENCY:
+      text = tscope_time_format_duration (it->sample.latency);
+      break;
+    case COL_TASK:
+      text = g_strdup (it->wakee);
+      break;
+    case COL_WAKER:
+      text = g_strdup (it->waker);
+      break;
+    case COL_CPU:
+      text = g_strdup_printf ("%u", it->sample.cpu);
+      break;
+    case COL_TARGET:
+      text = g_strdup_printf ("%u", it->wakeup.target_cpu);
+      break;
+    case COL_WAKEUP:
+      text = tscope_time_format_timestamp (it->sample.wakeup_ts);
+      break;
+    case COL_SWITCH:
+    default:
+      text = tscope_time_format_timestamp (it->sample.switch_ts);
+      break;
+    }
+  gtk_label_set_text (label, text);
+}
+
+static void
+add_column (TscopeLatencyPanel *self,
+            const char         *title,
+            guint               col,
+            gboolean            expand)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkColumnViewColumn *column;
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (col));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (col));
+  column = gtk_column_view_column_new (title, factory);
+  gtk_column_view_column_set_resizable (column, TRUE);
+  gtk_column_view_column_set_expand (column, expand);
+  gtk_column_view_append_column (self->view, column);
+  g_object_unref (column);
+}
+
+/* ---- computing the list in a thread ---- */
+
+typedef struct
+{
+  TscopeTrace *trace;
+  char        *needle;         /* task name part, or a pid */
+  GPtrArray   *items;
+  TscopeLatencySummary summary;
+} Job;
+
+static void
+job_free (Job *job)
+{
+  g_object_unref (job->trace);
+  g_free (job->needle);
+  g_clear_pointer (&job->items, g_ptr_array_unref);
+  g_free (job);
+}
+
+static char *
+label_of (TscopeTrace *trace,
+          guint32      task)
+{
+  const TscopeTask *t = tscope_trace_get_task (trace, task);
+
+  return g_strdup_printf ("%s:%d", t->comm, t->pid);
+}
+
+static void
+job_thread (GTask        *task,
+            gpointer      source,
+            gpointer      data,
+            GCancellable *cancellable)
+{
+  Job *job = data;
+  g_autoptr(GArray) all = tscope_trace_latency_samples (job->trace, -1, NULL, G_MININT64, G_MAXINT64);
+  g_autoptr(GArray) kept = g_array_new (FALSE, FALSE, sizeof (TscopeLatencySample));
+  g_autofree TscopeTime *lat = NULL;
+  char *end = NULL;
+  gint64 pid = job->needle ? g_ascii_strtoll (job->needle, &end, 10) : -1;
+  gboolean by_pid = job->needle && end && *end == '\0';
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      TscopeLatencySample *s = &g_array_index (all, TscopeLatencySample, i);
+
+      if (job->needle)
+        {
+          const TscopeTask *t = tscope_trace_get_task (job->trace, s->task);
+          g_autofree char *name = g_utf8_casefold (t->comm, -1);
+
+          if (by_pid ? t->pid != pid : strstr (name, job->needle) == NULL)
+            continue;
+        }
+      g_array_append_val (kept, *s);
+    }
+  lat = g_new (TscopeTime, kept->len + 1);
+  for (guint i = 0; i < kept->len; i++)
+    lat[i] = g_array_index (kept, TscopeLatencySample, i).latency;
+  tscope_times_sort (lat, kept->len);
+  tscope_latency_summarize (lat, kept->len, &job->summary);
+  tscope_latency_samples_sort_worst (kept);
+  job->items = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < MIN (kept->len, TOP); i++)
+    {
+      TscopeLatencyItem *it = g_object_new (TSCOPE_TYPE_LATENCY_ITEM, NULL);
+
+      it->sample = g_array_index (kept, TscopeLatencySample, i);
+      tscope_trace_get_wakeup (job->trace, it->sample.index, &it->wakeup);
+      it->wakee = label_of (job->trace, it->sample.task);
+      it->waker = label_of (job->trace, it->wakeup.waker);
+      g_ptr_array_add (job->items, it);
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+job_done (GObject      *source,
+          GAsyncResult *result,
+          gpointer      data)
+{
+  TscopeLatencyPanel *self = TSCOPE_LATENCY_PANEL (source);
+  Job *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    return;
+  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)), job->items->pdata,
+                       job->items->len);
+  if (job->summary.count == 0)
+    text = g_strdup (_("No completed wakeup (a wakeup followed by a switch-in)."));
+  else
+    {
+      g_autofree char *p50 = tscope_time_format_duration (job->summary.p50);
+      g_autofree char *p95 = tscope_time_format_duration (job->summary.p95);
+      g_autofree char *p99 = tscope_time_format_duration (job->summary.p99);
+      g_autofree char *max = tscope_time_format_duration (job->summary.max);
+      g_autofree char *mean = tscope_time_format_duration ((TscopeTime) (job->summary.mean + 0.5));
+
+      text = g_strdup_printf (_("%u wakeups   mean %s   p50 %s   p95 %s   p99 %s   max %s   (worst %u listed; "
+                                "activate one to measure it)"),
+                              job->summary.count, mean, p50, p95, p99, max, job->items->len);
+    }
+  gtk_label_set_text (self->summary, text);
+}
+
+static void
+refresh (TscopeLatencyPanel *self)
+{
+  GTask *task;
+  Job *job;
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->filter));
+
+  if (self->session == NULL)
+    return;
+  g_cancellable_cancel (self->cancel);
+  g_clear_object (&self->cancel);
+  self->cancel = g_cancellable_new ();
+  job = g_new0 (Job, 1);
+  job->trace = g_object_ref (tscope_session_get_trace (self->session));
+  job->needle = *text ? g_utf8_casefold (text, -1) : NULL;
+  task = g_task_new (self, self->cancel, job_done, NULL);
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_task_run_in_thread (task, job_thread);
+  g_object_unref (task);
+}
+
+/**
+ * tscope_latency_panel_activate:
+ *
+ * Does what activating row @position does.
+ */
+gboolean
+tscope_latency_panel_activate (TscopeLatencyPanel *self,
+                               guint               position)
+{
+  g_autoptr(TscopeLatencyItem) it = g_list_model_get_item (G_LIST_MODEL (self->store), position);
+
+  if (it == NULL || self->session == NULL)
+    return FALSE;
+  tscope_latency_panel_show_wakeup (self->session, it->sample.index);
+  return TRUE;
+}
+
+static void
+on_activate (GtkColumnView      *view,
+             guint               position,
+             TscopeLatencyPanel *self)
+{
+  tscope_latency_panel_activate (self, position);
+}
+
+guint
+tscope_latency_panel_get_n_items (TscopeLatencyPanel *self)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (self->store));
+}
+
+void
+tscope_latency_panel_set_filter (TscopeLatencyPanel *self,
+                                 const char         *task)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->filter), task ? task : "");
+  refresh (self);
+}
+
+void
+tscope_latency_panel_set_session (TscopeLatencyPanel *self,
+                                  TscopeSession      *session)
+{
+  g_set_object (&self->session, session);
+  g_list_store_remove_all (self->store);
+  refresh (self);
+}
+
+static void
+tscope_latency_panel_dispose (GObject *object)
+{
+  TscopeLatencyPanel *self = TSCOPE_LATENCY_PANEL (object);
+
+  g_cancellable_cancel (self->cancel);
+  g_clear_object (&self->cancel);
+  g_clear_object (&self->session);
+  G_OBJECT_CLASS (tscope_latency_panel_parent_class)->dispose (object);
+}
+
+static void
+tscope_latency_panel_finalize (GObject *object)
+{
+  TscopeLatencyPanel *self = TSCOPE_LATENCY_PANEL (object);
+
+  g_clear_object (&self->selection);
+  g_clear_object (&self->store);
+  G_OBJECT_CLASS (tscope_latency_panel_parent_class)->finalize (object);
+}
+
+static void
+tscope_latency_panel_class_init (TscopeLatencyPanelClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = tscope_latency_panel_dispose;
+  G_OBJECT_CLASS (klass)->finalize = tscope_latency_panel_finalize;
+}
+
+static void
+tscope_latency_panel_init (TscopeLatencyPanel *self)
+{
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
+  gtk_widget_set_margin_start (bar, 6);
+  gtk_widget_set_margin_end (bar, 6);
+  gtk_widget_set_margin_top (bar, 4);
+  gtk_widget_set_margin_bottom (bar, 4);
+  self->filter = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
+  g_object_set (self->filter, "placeholder-text", _("Task name or pid"), NULL);
+  self->summary = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->summary, 0);
+  gtk_label_set_ellipsize (self->summary, PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->summary), TRUE);
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->filter));
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->summary));
+  gtk_box_append (GTK_BOX (self), bar);
+
+  self->store = g_list_store_new (TSCOPE_TYPE_LATENCY_ITEM);
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->store)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  self->view = GTK_COLUMN_VIEW (gtk_column_view_new (GTK_SELECTION_MODEL (g_object_ref (self->selection))));
+  gtk_column_view_set_single_click_activate (self->view, FALSE);
+  add_column (self, _("Latency"), COL_LATENCY, FALSE);
+  add_column (self, _("Woken task"), COL_TASK, TRUE);
+  add_column (self, _("Waker"), COL_WAKER, TRUE);
+  add_column (self, _("Ran on CPU"), COL_CPU, FALSE);
+  add_column (self, _("Target CPU"), COL_TARGET, FALSE);
+  add_column (self, _("Wakeup"), COL_WAKEUP, FALSE);
+  add_column (self, _("Switch-in"), COL_SWITCH, FALSE);
+  g_signal_connect (self->view, "activate", G_CALLBACK (on_activate), self);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->view));
+  gtk_widget_set_vexpand (scroller, TRUE);
+  gtk_box_append (GTK_BOX (self), scroller);
+  g_signal_connect_swapped (self->filter, "search-changed", G_CALLBACK (refresh), self);
+}
+
+GtkWidget *
+tscope_latency_panel_new (void)
+{
+  return g_object_new (TSCOPE_TYPE_LATENCY_PANEL, NULL);
+}

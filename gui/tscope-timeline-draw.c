@@ -1,0 +1,646 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * Painting the timeline.  Every row asks core for one cell per pixel
+ * column (tscope_view_*_row) and paints runs of equal cells, so a frame
+ * costs the same at every zoom level.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "tscope-colors.h"
+#include "tscope-stats.h"
+#include "tscope-timeline-private.h"
+#include "tscope-view.h"
+
+#define TICK_SPACING 110      /* pixels between ruler labels, about */
+
+static void
+rect (GtkSnapshot   *snapshot,
+      const GdkRGBA *color,
+      float          x,
+      float          y,
+      float          w,
+      float          h)
+{
+  gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (x, y, w, h));
+}
+
+static TscopeViewCell *
+cells_for (TscopeTimeline *self,
+           guint           n)
+{
+  if (self->n_cells < n)
+    {
+      g_free (self->cells);
+      self->cells = g_new (TscopeViewCell, n);
+      self->n_cells = n;
+    }
+  return self->cells;
+}
+
+static PangoLayout *
+row_layout (TscopeTimeline *self,
+            guint           ri)
+{
+  PangoLayout *layout = g_hash_table_lookup (self->label_layouts, GUINT_TO_POINTER (ri));
+
+  if (layout == NULL)
+    {
+      const Row *row = &g_array_index (self->rows, Row, ri);
+
+      layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), row->label);
+      pango_layout_set_width (layout, (TSCOPE_LABEL_W - 16) * PANGO_SCALE);
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+      if (row->kind == ROW_GROUP)
+        {
+          PangoAttrList *attrs = pango_attr_list_new ();
+
+          pango_attr_list_insert (attrs, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
+          pango_layout_set_attributes (layout, attrs);
+          pango_attr_list_unref (attrs);
+        }
+      g_hash_table_insert (self->label_layouts, GUINT_TO_POINTER (ri), layout);
+    }
+  return layout;
+}
+
+static void
+draw_text (GtkSnapshot   *snapshot,
+           PangoLayout   *layout,
+           const GdkRGBA *color,
+           float          x,
+           float          y)
+{
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y));
+  gtk_snapshot_append_layout (snapshot, layout, color);
+  gtk_snapshot_restore (snapshot);
+}
+
+static void
+foreground (TscopeTimeline *self,
+            GdkRGBA        *fg)
+{
+  /* gtk_widget_get_color() is 4.10 */
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), fg);
+}
+
+/* ---- CPU and task rows ---- */
+
+static void
+draw_cpu_row (TscopeTimeline *self,
+              GtkSnapshot    *snapshot,
+              const Row      *row,
+              float           y,
+              int             h)
+{
+  TscopeTrace *trace = tscope_session_get_trace (self->session);
+  TscopeSpan v = tscope_session_get_view (self->session);
+  guint n = (guint) _tscope_timeline_plot_width (self);
+  TscopeViewCell *cells = cells_for (self, n);
+  g_autofree guint8 *ticks = g_new0 (guint8, n);
+  GdkRGBA irq = { 0.85f, 0.33f, 0.1f, 1 };
+  GdkRGBA softirq = { 0.5f, 0.3f, 0.75f, 1 };
+  GdkRGBA tick = { 0.2f, 0.2f, 0.2f, 0.8f };
+  float body = h - 6;
+
+  tscope_view_cpu_row (trace, row->id, v.begin, v.end, n, cells);
+  for (guint c = 0; c < n;)
+    {
+      guint e = c + 1;
+      GdkRGBA color;
+
+      while (e < n && cells[e].task == cells[c].task)
+        e++;
+      if (cells[c].task != TSCOPE_NO_TASK)
+        {
+          tscope_color_for_pid (tscope_trace_get_task (trace, cells[c].task)->pid, &color);
+          rect (snapshot, &color, TSCOPE_LABEL_W + c, y + 2, e - c, body);
+        }
+      c = e;
+    }
+  /* irq and softirq spans: a thin band under the row */
+  for (guint c = 0; c < n; c++)
+    {
+      if (cells[c].flags & TSCOPE_CELL_IRQ)
+        rect (snapshot, &irq, TSCOPE_LABEL_W + c, y + h - 4, 1, 3);
+      else if (cells[c].flags & TSCOPE_CELL_SOFTIRQ)
+        rect (snapshot, &softirq, TSCOPE_LABEL_W + c, y + h - 4, 1, 3);
+    }
+  /* every record as a tick, when zoomed in far enough to tell them apart */
+  if (tscope_view_cpu_event_ticks (trace, row->id, v.begin, v.end, n, ticks, n))
+    for (guint c = 0; c < n; c++)
+      if (ticks[c])
+        rect (snapshot, &tick, TSCOPE_LABEL_W + c, y, 1, 3);
+}
+
+static void
+draw_task_row (TscopeTimeline *self,
+               GtkSnapshot    *snapshot,
+               const Row      *row,
+               float           y,
+               int             h)
+{
+  TscopeTrace *trace = tscope_session_get_trace (self->session);
+  TscopeSpan v = tscope_session_get_view (self->session);
+  guint n = (guint) _tscope_timeline_plot_width (self);
+  TscopeViewCell *cells = cells_for (self, n);
+  GdkRGBA run;
+  GdkRGBA text = { 1, 1, 1, 1 };
+
+  tscope_color_for_pid (tscope_trace_get_task (trace, row->id)->pid, &run);
+  tscope_view_task_row (trace, row->id, v.begin, v.end, n, cells);
+  for (guint c = 0; c < n;)
+    {
+      guint e = c + 1;
+      GdkRGBA color;
+      float top = y + 2;
+      float height = h - 4;
+
+      while (e < n && cells[e].state == cells[c].state && cells[e].cpu == cells[c].cpu
+             && cells[e].index == cells[c].index)
+        e++;
+      switch (cells[c].state)
+        {
+        case TSCOPE_STATE_UNKNOWN:
+        case TSCOPE_STATE_DEAD:          /* after exit: nothing, as KernelShark */
+          c = e;
+          continue;
+        case TSCOPE_STATE_RUNNING:
+          color = run;
+          break;
+        case TSCOPE_STATE_SLEEPING:
+        case TSCOPE_STATE_IDLE:
+          tscope_color_for_state (cells[c].state, &color);
+          top = y + h / 2 - 1;
+          height = 2;
+          break;
+        default:
+          tscope_color_for_state (cells[c].state, &color);
+          top = y + 4;
+          height = h - 8;
+          break;
+        }
+      rect (snapshot, &color, TSCOPE_LABEL_W + c, top, e - c, height);
+      /* wide enough: which CPU it ran on */
+      if (cells[c].state == TSCOPE_STATE_RUNNING && e - c >= 28 && cells[c].cpu != G_MAXUINT16)
+        {
+          g_autofree char *label = g_strdup_printf ("CPU %u", cells[c].cpu);
+          g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), label);
+          PangoFontDescription *font = pango_font_description_from_string ("Sans 7");
+
+          pango_layout_set_font_description (layout, font);
+          pango_font_description_free (font);
+          draw_text (snapshot, layout, &text, TSCOPE_LABEL_W + c + 3, y + 3);
+        }
+      c = e;
+    }
+}
+
+static void
+draw_rows (TscopeTimeline *self,
+           GtkSnapshot    *snapshot,
+           int             width,
+           int             height)
+{
+  double scroll = gtk_adjustment_get_value (self->vadjustment);
+  GdkRGBA fg;
+  GdkRGBA stripe = { 0.5f, 0.5f, 0.5f, 0.06f };
+  GdkRGBA group_bg = { 0.5f, 0.5f, 0.6f, 0.14f };
+  GdkRGBA selected = { 0.2f, 0.45f, 0.9f, 0.16f };
+  TscopeRowKind sel_kind;
+  guint32 sel_id;
+  gboolean has_sel = tscope_session_get_selected_row (self->session, &sel_kind, &sel_id);
+  int first = _tscope_timeline_row_at (self, TSCOPE_HEADER_H);
+
+  foreground (self, &fg);
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, TSCOPE_HEADER_H, width, height - TSCOPE_HEADER_H));
+  for (guint i = first < 0 ? 0 : (guint) first; i < self->visible->len; i++)
+    {
+      guint ri = g_array_index (self->visible, guint, i);
+      const Row *row = &g_array_index (self->rows, Row, ri);
+      float y = (float) (TSCOPE_HEADER_H + g_array_index (self->visible_y, int, i) - scroll);
+      int h = _tscope_timeline_row_height (row);
+      PangoLayout *layout = row_layout (self, ri);
+      int lw;
+      int lh;
+
+      if (y > height)
+        break;
+      if (row->kind == ROW_GROUP)
+        rect (snapshot, &group_bg, 0, y, width, h);
+      else if (i % 2)
+        rect (snapshot, &stripe, 0, y, width, h);
+      if (has_sel && row->kind != ROW_GROUP && ((sel_kind == TSCOPE_ROW_CPU) == (row->kind == ROW_CPU))
+          && row->id == sel_id)
+        rect (snapshot, &selected, 0, y, width, h);
+      pango_layout_get_pixel_size (layout, &lw, &lh);
+      draw_text (snapshot, layout, &fg, row->kind == ROW_TASK && row->group != G_MAXUINT ? 14 : 6,
+                 y + (h - lh) / 2.0f);
+      if (row->pinned)
+        rect (snapshot, &(GdkRGBA) { 0.2f, 0.45f, 0.9f, 1 }, 0, y, 3, h);
+      if (row->kind == ROW_CPU)
+        draw_cpu_row (self, snapshot, row, y, h);
+      else if (row->kind == ROW_TASK)
+        draw_task_row (self, snapshot, row, y, h);
+    }
+  /* the label column's edge */
+  rect (snapshot, &(GdkRGBA) { 0.5f, 0.5f, 0.5f, 0.4f }, TSCOPE_LABEL_W - 1, TSCOPE_HEADER_H, 1, height);
+  gtk_snapshot_pop (snapshot);
+}
+
+/* ---- header: minimap, ruler, marker bar ---- */
+
+static void
+draw_minimap (TscopeTimeline *self,
+              GtkSnapshot    *snapshot,
+              int             width)
+{
+  TscopeTrace *trace = tscope_session_get_trace (self->session);
+  TscopeSpan v = tscope_session_get_view (self->session);
+  TscopeTime t0 = tscope_trace_get_first_ts (trace);
+  TscopeTime t1 = MAX (tscope_trace_get_last_ts (trace), t0 + 1);
+  guint n = (guint) _tscope_timeline_plot_width (self);
+  guint cpus = tscope_trace_get_n_cpus (trace);
+  float band = MAX (1.0f, MIN (6.0f, (TSCOPE_MINIMAP_H - 6.0f) / MAX (cpus, 1)));
+  TscopeViewCell *cells = cells_for (self, n);
+  GdkRGBA busy = { 0.3f, 0.55f, 0.85f, 0.85f };
+  GdkRGBA window = { 0.95f, 0.75f, 0.2f, 0.28f };
+  GdkRGBA edge = { 0.9f, 0.6f, 0.1f, 1 };
+  double x0;
+  double x1;
+
+  rect (snapshot, &(GdkRGBA) { 0.5f, 0.5f, 0.5f, 0.12f }, TSCOPE_LABEL_W, 0, width - TSCOPE_LABEL_W, TSCOPE_MINIMAP_H);
+  for (guint c = 0; c < cpus && (c + 1) * band <= TSCOPE_MINIMAP_H - 4; c++)
+    {
+      tscope_view_cpu_row (trace, c, t0, t1, n, cells);
+      for (guint x = 0; x < n;)
+        {
+          guint e = x + 1;
+
+          while (e < n && (cells[e].task != TSCOPE_NO_TASK) == (cells[x].task != TSCOPE_NO_TASK))
+            e++;
+          if (cells[x].task != TSCOPE_NO_TASK)
+            rect (snapshot, &busy, TSCOPE_LABEL_W + x, 3 + c * band, e - x, band - (band > 2 ? 1 : 0));
+          x = e;
+        }
+    }
+  x0 = TSCOPE_LABEL_W + (double) (v.begin - t0) * n / (double) (t1 - t0);
+  x1 = TSCOPE_LABEL_W + (double) (v.end - t0) * n / (double) (t1 - t0);
+  if (x1 - x0 < 3)
+    {
+      x0 -= 1.5;
+      x1 = x0 + 3;
+    }
+  rect (snapshot, &window, (float) x0, 0, (float) (x1 - x0), TSCOPE_MINIMAP_H);
+  rect (snapshot, &edge, (float) x0, 0, 1, TSCOPE_MINIMAP_H);
+  rect (snapshot, &edge, (float) x1 - 1, 0, 1, TSCOPE_MINIMAP_H);
+}
+
+/* The label of a ruler tick: seconds, with the decimals the step needs. */
+static char *
+tick_label (TscopeTime t,
+            TscopeTime step)
+{
+  int decimals = 0;
+
+  for (TscopeTime s = step; s < TSCOPE_NSEC_PER_SEC && decimals < 9; s *= 10)
+    decimals++;
+  if (decimals == 0)
+    return g_strdup_printf ("%" G_GINT64_FORMAT " s", t / TSCOPE_NSEC_PER_SEC);
+  return g_strdup_printf ("%" G_GINT64_FORMAT ".%0*" G_GINT64_FORMAT, t / TSCOPE_NSEC_PER_SEC, decimals,
+                          (t % TSCOPE_NSEC_PER_SEC) / (TscopeTime) pow (10, 9 - decimals));
+}
+
+static void
+draw_ruler (TscopeTimeline *self,
+            GtkSnapshot    *snapshot,
+            int             width)
+{
+  TscopeSpan v = tscope_session_get_view (self->session);
+  double px = (double) (v.end - v.begin) / _tscope_timeline_plot_width (self);
+  TscopeTime step = 1;
+  const int mults[] = { 1, 2, 5 };
+  GdkRGBA fg;
+  GdkRGBA grid = { 0.5f, 0.5f, 0.5f, 0.5f };
+  float y = TSCOPE_MINIMAP_H;
+  g_autofree char *unit = NULL;
+  g_autoptr(PangoLayout) unit_layout = NULL;
+
+  foreground (self, &fg);
+  /* the smallest 1-2-5 step at least TICK_SPACING pixels wide */
+  for (TscopeTime decade = 1; decade <= G_GINT64_CONSTANT (100000000000000); decade *= 10)
+    {
+      gboolean found = FALSE;
+
+      for (guint m = 0; m < G_N_ELEMENTS (mults); m++)
+        if ((double) (decade * mults[m]) / px >= TICK_SPACING)
+          {
+            step = decade * mults[m];
+            found = TRUE;
+            break;
+          }
+      if (found)
+        break;
+    }
+  for (TscopeTime t = (v.begin / step) * step; t <= v.end; t += step)
+    {
+      double x = TSCOPE_LABEL_W + (double) (t - v.begin) / px;
+      g_autofree char *label = NULL;
+      g_autoptr(PangoLayout) layout = NULL;
+
+      if (x < TSCOPE_LABEL_W)
+        continue;
+      rect (snapshot, &grid, (float) x, y + 14, 1, TSCOPE_RULER_H - 14);
+      label = tick_label (t, step);
+      layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), label);
+      draw_text (snapshot, layout, &fg, (float) x + 3, y + 2);
+    }
+  unit = tscope_time_format_duration (step);
+  unit_layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+  {
+    g_autofree char *text = g_strdup_printf (_("%s / tick"), unit);
+
+    pango_layout_set_text (unit_layout, text, -1);
+  }
+  draw_text (snapshot, unit_layout, &fg, 8, y + 3);
+  rect (snapshot, &grid, 0, TSCOPE_HEADER_H - 1, width, 1);
+}
+
+static void
+draw_markers (TscopeTimeline *self,
+              GtkSnapshot    *snapshot,
+              int             width,
+              int             height)
+{
+  TscopeSpan v = tscope_session_get_view (self->session);
+  TscopeSpan sel = tscope_session_get_selection (self->session);
+  GdkRGBA colors[2] = { { 0.1f, 0.55f, 0.2f, 1 }, { 0.75f, 0.15f, 0.15f, 1 } };
+  const char *names[2] = { "A", "B" };
+  float bar = TSCOPE_MINIMAP_H + TSCOPE_RULER_H;
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (TSCOPE_LABEL_W, TSCOPE_MINIMAP_H, width - TSCOPE_LABEL_W,
+                                                         height - TSCOPE_MINIMAP_H));
+  if (sel.begin != TSCOPE_NO_TIME && sel.end > sel.begin)
+    {
+      int x0 = tscope_timeline_time_to_x (self, MAX (sel.begin, v.begin));
+      int x1 = tscope_timeline_time_to_x (self, MIN (sel.end, v.end));
+
+      rect (snapshot, &(GdkRGBA) { 0.25f, 0.5f, 0.95f, 0.13f }, x0, bar, MAX (x1 - x0, 1), height - bar);
+      rect (snapshot, &(GdkRGBA) { 0.25f, 0.5f, 0.95f, 0.7f }, x0, bar, MAX (x1 - x0, 1), TSCOPE_MARKBAR_H);
+    }
+  for (guint m = 0; m < 2; m++)
+    {
+      TscopeTime t = tscope_session_get_marker (self->session, m);
+      int x;
+      g_autoptr(PangoLayout) layout = NULL;
+
+      if (t == TSCOPE_NO_TIME || t < v.begin || t > v.end)
+        continue;
+      x = tscope_timeline_time_to_x (self, t);
+      rect (snapshot, &colors[m], x, bar, 2, height - bar);
+      rect (snapshot, &colors[m], x, bar, 14, TSCOPE_MARKBAR_H - 2);
+      layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), names[m]);
+      draw_text (snapshot, layout, &(GdkRGBA) { 1, 1, 1, 1 }, x + 3, bar - 1);
+    }
+  gtk_snapshot_pop (snapshot);
+}
+
+/* The selected running interval's wakeup: an arrow from the waker's CPU at
+ * the wakeup to the switch-in, labelled with the latency. */
+static void
+draw_wakeup_arrow (TscopeTimeline *self,
+                   GtkSnapshot    *snapshot,
+                   int             width,
+                   int             height)
+{
+  TscopeTrace *trace = tscope_session_get_trace (self->session);
+  const TscopeCpuIntervals *iv;
+  TscopeTaskSpan span;
+  TscopeWakeup w;
+  guint cpu;
+  guint index;
+  int ya, yb, ha, hb;
+  int xa, xb;
+  g_autofree char *text = NULL;
+  g_autoptr(PangoLayout) layout = NULL;
+  cairo_t *cr;
+
+  if (!tscope_session_get_selected_interval (self->session, &cpu, &index))
+    return;
+  iv = tscope_trace_get_cpu_intervals (trace, cpu);
+  if (index >= iv->n || iv->task[index] == TSCOPE_IDLE_TASK || iv->start[index] <= tscope_trace_get_first_ts (trace))
+    return;
+  if (!tscope_view_task_span_at (trace, iv->task[index], iv->start[index] - 1, &span)
+      || span.state != TSCOPE_STATE_RUNNABLE || span.wakeup == G_MAXUINT32)
+    return;
+  tscope_trace_get_wakeup (trace, span.wakeup, &w);
+  if (w.switch_cpu != cpu || w.switch_index != index)
+    return;
+  if (!tscope_timeline_row_y (self, TSCOPE_ROW_CPU, w.waker_cpu, &ya, &ha)
+      || !tscope_timeline_row_y (self, TSCOPE_ROW_CPU, cpu, &yb, &hb))
+    return;
+  xa = tscope_timeline_time_to_x (self, w.wakeup_ts);
+  xb = tscope_timeline_time_to_x (self, w.switch_ts);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (TSCOPE_LABEL_W, TSCOPE_HEADER_H,
+                                                                 width - TSCOPE_LABEL_W, height - TSCOPE_HEADER_H));
+  {
+    double y0 = ya + ha / 2.0;
+    double y1 = yb + (yb > ya ? 3 : yb < ya ? hb - 3 : hb / 2.0);
+    double angle = atan2 (y1 - y0, xb - xa);
+
+    /* a white halo, then the arrow: visible over any task colour */
+    for (guint pass = 0; pass < 2; pass++)
+      {
+        if (pass == 0)
+          cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
+        else
+          cairo_set_source_rgba (cr, 0.85, 0.05, 0.45, 1);
+        cairo_set_line_width (cr, pass == 0 ? 5 : 2);
+        cairo_arc (cr, xa, y0, pass == 0 ? 5 : 3.5, 0, 2 * G_PI);
+        cairo_fill (cr);
+        cairo_move_to (cr, xa, y0);
+        cairo_line_to (cr, xb, y1);
+        cairo_stroke (cr);
+        cairo_move_to (cr, xb, y1);
+        cairo_line_to (cr, xb - 11 * cos (angle - 0.4), y1 - 11 * sin (angle - 0.4));
+        cairo_line_to (cr, xb - 11 * cos (angle + 0.4), y1 - 11 * sin (angle + 0.4));
+        cairo_close_path (cr);
+        if (pass == 0)
+          cairo_stroke_preserve (cr);
+        cairo_fill (cr);
+      }
+  }
+  cairo_destroy (cr);
+  text = tscope_time_format_duration (w.latency);
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
+  {
+    int lw;
+    int lh;
+    float lx = (xa + xb) / 2.0f;
+    float ly = MIN (ya, yb) - 2.0f;
+
+    pango_layout_get_pixel_size (layout, &lw, &lh);
+    lx -= lw / 2.0f;
+    ly -= lh;
+    if (ly < TSCOPE_HEADER_H)
+      ly = MAX (ya, yb) + MAX (ha, hb) + 2.0f;
+    rect (snapshot, &(GdkRGBA) { 1, 1, 1, 0.9f }, lx - 3, ly, lw + 6, lh);
+    draw_text (snapshot, layout, &(GdkRGBA) { 0.85f, 0.05f, 0.45f, 1 }, lx, ly);
+  }
+}
+
+/**
+ * _tscope_timeline_snapshot:
+ *
+ * GtkWidget::snapshot of the timeline.
+ */
+void
+_tscope_timeline_snapshot (GtkWidget   *widget,
+                           GtkSnapshot *snapshot)
+{
+  TscopeTimeline *self = TSCOPE_TIMELINE (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  gint64 t0 = g_get_monotonic_time ();
+
+  if (self->session == NULL || width <= TSCOPE_LABEL_W)
+    return;
+  draw_minimap (self, snapshot, width);
+  draw_ruler (self, snapshot, width);
+  draw_rows (self, snapshot, width, height);
+  draw_markers (self, snapshot, width, height);
+  draw_wakeup_arrow (self, snapshot, width, height);
+  self->last_frame_us = g_get_monotonic_time () - t0;
+}
+
+/* ---- tooltips ---- */
+
+static char *
+cpu_tooltip (TscopeTimeline *self,
+             guint           cpu,
+             TscopeTime      t)
+{
+  TscopeTrace *trace = tscope_session_get_trace (self->session);
+  const TscopeCpuIntervals *iv = tscope_trace_get_cpu_intervals (trace, cpu);
+  GString *s = g_string_new (NULL);
+  const TscopeTask *task;
+  TscopeTaskSpan span;
+  guint i;
+  TscopeTime end;
+  g_autofree char *start = NULL;
+  g_autofree char *dur = NULL;
+
+  if (!tscope_view_cpu_interval_at (trace, cpu, t, &i))
+    {
+      g_string_append_printf (s, _("CPU %u: no switch seen yet"), cpu);
+      return g_string_free (s, FALSE);
+    }
+  task = tscope_trace_get_task (trace, iv->task[i]);
+  end = tscope_trace_interval_end (trace, cpu, i);
+  start = tscope_time_format_timestamp (iv->start[i]);
+  dur = tscope_time_format_duration (end - iv->start[i]);
+  if (iv->task[i] == TSCOPE_IDLE_TASK)
+    g_string_append_printf (s, _("<b>idle</b>  CPU %u\nstart %s\nduration %s"), cpu, start, dur);
+  else
+    {
+      g_autofree char *comm = g_markup_escape_text (task->comm, -1);
+
+      g_string_append_printf (s, _("<b>%s</b>  pid %d  CPU %u\nstart %s\nduration %s"), comm, task->pid, cpu,
+                              start, dur);
+    }
+  if (iv->state[i] != 0)
+    {
+      g_autofree char *st = tscope_trace_format_prev_state (trace, tscope_trace_get_prev_state (trace, iv->state[i]));
+
+      g_string_append_printf (s, _("\nswitched out in state %s"), st);
+    }
+  if (iv->task[i] != TSCOPE_IDLE_TASK && iv->start[i] > tscope_trace_get_first_ts (trace)
+      && tscope_view_task_span_at (trace, iv->task[i], iv->start[i] - 1, &span)
+      && span.state == TSCOPE_STATE_RUNNABLE && span.wakeup != G_MAXUINT32)
+    {
+      TscopeWakeup w;
+
+      tscope_trace_get_wakeup (trace, span.wakeup, &w);
+      if (w.switch_cpu == cpu && w.switch_index == i)
+        {
+          const TscopeTask *waker = tscope_trace_get_task (trace, w.waker);
+          g_autofree char *wcomm = g_markup_escape_text (waker->comm, -1);
+          g_autofree char *wts = tscope_time_format_timestamp (w.wakeup_ts);
+          g_autofree char *lat = tscope_time_format_duration (w.latency);
+
+          g_string_append_printf (s, _("\nwoken by %s:%d on CPU %u at %s\nwakeup latency <b>%s</b>"), wcomm,
+                                  waker->pid, w.waker_cpu, wts, lat);
+        }
+    }
+  return g_string_free (s, FALSE);
+}
+
+static char *
+task_tooltip (TscopeTimeline *self,
+              guint32         task,
+              TscopeTime      t)
+{
+  TscopeTrace *trace = tscope_session_get_trace (self->session);
+  const TscopeTask *tk = tscope_trace_get_task (trace, task);
+  g_autofree char *comm = g_markup_escape_text (tk->comm, -1);
+  TscopeTaskSpan span;
+  g_autofree char *start = NULL;
+  g_autofree char *dur = NULL;
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, "<b>%s</b>  pid %d", comm, tk->pid);
+  if (!tscope_view_task_span_at (trace, task, t, &span) || span.state == TSCOPE_STATE_UNKNOWN)
+    return g_string_free (s, FALSE);
+  start = tscope_time_format_timestamp (span.begin);
+  dur = tscope_time_format_duration (span.end - span.begin);
+  g_string_append_printf (s, _("\n%s"), tscope_state_name (span.state));
+  if (span.state == TSCOPE_STATE_RUNNING && span.cpu != G_MAXUINT16)
+    g_string_append_printf (s, _(" on CPU %u"), span.cpu);
+  g_string_append_printf (s, _("\nstart %s\nduration %s"), start, dur);
+  if (span.state == TSCOPE_STATE_RUNNABLE && span.wakeup != G_MAXUINT32)
+    {
+      TscopeWakeup w;
+
+      tscope_trace_get_wakeup (trace, span.wakeup, &w);
+      if (w.latency >= 0)
+        {
+          const TscopeTask *waker = tscope_trace_get_task (trace, w.waker);
+          g_autofree char *wcomm = g_markup_escape_text (waker->comm, -1);
+          g_autofree char *lat = tscope_time_format_duration (w.latency);
+
+          g_string_append_printf (s, _("\nwoken by %s:%d on CPU %u\nwakeup latency <b>%s</b>"), wcomm, waker->pid,
+                                  w.waker_cpu, lat);
+        }
+    }
+  return g_string_free (s, FALSE);
+}
+
+/**
+ * _tscope_timeline_tooltip_text:
+ *
+ * Returns: (transfer full) (nullable): Pango markup for what is under (x, y).
+ */
+char *
+_tscope_timeline_tooltip_text (TscopeTimeline *self,
+                               double          x,
+                               double          y)
+{
+  int vi = _tscope_timeline_row_at (self, y);
+  const Row *row;
+  TscopeTime t;
+
+  if (self->session == NULL || vi < 0 || x < TSCOPE_LABEL_W)
+    return NULL;
+  row = _tscope_timeline_visible_row (self, (guint) vi);
+  t = tscope_timeline_x_to_time (self, x);
+  if (row->kind == ROW_CPU)
+    return cpu_tooltip (self, row->id, t);
+  if (row->kind == ROW_TASK)
+    return task_tooltip (self, row->id, t);
+  return NULL;
+}

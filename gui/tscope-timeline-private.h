@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * The timeline's shared state, for tscope-timeline{,-draw,-input}.c.
+ */
+#pragma once
+
+#include "tscope-timeline.h"
+
+G_BEGIN_DECLS
+
+#define TSCOPE_MINIMAP_H   36
+#define TSCOPE_RULER_H     24
+#define TSCOPE_MARKBAR_H   16
+#define TSCOPE_HEADER_H    (TSCOPE_MINIMAP_H + TSCOPE_RULER_H + TSCOPE_MARKBAR_H)
+#define TSCOPE_LABEL_W     200
+#define TSCOPE_CPU_ROW_H   26
+#define TSCOPE_TASK_ROW_H  18
+#define TSCOPE_GROUP_ROW_H 20
+
+typedef enum
+{
+  ROW_CPU,
+  ROW_GROUP,
+  ROW_TASK,
+} RowKind;
+
+typedef struct
+{
+  RowKind  kind;
+  guint32  id;              /* CPU, task, or group index */
+  guint    group;           /* task rows: their group, G_MAXUINT if none */
+  char    *label;
+  gboolean hidden;
+  gboolean pinned;
+  guint    pin_order;
+  gint64   weight;          /* run time: the sort key */
+} Row;
+
+typedef struct
+{
+  guint32  leader;          /* the task whose children these are */
+  gboolean collapsed;
+  GArray  *rows;            /* guint: row indices of its tasks, leader first */
+  gint64   weight;
+} Group;
+
+struct _TscopeTimeline
+{
+  GtkWidget      parent_instance;
+
+  /* owned */
+  TscopeSession *session;
+  GtkAdjustment *vadjustment;
+  GArray        *rows;              /* Row */
+  GArray        *groups;            /* Group */
+  GArray        *visible;           /* guint: row indices in display order */
+  GArray        *visible_y;         /* int: their y offsets in the row area */
+  GArray        *order;             /* guint: every row in its base order (reorderable) */
+  GHashTable    *label_layouts;     /* row index -> PangoLayout */
+  GtkGesture    *drag;
+  GtkGesture    *click;
+  GtkGesture    *zoom_gesture;
+  GtkEventController *motion;
+  GMenuModel    *row_menu;
+
+  gulong         notify_handler;
+  int            rows_height;       /* total height of the visible rows */
+  guint          pin_counter;
+
+  /* pointer and gestures */
+  double         pointer_x;
+  double         pointer_y;
+  gboolean       pointer_inside;
+  double         drag_start_x;
+  double         drag_start_y;
+  double         drag_last_dy;
+  TscopeSpan     drag_view;         /* the view when a pan started */
+  int            drag_mode;         /* DRAG_* */
+  TscopeTime     drag_time;         /* where a range selection started */
+  double         zoom_scale;
+  guint          menu_row;          /* the row a context menu was opened on */
+  gboolean       pending_scroll;    /* scroll to this row once allocated */
+  TscopeRowKind  pending_kind;
+  guint32        pending_id;
+
+  /* draw-time caches */
+  gpointer       cells;             /* TscopeViewCell[n], reused between rows */
+  guint          n_cells;
+  gint64         last_frame_us;
+};
+
+enum
+{
+  DRAG_NONE,
+  DRAG_PAN,
+  DRAG_SELECT,
+  DRAG_MINIMAP,
+};
+
+/* tscope-timeline.c */
+void        _tscope_timeline_layout_rows   (TscopeTimeline *self);
+int         _tscope_timeline_plot_width    (TscopeTimeline *self);
+int         _tscope_timeline_row_at        (TscopeTimeline *self,
+                                            double          y);
+int         _tscope_timeline_row_height    (const Row      *row);
+const Row  *_tscope_timeline_visible_row   (TscopeTimeline *self,
+                                            guint           i);
+TscopeTime  _tscope_timeline_snap          (TscopeTimeline *self,
+                                            const Row      *row,
+                                            TscopeTime      t);
+void        _tscope_timeline_row_menu      (TscopeTimeline *self,
+                                            guint           visible_index,
+                                            double          x,
+                                            double          y);
+
+/* tscope-timeline-draw.c */
+void        _tscope_timeline_snapshot      (GtkWidget      *widget,
+                                            GtkSnapshot    *snapshot);
+char       *_tscope_timeline_tooltip_text  (TscopeTimeline *self,
+                                            double          x,
+                                            double          y);
+
+/* tscope-timeline-input.c */
+void        _tscope_timeline_init_input    (TscopeTimeline *self);
+void        _tscope_timeline_class_init_input (GtkWidgetClass *widget_class);
+
+G_END_DECLS

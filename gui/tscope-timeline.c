@@ -1,0 +1,756 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * The timeline: a minimap of the whole trace, a time ruler with the marker
+ * bar, then one row per CPU and one per task (grouped under the task that
+ * forked them, collapsible).  Rows can be hidden, pinned to the top and
+ * moved.  It draws what core's view queries answer (tscope-timeline-draw.c)
+ * and turns input into session changes (tscope-timeline-input.c).
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tscope-cursor.h"
+#include "tscope-timeline-private.h"
+#include "tscope-view.h"
+
+G_DEFINE_FINAL_TYPE (TscopeTimeline, tscope_timeline, GTK_TYPE_WIDGET)
+
+static void
+row_clear (gpointer data)
+{
+  Row *row = data;
+
+  g_free (row->label);
+}
+
+static void
+group_clear (gpointer data)
+{
+  Group *g = data;
+
+  g_clear_pointer (&g->rows, g_array_unref);
+}
+
+int
+_tscope_timeline_row_height (const Row *row)
+{
+  switch (row->kind)
+    {
+    case ROW_CPU:
+      return TSCOPE_CPU_ROW_H;
+    case ROW_GROUP:
+      return TSCOPE_GROUP_ROW_H;
+    case ROW_TASK:
+    default:
+      return TSCOPE_TASK_ROW_H;
+    }
+}
+
+static char *
+task_label (TscopeTrace *trace,
+            guint32      task)
+{
+  const TscopeTask *t = tscope_trace_get_task (trace, task);
+
+  if (t->is_vcpu)
+    {
+      for (guint i = 0; i < tscope_trace_get_n_vcpus (trace); i++)
+        {
+          const TscopeVcpu *v = tscope_trace_get_vcpu (trace, i);
+
+          if (v->task == task && v->vcpu_ids->len > 0)
+            return g_strdup_printf ("⚙ vCPU %u  %s:%d", g_array_index (v->vcpu_ids, guint, 0), t->comm, t->pid);
+          if (v->task == task)
+            return g_strdup_printf ("⚙ vCPU  %s:%d", t->comm, t->pid);
+        }
+    }
+  return g_strdup_printf ("%s:%d", t->comm, t->pid);
+}
+
+static gint
+cmp_group_weight (gconstpointer a,
+                  gconstpointer b,
+                  gpointer      data)
+{
+  GArray *groups = data;
+  const Group *x = &g_array_index (groups, Group, *(const guint *) a);
+  const Group *y = &g_array_index (groups, Group, *(const guint *) b);
+
+  return x->weight > y->weight ? -1 : x->weight < y->weight;
+}
+
+static gint
+cmp_row_weight (gconstpointer a,
+                gconstpointer b,
+                gpointer      data)
+{
+  GArray *rows = data;
+  const Row *x = &g_array_index (rows, Row, *(const guint *) a);
+  const Row *y = &g_array_index (rows, Row, *(const guint *) b);
+
+  return x->weight > y->weight ? -1 : x->weight < y->weight;
+}
+
+/* The group of a task: the task that forked it when that one ran too,
+ * else itself.  qemu's vCPU threads land under qemu, a shell's commands
+ * under the shell. */
+static guint32
+group_leader (TscopeTrace *trace,
+              guint32      task)
+{
+  const TscopeTask *t = tscope_trace_get_task (trace, task);
+
+  if (t->parent != TSCOPE_NO_TASK && t->parent != TSCOPE_IDLE_TASK
+      && tscope_trace_get_task (trace, t->parent)->n_runs > 0)
+    return t->parent;
+  return task;
+}
+
+static void
+build_rows (TscopeTimeline *self)
+{
+  TscopeTrace *trace = tscope_session_get_trace (self->session);
+  g_autoptr(GHashTable) group_of = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) group_order = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  g_array_set_size (self->rows, 0);
+  g_array_set_size (self->groups, 0);
+  g_array_set_size (self->order, 0);
+  for (guint c = 0; c < tscope_trace_get_n_cpus (trace); c++)
+    {
+      Row row = { ROW_CPU, c, G_MAXUINT, g_strdup_printf (_("CPU %u"), c), FALSE, FALSE, 0, 0 };
+
+      g_array_append_val (self->rows, row);
+      g_array_append_val (self->order, c);
+    }
+  for (guint32 tk = 1; tk < tscope_trace_get_n_tasks (trace); tk++)
+    {
+      const TscopeTask *t = tscope_trace_get_task (trace, tk);
+      guint32 leader;
+      gpointer gi;
+      Group *g;
+      Row row = { ROW_TASK, tk, 0, NULL, FALSE, FALSE, 0, t->run_ns };
+      guint ri;
+
+      if (t->n_runs == 0 && !t->is_vcpu)
+        continue;
+      leader = group_leader (trace, tk);
+      if (!g_hash_table_lookup_extended (group_of, GUINT_TO_POINTER (leader), NULL, &gi))
+        {
+          Group ng = { leader, FALSE, g_array_new (FALSE, FALSE, sizeof (guint)), 0 };
+          guint idx = self->groups->len;
+
+          g_array_append_val (self->groups, ng);
+          g_array_append_val (group_order, idx);
+          gi = GUINT_TO_POINTER (idx);
+          g_hash_table_insert (group_of, GUINT_TO_POINTER (leader), gi);
+        }
+      row.group = GPOINTER_TO_UINT (gi);
+      row.label = task_label (trace, tk);
+      ri = self->rows->len;
+      g_array_append_val (self->rows, row);
+      g = &g_array_index (self->groups, Group, row.group);
+      g_array_append_val (g->rows, ri);
+      g->weight += t->run_ns;
+    }
+  /* groups by CPU time; in a group, the leader first, then by CPU time */
+  g_array_sort_with_data (group_order, cmp_group_weight, self->groups);
+  for (guint i = 0; i < group_order->len; i++)
+    {
+      guint gi = g_array_index (group_order, guint, i);
+      Group *g = &g_array_index (self->groups, Group, gi);
+      const TscopeTask *leader = tscope_trace_get_task (trace, g->leader);
+      Row header = { ROW_GROUP, gi, gi, NULL, FALSE, FALSE, 0, g->weight };
+      guint hi = self->rows->len;
+
+      g_array_sort_with_data (g->rows, cmp_row_weight, self->rows);
+      for (guint k = 0; k < g->rows->len; k++)
+        if (g_array_index (self->rows, Row, g_array_index (g->rows, guint, k)).id == g->leader && k > 0)
+          {
+            guint lead = g_array_index (g->rows, guint, k);
+
+            g_array_remove_index (g->rows, k);
+            g_array_prepend_val (g->rows, lead);
+          }
+      /* a task alone needs no header */
+      if (g->rows->len > 1)
+        {
+          header.label = g_strdup_printf (_("%s:%d — %u tasks"), leader->comm, leader->pid, g->rows->len);
+          g_array_append_val (self->rows, header);
+          g_array_append_val (self->order, hi);
+        }
+      for (guint k = 0; k < g->rows->len; k++)
+        g_array_append_val (self->order, g_array_index (g->rows, guint, k));
+    }
+}
+
+static gboolean
+row_shown (TscopeTimeline *self,
+           const Row      *row)
+{
+  if (row->hidden)
+    return FALSE;
+  if (row->kind == ROW_TASK && row->group != G_MAXUINT)
+    {
+      const Group *g = &g_array_index (self->groups, Group, row->group);
+
+      /* a collapsed group shows its header only; a pinned task stays */
+      if (g->collapsed && g->rows->len > 1 && !row->pinned)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gint
+cmp_pin (gconstpointer a,
+         gconstpointer b,
+         gpointer      data)
+{
+  GArray *rows = data;
+
+  return (gint) g_array_index (rows, Row, *(const guint *) a).pin_order
+         - (gint) g_array_index (rows, Row, *(const guint *) b).pin_order;
+}
+
+/**
+ * _tscope_timeline_layout_rows:
+ *
+ * Recomputes which rows show, in which order and at which y.
+ */
+void
+_tscope_timeline_layout_rows (TscopeTimeline *self)
+{
+  g_autoptr(GArray) pinned = g_array_new (FALSE, FALSE, sizeof (guint));
+  int y = 0;
+
+  g_array_set_size (self->visible, 0);
+  g_array_set_size (self->visible_y, 0);
+  for (guint i = 0; i < self->order->len; i++)
+    {
+      guint ri = g_array_index (self->order, guint, i);
+      Row *row = &g_array_index (self->rows, Row, ri);
+
+      row->pin_order = row->kind == ROW_GROUP || self->session == NULL ? 0
+                       : tscope_session_row_pin_order (self->session,
+                                                       row->kind == ROW_CPU ? TSCOPE_ROW_CPU : TSCOPE_ROW_TASK,
+                                                       row->id);
+      row->pinned = row->pin_order > 0;
+      if (row->pinned && !row->hidden)
+        g_array_append_val (pinned, ri);
+    }
+  g_array_sort_with_data (pinned, cmp_pin, self->rows);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      GArray *list = pass == 0 ? pinned : self->order;
+
+      for (guint i = 0; i < list->len; i++)
+        {
+          guint ri = g_array_index (list, guint, i);
+          const Row *row = &g_array_index (self->rows, Row, ri);
+
+          if ((pass == 1 && row->pinned) || !row_shown (self, row))
+            continue;
+          g_array_append_val (self->visible, ri);
+          g_array_append_val (self->visible_y, y);
+          y += _tscope_timeline_row_height (row);
+        }
+    }
+  self->rows_height = y;
+  if (self->vadjustment)
+    {
+      int page = MAX (gtk_widget_get_height (GTK_WIDGET (self)) - TSCOPE_HEADER_H, 1);
+
+      gtk_adjustment_configure (self->vadjustment,
+                                CLAMP (gtk_adjustment_get_value (self->vadjustment), 0, MAX (0, y - page)),
+                                0, MAX (y, page), TSCOPE_TASK_ROW_H * 3, page * 0.9, page);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+const Row *
+_tscope_timeline_visible_row (TscopeTimeline *self,
+                              guint           i)
+{
+  if (i >= self->visible->len)
+    return NULL;
+  return &g_array_index (self->rows, Row, g_array_index (self->visible, guint, i));
+}
+
+int
+_tscope_timeline_plot_width (TscopeTimeline *self)
+{
+  return MAX (gtk_widget_get_width (GTK_WIDGET (self)) - TSCOPE_LABEL_W, 1);
+}
+
+/**
+ * _tscope_timeline_row_at:
+ * @y: a widget y
+ *
+ * Returns: the index in the visible rows at @y, or -1.
+ */
+int
+_tscope_timeline_row_at (TscopeTimeline *self,
+                         double          y)
+{
+  double ry = y - TSCOPE_HEADER_H + gtk_adjustment_get_value (self->vadjustment);
+  guint lo = 0;
+  guint hi = self->visible->len;
+
+  if (y < TSCOPE_HEADER_H || ry < 0 || ry >= self->rows_height)
+    return -1;
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (g_array_index (self->visible_y, int, mid) <= ry)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return self->visible->len ? (int) lo : -1;
+}
+
+int
+tscope_timeline_time_to_x (TscopeTimeline *self,
+                           TscopeTime      t)
+{
+  TscopeSpan v = tscope_session_get_view (self->session);
+  double w = _tscope_timeline_plot_width (self);
+
+  return TSCOPE_LABEL_W + (int) ((double) (t - v.begin) * w / (double) (v.end - v.begin));
+}
+
+TscopeTime
+tscope_timeline_x_to_time (TscopeTimeline *self,
+                           double          x)
+{
+  TscopeSpan v = tscope_session_get_view (self->session);
+  double w = _tscope_timeline_plot_width (self);
+
+  return v.begin + (TscopeTime) ((x - TSCOPE_LABEL_W) * (double) (v.end - v.begin) / w);
+}
+
+/**
+ * _tscope_timeline_snap:
+ *
+ * The time of the row's event nearest to @t: a record of the CPU for CPU
+ * rows, a state change (switch, wakeup) for task rows; @t itself when the
+ * nearest one is more than 8 pixels away.
+ */
+TscopeTime
+_tscope_timeline_snap (TscopeTimeline *self,
+                       const Row      *row,
+                       TscopeTime      t)
+{
+  TscopeTrace *trace = tscope_session_get_trace (self->session);
+  TscopeSpan v = tscope_session_get_view (self->session);
+  TscopeTime slack = (v.end - v.begin) * 8 / _tscope_timeline_plot_width (self);
+  TscopeTime before = G_MININT64;
+  TscopeTime after = G_MAXINT64;
+  TscopeTime best;
+
+  if (row == NULL || row->kind == ROW_GROUP)
+    return t;
+  if (row->kind == ROW_CPU)
+    tscope_trace_adjacent_records (trace, (gint) row->id, t, &before, &after);
+  else
+    {
+      TscopeTaskSpan span;
+
+      if (tscope_view_task_span_at (trace, row->id, t, &span))
+        {
+          before = span.begin;
+          after = span.end;
+        }
+    }
+  best = (after != G_MAXINT64 && (before == G_MININT64 || after - t < t - before)) ? after : before;
+  if (best == G_MININT64 || best == G_MAXINT64 || ABS (best - t) > MAX (slack, 1))
+    return t;
+  return best;
+}
+
+/* ---- row menu: hide, pin, move ---- */
+
+static guint
+menu_row_index (TscopeTimeline *self)
+{
+  return self->menu_row < self->visible->len ? g_array_index (self->visible, guint, self->menu_row) : G_MAXUINT;
+}
+
+static void
+row_action (GtkWidget  *widget,
+            const char *action,
+            GVariant   *param)
+{
+  TscopeTimeline *self = TSCOPE_TIMELINE (widget);
+  guint ri = menu_row_index (self);
+  Row *row;
+
+  if (g_str_equal (action, "row.show-all"))
+    {
+      tscope_timeline_show_all_rows (self);
+      return;
+    }
+  if (ri == G_MAXUINT)
+    return;
+  row = &g_array_index (self->rows, Row, ri);
+  if (g_str_equal (action, "row.hide"))
+    row->hidden = TRUE;
+  else if (g_str_equal (action, "row.pin") && row->kind != ROW_GROUP)
+    {
+      tscope_session_pin_row (self->session, row->kind == ROW_CPU ? TSCOPE_ROW_CPU : TSCOPE_ROW_TASK, row->id,
+                              !row->pinned);
+      return;
+    }
+  else if (g_str_equal (action, "row.collapse") && row->kind == ROW_GROUP)
+    {
+      Group *g = &g_array_index (self->groups, Group, row->id);
+
+      g->collapsed = !g->collapsed;
+    }
+  else if (g_str_equal (action, "row.up") || g_str_equal (action, "row.down"))
+    {
+      gboolean up = g_str_equal (action, "row.up");
+
+      for (guint i = 0; i < self->order->len; i++)
+        if (g_array_index (self->order, guint, i) == ri)
+          {
+            guint j = up ? (i > 0 ? i - 1 : i) : MIN (i + 1, self->order->len - 1);
+            guint tmp = g_array_index (self->order, guint, j);
+
+            g_array_index (self->order, guint, j) = ri;
+            g_array_index (self->order, guint, i) = tmp;
+            break;
+          }
+    }
+  _tscope_timeline_layout_rows (self);
+}
+
+void
+_tscope_timeline_row_menu (TscopeTimeline *self,
+                           guint           visible_index,
+                           double          x,
+                           double          y)
+{
+  g_autoptr(GMenu) menu = g_menu_new ();
+  const Row *row = _tscope_timeline_visible_row (self, visible_index);
+  GtkWidget *popover;
+
+  if (row == NULL)
+    return;
+  self->menu_row = visible_index;
+  g_menu_append (menu, row->pinned ? _("Unpin") : _("Pin to Top"), "row.pin");
+  g_menu_append (menu, _("Move Up"), "row.up");
+  g_menu_append (menu, _("Move Down"), "row.down");
+  if (row->kind == ROW_GROUP)
+    g_menu_append (menu, g_array_index (self->groups, Group, row->id).collapsed ? _("Expand") : _("Collapse"),
+                   "row.collapse");
+  g_menu_append (menu, _("Hide Row"), "row.hide");
+  g_menu_append (menu, _("Show All Rows"), "row.show-all");
+  popover = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
+  gtk_widget_set_parent (popover, GTK_WIDGET (self));
+  gtk_popover_set_pointing_to (GTK_POPOVER (popover), &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+  gtk_popover_set_has_arrow (GTK_POPOVER (popover), FALSE);
+  g_signal_connect (popover, "closed", G_CALLBACK (gtk_widget_unparent), NULL);
+  gtk_popover_popup (GTK_POPOVER (popover));
+}
+
+/* ---- public API ---- */
+
+void
+tscope_timeline_show_all_rows (TscopeTimeline *self)
+{
+  for (guint i = 0; i < self->rows->len; i++)
+    g_array_index (self->rows, Row, i).hidden = FALSE;
+  _tscope_timeline_layout_rows (self);
+}
+
+/**
+ * tscope_timeline_find_row:
+ * @text: part of a task name, a pid, or "cpu N"
+ *
+ * Scrolls to the first row that matches (after the selected one, so that
+ * repeating it walks through the matches) and selects it.
+ *
+ * Returns: whether a row matched.
+ */
+gboolean
+tscope_timeline_find_row (TscopeTimeline *self,
+                          const char     *text)
+{
+  g_autofree char *needle = g_utf8_casefold (text, -1);
+  TscopeRowKind kind;
+  guint32 id;
+  guint start = 0;
+  gboolean has = self->session && tscope_session_get_selected_row (self->session, &kind, &id);
+  char *end = NULL;
+  gint64 pid = g_ascii_strtoll (text, &end, 10);
+  gboolean is_pid = end && end != text && *end == '\0';
+
+  if (self->session == NULL || *text == '\0')
+    return FALSE;
+  for (guint i = 0; has && i < self->visible->len; i++)
+    {
+      const Row *row = _tscope_timeline_visible_row (self, i);
+
+      if (row->kind != ROW_GROUP && ((kind == TSCOPE_ROW_CPU) == (row->kind == ROW_CPU)) && row->id == id)
+        start = i + 1;
+    }
+  /* collapsed groups hide their tasks: look through every row */
+  for (guint n = 0; n < self->order->len; n++)
+    {
+      guint ri = g_array_index (self->order, guint, (start + n) % self->order->len);
+      Row *row = &g_array_index (self->rows, Row, ri);
+      g_autofree char *label = g_utf8_casefold (row->label, -1);
+      gboolean match;
+
+      if (row->kind == ROW_GROUP)
+        continue;
+      if (is_pid)
+        match = row->kind == ROW_TASK
+                && tscope_trace_get_task (tscope_session_get_trace (self->session), row->id)->pid == pid;
+      else
+        match = strstr (label, needle) != NULL;
+      if (!match)
+        continue;
+      row->hidden = FALSE;
+      if (row->kind == ROW_TASK && row->group != G_MAXUINT)
+        g_array_index (self->groups, Group, row->group).collapsed = FALSE;
+      _tscope_timeline_layout_rows (self);
+      tscope_session_select_row (self->session, row->kind == ROW_CPU ? TSCOPE_ROW_CPU : TSCOPE_ROW_TASK, row->id);
+      tscope_timeline_scroll_to_row (self, row->kind == ROW_CPU ? TSCOPE_ROW_CPU : TSCOPE_ROW_TASK, row->id);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/**
+ * tscope_timeline_row_y:
+ * @y: (out): the row's top, in widget coordinates
+ *
+ * Returns: whether the row is shown (possibly scrolled out of sight).
+ */
+gboolean
+tscope_timeline_row_y (TscopeTimeline *self,
+                       TscopeRowKind   kind,
+                       guint32         id,
+                       int            *y,
+                       int            *height)
+{
+  for (guint i = 0; i < self->visible->len; i++)
+    {
+      const Row *row = _tscope_timeline_visible_row (self, i);
+
+      if (row->kind != ROW_GROUP && ((kind == TSCOPE_ROW_CPU) == (row->kind == ROW_CPU)) && row->id == id)
+        {
+          if (y)
+            *y = TSCOPE_HEADER_H + g_array_index (self->visible_y, int, i)
+                 - (int) gtk_adjustment_get_value (self->vadjustment);
+          if (height)
+            *height = _tscope_timeline_row_height (row);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+void
+tscope_timeline_scroll_to_row (TscopeTimeline *self,
+                               TscopeRowKind   kind,
+                               guint32         id)
+{
+  int y;
+  int h;
+
+  if (gtk_widget_get_height (GTK_WIDGET (self)) <= TSCOPE_HEADER_H)
+    {
+      /* not allocated yet: scroll once it is */
+      self->pending_scroll = TRUE;
+      self->pending_kind = kind;
+      self->pending_id = id;
+      return;
+    }
+  if (!tscope_timeline_row_y (self, kind, id, &y, &h))
+    return;
+  if (y < TSCOPE_HEADER_H || y + h > gtk_widget_get_height (GTK_WIDGET (self)))
+    gtk_adjustment_set_value (self->vadjustment,
+                              gtk_adjustment_get_value (self->vadjustment) + y - TSCOPE_HEADER_H
+                              - (gtk_widget_get_height (GTK_WIDGET (self)) - TSCOPE_HEADER_H) / 3);
+}
+
+static void
+on_session_notify (TscopeTimeline *self,
+                   GParamSpec     *pspec)
+{
+  TscopeRowKind kind;
+  guint32 id;
+
+  if (g_str_equal (pspec->name, "rows"))
+    _tscope_timeline_layout_rows (self);
+  /* a row picked elsewhere (latency panel, row finder) comes into view */
+  if (g_str_equal (pspec->name, "selected-row")
+      && tscope_session_get_selected_row (self->session, &kind, &id))
+    {
+      for (guint i = 0; kind == TSCOPE_ROW_TASK && i < self->rows->len; i++)
+        {
+          Row *row = &g_array_index (self->rows, Row, i);
+
+          if (row->kind == ROW_TASK && row->id == id && (row->hidden || (row->group != G_MAXUINT
+              && g_array_index (self->groups, Group, row->group).collapsed)))
+            {
+              row->hidden = FALSE;
+              g_array_index (self->groups, Group, row->group).collapsed = FALSE;
+              _tscope_timeline_layout_rows (self);
+            }
+        }
+      tscope_timeline_scroll_to_row (self, kind, id);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * tscope_timeline_set_session:
+ *
+ * Shows @session's trace; the timeline follows the session's view,
+ * markers and selection.
+ */
+void
+tscope_timeline_set_session (TscopeTimeline *self,
+                             TscopeSession  *session)
+{
+  if (self->session)
+    g_clear_signal_handler (&self->notify_handler, self->session);
+  g_set_object (&self->session, session);
+  g_hash_table_remove_all (self->label_layouts);
+  if (session)
+    {
+      self->notify_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (on_session_notify), self);
+      build_rows (self);
+    }
+  else
+    {
+      g_array_set_size (self->rows, 0);
+      g_array_set_size (self->order, 0);
+    }
+  _tscope_timeline_layout_rows (self);
+}
+
+TscopeSession *
+tscope_timeline_get_session (TscopeTimeline *self)
+{
+  return self->session;
+}
+
+GtkAdjustment *
+tscope_timeline_get_vadjustment (TscopeTimeline *self)
+{
+  return self->vadjustment;
+}
+
+static void
+tscope_timeline_size_allocate (GtkWidget *widget,
+                               int        width,
+                               int        height,
+                               int        baseline)
+{
+  TscopeTimeline *self = TSCOPE_TIMELINE (widget);
+
+  _tscope_timeline_layout_rows (self);
+  if (self->pending_scroll && height > TSCOPE_HEADER_H)
+    {
+      self->pending_scroll = FALSE;
+      tscope_timeline_scroll_to_row (self, self->pending_kind, self->pending_id);
+    }
+}
+
+static void
+tscope_timeline_measure (GtkWidget      *widget,
+                         GtkOrientation  orientation,
+                         int             for_size,
+                         int            *minimum,
+                         int            *natural,
+                         int            *minimum_baseline,
+                         int            *natural_baseline)
+{
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? TSCOPE_LABEL_W + 100 : TSCOPE_HEADER_H + 60;
+  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 1200 : 600;
+}
+
+static void
+tscope_timeline_dispose (GObject *object)
+{
+  TscopeTimeline *self = TSCOPE_TIMELINE (object);
+  GtkWidget *child;
+
+  if (self->session)
+    g_clear_signal_handler (&self->notify_handler, self->session);
+  g_clear_object (&self->session);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
+    gtk_widget_unparent (child);
+  G_OBJECT_CLASS (tscope_timeline_parent_class)->dispose (object);
+}
+
+static void
+tscope_timeline_finalize (GObject *object)
+{
+  TscopeTimeline *self = TSCOPE_TIMELINE (object);
+
+  g_clear_object (&self->vadjustment);
+  g_array_unref (self->rows);
+  g_array_unref (self->groups);
+  g_array_unref (self->visible);
+  g_array_unref (self->visible_y);
+  g_array_unref (self->order);
+  g_hash_table_unref (self->label_layouts);
+  g_free (self->cells);
+  G_OBJECT_CLASS (tscope_timeline_parent_class)->finalize (object);
+}
+
+static void
+tscope_timeline_class_init (TscopeTimelineClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tscope_timeline_dispose;
+  object_class->finalize = tscope_timeline_finalize;
+  widget_class->snapshot = _tscope_timeline_snapshot;
+  widget_class->size_allocate = tscope_timeline_size_allocate;
+  widget_class->measure = tscope_timeline_measure;
+  gtk_widget_class_set_css_name (widget_class, "timeline");
+  gtk_widget_class_install_action (widget_class, "row.hide", NULL, row_action);
+  gtk_widget_class_install_action (widget_class, "row.pin", NULL, row_action);
+  gtk_widget_class_install_action (widget_class, "row.up", NULL, row_action);
+  gtk_widget_class_install_action (widget_class, "row.down", NULL, row_action);
+  gtk_widget_class_install_action (widget_class, "row.collapse", NULL, row_action);
+  gtk_widget_class_install_action (widget_class, "row.show-all", NULL, row_action);
+  _tscope_timeline_class_init_input (widget_class);
+}
+
+static void
+tscope_timeline_init (TscopeTimeline *self)
+{
+  self->rows = g_array_new (FALSE, TRUE, sizeof (Row));
+  g_array_set_clear_func (self->rows, row_clear);
+  self->groups = g_array_new (FALSE, TRUE, sizeof (Group));
+  g_array_set_clear_func (self->groups, group_clear);
+  self->visible = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->visible_y = g_array_new (FALSE, FALSE, sizeof (int));
+  self->order = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->label_layouts = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
+  self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, 1, 1, 1));
+  g_signal_connect_swapped (self->vadjustment, "value-changed", G_CALLBACK (gtk_widget_queue_draw), self);
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
+  _tscope_timeline_init_input (self);
+}
+
+GtkWidget *
+tscope_timeline_new (void)
+{
+  return g_object_new (TSCOPE_TYPE_TIMELINE, NULL);
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tscope-session.h"
+
+G_BEGIN_DECLS
+
+#define TSCOPE_TYPE_TIMELINE (tscope_timeline_get_type ())
+G_DECLARE_FINAL_TYPE (TscopeTimeline, tscope_timeline, TSCOPE, TIMELINE, GtkWidget)
+
+GtkWidget     *tscope_timeline_new               (void);
+void           tscope_timeline_set_session       (TscopeTimeline *self,
+                                                  TscopeSession  *session);
+TscopeSession *tscope_timeline_get_session       (TscopeTimeline *self);
+GtkAdjustment *tscope_timeline_get_vadjustment   (TscopeTimeline *self);
+gboolean       tscope_timeline_find_row          (TscopeTimeline *self,
+                                                  const char     *text);
+void           tscope_timeline_show_all_rows     (TscopeTimeline *self);
+gboolean       tscope_timeline_row_y             (TscopeTimeline *self,
+                                                  TscopeRowKind   kind,
+                                                  guint32         id,
+                                                  int            *y,
+                                                  int            *height);
+int            tscope_timeline_time_to_x         (TscopeTimeline *self,
+                                                  TscopeTime      t);
+TscopeTime     tscope_timeline_x_to_time         (TscopeTimeline *self,
+                                                  double          x);
+void           tscope_timeline_scroll_to_row     (TscopeTimeline *self,
+                                                  TscopeRowKind   kind,
+                                                  guint32         id);
+
+G_END_DECLS
