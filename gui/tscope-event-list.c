@@ -323,6 +323,21 @@ search (TscopeEventList *self,
                                    g_object_ref (self));
 }
 
+static gboolean
+search_key (GtkEventControllerKey *controller,
+            guint                  keyval,
+            guint                  keycode,
+            GdkModifierType        state,
+            TscopeEventList       *self)
+{
+  if ((keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter) && (state & GDK_SHIFT_MASK))
+    {
+      search (self, FALSE);
+      return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 search_next (TscopeEventList *self)
 {
@@ -510,6 +525,14 @@ tscope_event_list_init (TscopeEventList *self)
   g_signal_connect_swapped (self->search_entry, "next-match", G_CALLBACK (search_next), self);
   g_signal_connect_swapped (self->search_entry, "previous-match", G_CALLBACK (search_previous), self);
   g_signal_connect_swapped (prev, "clicked", G_CALLBACK (search_previous), self);
+  {
+    GtkEventController *keys = gtk_event_controller_key_new ();
+
+    /* Shift+Enter: the previous match */
+    gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+    g_signal_connect (keys, "key-pressed", G_CALLBACK (search_key), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->search_entry), keys);
+  }
   g_signal_connect_swapped (next, "clicked", G_CALLBACK (search_next), self);
 }
 

@@ -138,6 +138,98 @@ draw_cpu_row (TscopeTimeline *self,
         rect (snapshot, &tick, TSCOPE_LABEL_W + c, y, 1, 3);
 }
 
+/* Guest-mode spans of a vCPU thread, by start (built on first use). */
+static GArray *
+guest_spans_of (TscopeTimeline *self,
+                guint32         task)
+{
+  TscopeTrace *trace = tscope_session_get_trace (self->session);
+  const TscopeGuestSpans *g = tscope_trace_get_guest_spans (trace);
+  GArray *list;
+
+  if (self->guest_index == NULL)
+    {
+      self->guest_index = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+      for (guint i = 0; i < g->n; i++)
+        {
+          list = g_hash_table_lookup (self->guest_index, GUINT_TO_POINTER (g->task[i]));
+          if (list == NULL)
+            {
+              list = g_array_new (FALSE, FALSE, sizeof (guint));
+              g_hash_table_insert (self->guest_index, GUINT_TO_POINTER (g->task[i]), list);
+            }
+          g_array_append_val (list, i);
+        }
+    }
+  return g_hash_table_lookup (self->guest_index, GUINT_TO_POINTER (task));
+}
+
+/* In-guest time of a vCPU thread: a purple band under its row. */
+static void
+draw_guest_band (TscopeTimeline *self,
+                 GtkSnapshot    *snapshot,
+                 guint32         task,
+                 float           y,
+                 int             h)
+{
+  TscopeTrace *trace = tscope_session_get_trace (self->session);
+  const TscopeGuestSpans *g = tscope_trace_get_guest_spans (trace);
+  GArray *list = guest_spans_of (self, task);
+  TscopeSpan v = tscope_session_get_view (self->session);
+  guint n = (guint) _tscope_timeline_plot_width (self);
+  g_autofree guint8 *cols = NULL;
+  GdkRGBA guest = { 0.45f, 0.2f, 0.8f, 0.9f };
+  guint lo = 0;
+  guint hi;
+  double per_px = (double) (v.end - v.begin) / n;
+
+  if (list == NULL)
+    return;
+  cols = g_new0 (guint8, n);
+  /* spans of a thread do not overlap: the first that ends after the view's start */
+  hi = list->len;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (g->end[g_array_index (list, guint, mid)] <= v.begin)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (guint k = lo; k < list->len; k++)
+    {
+      guint i = g_array_index (list, guint, k);
+      gint64 c0;
+      gint64 c1;
+
+      if (g->start[i] >= v.end)
+        break;
+      c0 = (gint64) ((double) (MAX (g->start[i], v.begin) - v.begin) / per_px);
+      c1 = (gint64) ((double) (MIN (g->end[i], v.end) - v.begin) / per_px);
+      for (gint64 c = MAX (c0, 0); c <= MIN (c1, (gint64) n - 1); c++)
+        cols[c] = 1;
+      /* zoomed out, a column holds many spans: skip to the next column */
+      if (c1 - c0 < 1)
+        {
+          TscopeTime next = v.begin + (TscopeTime) ((c1 + 1) * per_px);
+
+          while (k + 1 < list->len && g->end[g_array_index (list, guint, k + 1)] <= next)
+            k++;
+        }
+    }
+  for (guint c = 0; c < n;)
+    {
+      guint e = c + 1;
+
+      while (e < n && cols[e] == cols[c])
+        e++;
+      if (cols[c])
+        rect (snapshot, &guest, TSCOPE_LABEL_W + c, y + h - 4, e - c, 3);
+      c = e;
+    }
+}
+
 static void
 draw_task_row (TscopeTimeline *self,
                GtkSnapshot    *snapshot,
@@ -246,7 +338,11 @@ draw_rows (TscopeTimeline *self,
       if (row->kind == ROW_CPU)
         draw_cpu_row (self, snapshot, row, y, h);
       else if (row->kind == ROW_TASK)
-        draw_task_row (self, snapshot, row, y, h);
+        {
+          draw_task_row (self, snapshot, row, y, h);
+          if (tscope_trace_get_task (tscope_session_get_trace (self->session), row->id)->is_vcpu)
+            draw_guest_band (self, snapshot, row->id, y, h);
+        }
     }
   /* the label column's edge */
   rect (snapshot, &(GdkRGBA) { 0.5f, 0.5f, 0.5f, 0.4f }, TSCOPE_LABEL_W - 1, TSCOPE_HEADER_H, 1, height);
@@ -516,6 +612,7 @@ _tscope_timeline_snapshot (GtkWidget   *widget,
   draw_markers (self, snapshot, width, height);
   draw_wakeup_arrow (self, snapshot, width, height);
   self->last_frame_us = g_get_monotonic_time () - t0;
+  self->frames++;
 }
 
 /* ---- tooltips ---- */
@@ -594,6 +691,27 @@ task_tooltip (TscopeTimeline *self,
   GString *s = g_string_new (NULL);
 
   g_string_append_printf (s, "<b>%s</b>  pid %d", comm, tk->pid);
+  if (tk->is_vcpu)
+    {
+      GArray *list = guest_spans_of (self, task);
+      const TscopeGuestSpans *g = tscope_trace_get_guest_spans (trace);
+
+      for (guint k = 0; list && k < list->len; k++)
+        {
+          guint i = g_array_index (list, guint, k);
+
+          if (g->start[i] <= t && t < g->end[i])
+            {
+              g_autofree char *d = tscope_time_format_duration (g->end[i] - g->start[i]);
+              g_autofree char *r = g_markup_escape_text (tscope_trace_get_kvm_reason_name (trace, g->reason[i]), -1);
+
+              g_string_append_printf (s, _("\nin guest mode on CPU %u for %s, then exit <b>%s</b>"), g->cpu[i], d, r);
+              break;
+            }
+          if (g->start[i] > t)
+            break;
+        }
+    }
   if (!tscope_view_task_span_at (trace, task, t, &span) || span.state == TSCOPE_STATE_UNKNOWN)
     return g_string_free (s, FALSE);
   start = tscope_time_format_timestamp (span.begin);

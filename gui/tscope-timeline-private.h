@@ -58,6 +58,7 @@ struct _TscopeTimeline
   GArray        *visible_y;         /* int: their y offsets in the row area */
   GArray        *order;             /* guint: every row in its base order (reorderable) */
   GHashTable    *label_layouts;     /* row index -> PangoLayout */
+  GHashTable    *guest_index;       /* vCPU task -> GArray of guest span indices */
   GtkGesture    *drag;
   GtkGesture    *click;
   GtkGesture    *zoom_gesture;
@@ -88,6 +89,7 @@ struct _TscopeTimeline
   gpointer       cells;             /* TscopeViewCell[n], reused between rows */
   guint          n_cells;
   gint64         last_frame_us;
+  guint          frames;
 };
 
 enum

@@ -624,6 +624,7 @@ tscope_timeline_set_session (TscopeTimeline *self,
     g_clear_signal_handler (&self->notify_handler, self->session);
   g_set_object (&self->session, session);
   g_hash_table_remove_all (self->label_layouts);
+  g_clear_pointer (&self->guest_index, g_hash_table_unref);
   if (session)
     {
       self->notify_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (on_session_notify), self);
@@ -641,6 +642,28 @@ TscopeSession *
 tscope_timeline_get_session (TscopeTimeline *self)
 {
   return self->session;
+}
+
+/**
+ * tscope_timeline_get_frame_count:
+ *
+ * Returns: how many frames the timeline has built (for benchmarks and tests).
+ */
+guint
+tscope_timeline_get_frame_count (TscopeTimeline *self)
+{
+  return self->frames;
+}
+
+/**
+ * tscope_timeline_get_last_frame_us:
+ *
+ * Returns: the time the last frame took to build, in microseconds.
+ */
+gint64
+tscope_timeline_get_last_frame_us (TscopeTimeline *self)
+{
+  return self->last_frame_us;
 }
 
 GtkAdjustment *
@@ -704,6 +727,7 @@ tscope_timeline_finalize (GObject *object)
   g_array_unref (self->visible_y);
   g_array_unref (self->order);
   g_hash_table_unref (self->label_layouts);
+  g_clear_pointer (&self->guest_index, g_hash_table_unref);
   g_free (self->cells);
   G_OBJECT_CLASS (tscope_timeline_parent_class)->finalize (object);
 }

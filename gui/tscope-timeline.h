@@ -29,6 +29,8 @@ int            tscope_timeline_time_to_x         (TscopeTimeline *self,
                                                   TscopeTime      t);
 TscopeTime     tscope_timeline_x_to_time         (TscopeTimeline *self,
                                                   double          x);
+guint          tscope_timeline_get_frame_count   (TscopeTimeline *self);
+gint64         tscope_timeline_get_last_frame_us (TscopeTimeline *self);
 void           tscope_timeline_scroll_to_row     (TscopeTimeline *self,
                                                   TscopeRowKind   kind,
                                                   guint32         id);

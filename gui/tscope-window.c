@@ -43,6 +43,7 @@ struct _TscopeWindow
   GMenu              *recent_menu;
 
   /* owned */
+  GSettings          *settings;
   TscopeSession      *session;
   GCancellable       *cancellable;
   char               *error;
@@ -184,7 +185,9 @@ loaded (GObject      *source,
   span = tscope_time_format_duration (tscope_trace_get_last_ts (trace) - tscope_trace_get_first_ts (trace));
   sub = g_strdup_printf (_("%" G_GUINT64_FORMAT " events · %u CPUs · %s · v%u %s · loaded in %.0f ms"),
                          tscope_trace_get_n_events (trace), tscope_trace_get_n_cpus (trace), span,
-                         tscope_trace_get_file_version (trace), tscope_trace_get_compression (trace),
+                         tscope_trace_get_file_version (trace),
+                         g_str_equal (tscope_trace_get_compression (trace), "none") ? _("uncompressed")
+                         : tscope_trace_get_compression (trace),
                          tscope_trace_get_load_seconds (trace) * 1e3);
   gtk_label_set_text (self->subtitle, sub);
   gtk_stack_set_visible_child_name (self->stack, "trace");
@@ -455,6 +458,45 @@ on_drop (GtkDropTarget *target,
 
 /* ---- life cycle ---- */
 
+/* Window size and the timeline/list split, kept between runs. */
+static gboolean
+save_geometry (GtkWindow *window)
+{
+  TscopeWindow *self = TSCOPE_WINDOW (window);
+  int w;
+  int h;
+
+  if (self->settings == NULL)
+    return FALSE;
+  gtk_window_get_default_size (window, &w, &h);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+  if (!gtk_window_is_maximized (window))
+    {
+      g_settings_set_int (self->settings, "window-width", w);
+      g_settings_set_int (self->settings, "window-height", h);
+    }
+  g_settings_set_int (self->settings, "paned-position", gtk_paned_get_position (self->paned));
+  return FALSE;
+}
+
+static void
+restore_geometry (TscopeWindow *self)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
+
+  /* an uninstalled run without GSETTINGS_SCHEMA_DIR has no schema: defaults */
+  if (schema == NULL)
+    return;
+  self->settings = g_settings_new (APP_ID);
+  gtk_window_set_default_size (GTK_WINDOW (self), g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+  gtk_paned_set_position (self->paned, g_settings_get_int (self->settings, "paned-position"));
+  g_signal_connect (self, "close-request", G_CALLBACK (save_geometry), NULL);
+}
+
 static void
 tscope_window_dispose (GObject *object)
 {
@@ -474,6 +516,7 @@ tscope_window_finalize (GObject *object)
   TscopeWindow *self = TSCOPE_WINDOW (object);
 
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->settings);
   g_free (self->error);
   G_OBJECT_CLASS (tscope_window_parent_class)->finalize (object);
 }
@@ -536,6 +579,7 @@ tscope_window_init (TscopeWindow *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
   gtk_stack_set_visible_child_name (self->stack, "empty");
   fill_recent (self);
+  restore_geometry (self);
 }
 
 TscopeWindow *

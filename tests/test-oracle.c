@@ -124,6 +124,12 @@ test_zlib (void)
   check_against_oracle ("public-kvm-host-zlib", "public-kvm-host", 1);
 }
 
+static void
+test_instance_top (gconstpointer data)
+{
+  check_against_oracle ("sched-v6-instance", "sched-v6", 1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -136,5 +142,7 @@ main (int    argc,
       g_test_add_data_func (name, tscope_test_valid_traces[i], test_trace);
     }
   g_test_add_func ("/oracle/public-kvm-host-zlib", test_zlib);
+  /* the top-level buffer of a file with an instance is sched-v6.dat's */
+  g_test_add_data_func ("/oracle/sched-v6-instance-top", NULL, test_instance_top);
   return g_test_run ();
 }

@@ -73,6 +73,43 @@ test_zlib_against_zstd_copy (void)
   tscope_digest_clear (&ref);
 }
 
+/* A second buffer instance (tests/data/make-instance-trace.py): the
+ * top-level buffer's CPU 1 pages as CPU 0 and CPU 0's as CPU 1. */
+static void
+test_buffer_instance (void)
+{
+  g_autofree char *path = tscope_test_data ("sched-v6-instance", ".dat");
+  g_autoptr(GError) error = NULL;
+  TscopeLoadOptions options = { .buffer = "inst" };
+  g_autoptr(TscopeTrace) top = tscope_trace_load (path, NULL, &error);
+  g_autoptr(TscopeTrace) inst = NULL;
+  g_auto(GStrv) names = NULL;
+  TscopeDigest ours;
+  TscopeDigest ref;
+
+  g_assert_no_error (error);
+  inst = tscope_trace_load (path, &options, &error);
+  g_assert_no_error (error);
+  names = tscope_trace_dup_buffer_names (top);
+  g_assert_cmpuint (g_strv_length (names), ==, 2);
+  g_assert_cmpstr (names[0], ==, "");
+  g_assert_cmpstr (names[1], ==, "inst");
+  g_assert_cmpstr (tscope_trace_get_buffer_name (inst), ==, "inst");
+  g_assert_cmpuint (tscope_trace_get_n_events (inst), ==, tscope_trace_get_n_events (top));
+  g_assert_cmpuint (tscope_trace_get_cpu_n_events (inst, 0), ==, tscope_trace_get_cpu_n_events (top, 1));
+  g_assert_cmpuint (tscope_trace_get_cpu_n_events (inst, 1), ==, tscope_trace_get_cpu_n_events (top, 0));
+  g_assert_true (tscope_trace_digest (inst, &ours, &error));
+  g_assert_true (tscope_reference_digest (path, "inst", &ref, &error));
+  g_assert_no_error (error);
+  for (guint c = 0; c < ours.n_cpus; c++)
+    {
+      g_assert_cmpuint (ours.count[c], ==, ref.count[c]);
+      g_assert_cmphex (ours.checksum[c], ==, ref.checksum[c]);
+    }
+  tscope_digest_clear (&ours);
+  tscope_digest_clear (&ref);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -85,5 +122,6 @@ main (int    argc,
       g_test_add_data_func (name, tscope_test_valid_traces[i], test_same_records);
     }
   g_test_add_func ("/reference/zlib-vs-zstd-copy", test_zlib_against_zstd_copy);
+  g_test_add_func ("/reference/buffer-instance", test_buffer_instance);
   return g_test_run ();
 }
