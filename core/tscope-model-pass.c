@@ -34,8 +34,8 @@ static const guint8 is_global[TSCOPE_EV_N_KINDS] = {
 
 /* ---- the queue to the builder thread ---- */
 
-#define BLOCK_SIZE  (32 * 1024)          /* blocks in flight stay in the L2 caches */
-#define N_BLOCKS    8
+#define BLOCK_SIZE  (256 * 1024)       /* a ring of 4 MB: recycled blocks have left the builder's caches */
+#define N_BLOCKS    16
 
 typedef struct
 {
@@ -65,9 +65,12 @@ builder_thread (gpointer data)
 {
   Pipe *p = data;
   Block *blk;
+  gint64 busy = 0;
 
   while ((blk = g_async_queue_pop (p->full)) != (Block *) p)
     {
+      gint64 t0 = g_get_monotonic_time ();
+
       for (gsize off = 0; off < blk->used;)
         {
           const TscopeOp *op = (const TscopeOp *) (blk->data + off);
@@ -92,10 +95,17 @@ builder_thread (gpointer data)
         g_free (blk);
       else
         g_async_queue_push (p->free, blk);
+      busy += g_get_monotonic_time () - t0;
     }
   /* the end: close the task-wide models while the reader closes its own */
   if (p->finish)
-    _tscope_builder_finish_tasks (p->b);
+    {
+      gint64 t0 = g_get_monotonic_time ();
+
+      _tscope_builder_finish_tasks (p->b);
+      g_debug ("builder thread: %.1f ms applying, %.1f ms closing", busy / 1e3,
+               (g_get_monotonic_time () - t0) / 1e3);
+    }
   return NULL;
 }
 
@@ -192,7 +202,9 @@ pipe_finish (Pipe     *p,
 /* ---- extracting records ---- */
 
 /* The comm field of @pid, or NULL when it is the name sent last time for
- * this pid (names rarely change: most records need no name at all). */
+ * this pid (names rarely change: most records need no name at all).  A
+ * small direct-mapped cache of (pid, name hash) stays in L2; a slot taken
+ * by another pid only means sending the name once more. */
 static inline const guint8 *
 changed_comm (Builder           *b,
               gint32             pid,
@@ -200,6 +212,7 @@ changed_comm (Builder           *b,
               const guint8      *rec)
 {
   const guint8 *comm = rec + f->offset;
+  TscopeCommSlot *slot = &b->comm_cache[(guint32) pid & (TSCOPE_COMM_CACHE - 1)];
   guint64 x;
   guint64 y;
   guint64 h;
@@ -208,21 +221,12 @@ changed_comm (Builder           *b,
     return NULL;
   memcpy (&x, comm, 8);
   memcpy (&y, comm + 8, 8);
-  h = (x ^ (y * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15))) | 1;
-  if (G_UNLIKELY ((guint) pid >= b->pid_comm_len))
-    {
-      guint n;
-
-      if (pid < 0 || pid >= TSCOPE_PID_MAP_MAX)
-        return comm;
-      n = MIN (MAX ((guint) pid + 1, b->pid_comm_len * 2), TSCOPE_PID_MAP_MAX);
-      b->pid_comm = g_renew (guint64, b->pid_comm, n);
-      memset (b->pid_comm + b->pid_comm_len, 0, (n - b->pid_comm_len) * sizeof (guint64));
-      b->pid_comm_len = n;
-    }
-  if (b->pid_comm[pid] == h)
+  h = x ^ (y * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
+  if (slot->pid == pid && slot->hash == h && slot->used)
     return NULL;
-  b->pid_comm[pid] = h;
+  slot->pid = pid;
+  slot->hash = h;
+  slot->used = TRUE;
   return comm;
 }
 
@@ -574,8 +578,14 @@ _tscope_trace_build (TscopeTrace             *self,
           Pipe pipe = { 0 };
 
           pipe_start (&pipe, &b);
+          gint64 t0 = g_get_monotonic_time ();
+          gint64 t1;
+
           ok = merge_pass (self, &b, &pipe, streams, order, next_page, options, error);
+          t1 = g_get_monotonic_time ();
           pipe_finish (&pipe, ok);
+          g_debug ("reader: %.1f ms reading, %.1f ms until the builder was done", (t1 - t0) / 1e3,
+                   (g_get_monotonic_time () - t1) / 1e3);
         }
       else
         {

@@ -75,6 +75,15 @@ typedef struct
 
 typedef struct
 {
+  gint32   pid;
+  gboolean used;
+  guint64  hash;
+} TscopeCommSlot;
+
+#define TSCOPE_COMM_CACHE 8192
+
+typedef struct
+{
   gint64  start;
   guint16 line;
 } IrqOpen;
@@ -121,8 +130,7 @@ typedef struct
   guint         guest_cap;
   guint         marks_cap;
   /* the reader's: the last name sent per pid (a hash of its 16 bytes) */
-  guint64      *pid_comm;
-  guint         pid_comm_len;
+  TscopeCommSlot *comm_cache;     /* [TSCOPE_COMM_CACHE] */
 } Builder;
 
 static inline gint32

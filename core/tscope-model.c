@@ -550,6 +550,7 @@ _tscope_builder_init (Builder     *b,
   b->kvm_reason_ids = g_hash_table_new (g_str_hash, g_str_equal);
   b->kvm_counts = g_hash_table_new (NULL, NULL);
   b->state_codes = g_hash_table_new (NULL, NULL);
+  b->comm_cache = g_new0 (TscopeCommSlot, TSCOPE_COMM_CACHE);
   t->n_states = 1;                       /* code 0: not ended by a switch */
   t->wk.side = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   comm_id (b, "", 0);
@@ -569,7 +570,7 @@ _tscope_builder_clear (Builder *b)
   g_free (b->tb);
   g_free (b->pid_map);
   g_free (b->wk_switch_cpu);
-  g_free (b->pid_comm);
+  g_free (b->comm_cache);
   g_hash_table_unref (b->pid_big);
   g_hash_table_unref (b->comm_ids);
   g_hash_table_unref (b->irq_line_ids);
