@@ -26,6 +26,7 @@
 #define CPU_BLOCK_SHIFT   6       /* intervals per level-0 mipmap entry: 64 */
 #define RUN_BLOCK_SHIFT   4       /* task runs per level-0 mipmap entry: 16 */
 #define FANOUT_SHIFT      6       /* entries per block above level 0: 64 */
+#define FANOUT            (1u << FANOUT_SHIFT)
 #define SPAN_BLOCK_SHIFT  6       /* irq spans per prefix-maximum entry */
 #define WAKEUP_SHIFT      6       /* wakeups per time sample */
 #define MAX_LEVELS        8
@@ -150,15 +151,18 @@ pick_offer (Pick    *p,
     }
 }
 
+/* Offers a mipmap entry; @base is added to its index (a task's mipmap
+ * counts from the task's first run). */
 static inline void
 pick_offer_best (Pick         *p,
                  const Mipmap *m,
                  Best          b,
+                 guint         base,
                  DurFunc       exact,
                  gpointer      data)
 {
   if (b.index != NONE)
-    pick_offer (p, b.index, b.dur < m->cap ? (gint64) b.dur : exact (data, b.index));
+    pick_offer (p, base + b.index, b.dur < m->cap ? (gint64) b.dur : exact (data, base + b.index));
 }
 
 static Best
@@ -185,39 +189,30 @@ mipmap_build (Mipmap   *m,
   memset (m, 0, sizeof *m);
   m->shift = shift;
   m->cap = cap;
-  if (n == 0)
-    return;
-  m->level[0] = g_new (Best, len);
-  m->len[0] = len;
-  for (guint b = 0; b < len; b++)
+  for (; len > 0 && m->n_levels < MAX_LEVELS; len = (len + FANOUT - 1) >> FANOUT_SHIFT)
     {
-      guint end = (guint) MIN ((guint64) n, ((guint64) b + 1) << shift);
-      Pick p = PICK_INIT;
+      guint l = m->n_levels++;
+      guint below = l == 0 ? n : m->len[l - 1];
+      guint per = l == 0 ? shift : FANOUT_SHIFT;
 
-      for (guint i = b << shift; i < end; i++)
-        pick_offer (&p, i, dur (data, i));
-      m->level[0][b] = best_of_pick (m, &p);
-    }
-  m->n_levels = 1;
-  while (len > (1u << FANOUT_SHIFT) && m->n_levels < MAX_LEVELS)
-    {
-      const Best *below = m->level[m->n_levels - 1];
-      guint below_len = len;
-      Best *up;
-
-      len = (below_len + (1u << FANOUT_SHIFT) - 1) >> FANOUT_SHIFT;
-      up = g_new (Best, len);
-      for (guint b = 0; b < len; b++)
+      m->level[l] = g_new (Best, len);
+      m->len[l] = len;
+      for (guint e = 0; e < len; e++)
         {
-          guint end = MIN (below_len, (b + 1) << FANOUT_SHIFT);
+          guint end = (guint) MIN ((guint64) below, ((guint64) e + 1) << per);
           Pick p = PICK_INIT;
 
-          for (guint i = b << FANOUT_SHIFT; i < end; i++)
-            pick_offer_best (&p, m, below[i], dur, data);
-          up[b] = best_of_pick (m, &p);
+          for (guint i = e << per; i < end; i++)
+            {
+              if (l == 0)
+                pick_offer (&p, i, dur (data, i));
+              else
+                pick_offer_best (&p, m, m->level[l - 1][i], 0, dur, data);
+            }
+          m->level[l][e] = best_of_pick (m, &p);
         }
-      m->level[m->n_levels] = up;
-      m->len[m->n_levels++] = len;
+      if (len <= FANOUT)
+        break;
     }
 }
 
@@ -244,6 +239,7 @@ mipmap_query (const Mipmap *m,
               guint         b0,
               guint         b1,
               Pick         *p,
+              guint         base,
               DurFunc       exact,
               gpointer      data)
 {
@@ -256,13 +252,13 @@ mipmap_query (const Mipmap *m,
       if (l + 1 == m->n_levels)
         {
           for (; b0 < b1; b0++)
-            pick_offer_best (p, m, e[b0], exact, data);
+            pick_offer_best (p, m, e[b0], base, exact, data);
           break;
         }
       while (b0 < b1 && (b0 & mask))
-        pick_offer_best (p, m, e[b0++], exact, data);
+        pick_offer_best (p, m, e[b0++], base, exact, data);
       while (b1 > b0 && (b1 & mask))
-        pick_offer_best (p, m, e[--b1], exact, data);
+        pick_offer_best (p, m, e[--b1], base, exact, data);
       b0 >>= FANOUT_SHIFT;
       b1 >>= FANOUT_SHIFT;
     }
@@ -451,13 +447,32 @@ typedef struct
   gint64 *ts;                     /* [j]: wakeup_ts of wakeup j * 64 */
 } WakeupIndex;
 
+/* A task's runs, for columns that hold many of them. */
+typedef struct
+{
+  Mipmap  runs;                   /* longest run; indexes from the task's first run */
+  guint   n_blocks;
+  gint64 *block_start;            /* [k]: start of the task's run k * 16 */
+} TaskIndex;
+
+static void
+task_index_free (gpointer data)
+{
+  TaskIndex *ti = data;
+
+  mipmap_clear (&ti->runs);
+  g_free (ti->block_start);
+  g_free (ti);
+}
+
 struct _TscopeViewIndex
 {
   TscopeTrace  *trace;            /* borrowed: the index lives in it */
   guint32       dur_cap;          /* mipmap durations saturate here */
   guint8        state_of_code[256];
   CpuIndex    **cpus;             /* [n_cpus], each built on first use */
-  Mipmap       *runs;             /* over trace->task_runs: longest clipped run */
+  GHashTable   *tasks;            /* task -> TaskIndex, for tasks with a dense column */
+  GMutex        tasks_lock;
   WakeupIndex  *wakeups;
 };
 
@@ -469,6 +484,8 @@ view_index_new (TscopeTrace *trace)
   vi->trace = trace;
   vi->dur_cap = G_MAXUINT32;
   vi->cpus = g_new0 (CpuIndex *, MAX (trace->n_cpus, 1));
+  vi->tasks = g_hash_table_new_full (NULL, NULL, NULL, task_index_free);
+  g_mutex_init (&vi->tasks_lock);
   for (guint code = 1; code < 256; code++)
     {
       guint16 prev_state = tscope_trace_get_prev_state (trace, (guint8) code);
@@ -502,9 +519,8 @@ _tscope_view_index_free (TscopeViewIndex *vi)
         g_free (vi->cpus[c]);
       }
   g_free (vi->cpus);
-  if (vi->runs)
-    mipmap_clear (vi->runs);
-  g_free (vi->runs);
+  g_hash_table_unref (vi->tasks);
+  g_mutex_clear (&vi->tasks_lock);
   if (vi->wakeups)
     g_free (vi->wakeups->ts);
   g_free (vi->wakeups);
@@ -620,7 +636,18 @@ cpu_index (TscopeTrace *trace,
   return vi->cpus[cpu];
 }
 
-/* Offers the longest non-idle interval of [lo, hi]. */
+static void
+cpu_scan (CpuRow *r,
+          guint   lo,
+          guint   end,
+          Pick   *p)
+{
+  for (guint i = lo; i < end; i++)
+    pick_offer (p, i, interval_dur (r, i));
+}
+
+/* Offers the longest non-idle interval of [lo, hi].  A partial block at
+ * either end is read only if its block's longest could still win. */
 static void
 cpu_range_best (const CpuIndex *ci,
                 CpuRow         *r,
@@ -629,22 +656,67 @@ cpu_range_best (const CpuIndex *ci,
                 Pick           *p)
 {
   const guint block = 1u << CPU_BLOCK_SHIFT;
+  const Mipmap *m = &ci->intervals;
   guint b0;
   guint b1;
+  Best e;
 
   if (hi - lo < 2 * block)
     {
-      for (guint i = lo; i <= hi; i++)
-        pick_offer (p, i, interval_dur (r, i));
+      cpu_scan (r, lo, hi + 1, p);
       return;
     }
   b0 = (lo + block - 1) >> CPU_BLOCK_SHIFT;
   b1 = (hi + 1) >> CPU_BLOCK_SHIFT;
-  for (guint i = lo; i < b0 << CPU_BLOCK_SHIFT; i++)
-    pick_offer (p, i, interval_dur (r, i));
-  mipmap_query (&ci->intervals, b0, b1, p, interval_dur, r);
-  for (guint i = b1 << CPU_BLOCK_SHIFT; i <= hi; i++)
-    pick_offer (p, i, interval_dur (r, i));
+  mipmap_query (m, b0, b1, p, 0, interval_dur, r);
+  if (lo < b0 << CPU_BLOCK_SHIFT && (e = m->level[0][b0 - 1]).index != NONE)
+    {
+      /* [lo, ...) ends its block: the block's longest, if in it, is its longest;
+       * otherwise it may still tie the best, and an earlier one wins a tie */
+      if (e.index >= lo)
+        pick_offer_best (p, m, e, 0, interval_dur, r);
+      else if (e.dur >= m->cap || e.dur >= p->dur)
+        cpu_scan (r, lo, b0 << CPU_BLOCK_SHIFT, p);
+    }
+  if ((b1 << CPU_BLOCK_SHIFT) <= hi && (e = m->level[0][b1]).index != NONE)
+    {
+      if (e.index <= hi)
+        pick_offer_best (p, m, e, 0, interval_dur, r);
+      else if (e.dur >= m->cap || e.dur > p->dur)
+        cpu_scan (r, b1 << CPU_BLOCK_SHIFT, hi + 1, p);
+    }
+}
+
+/* Fills the cell of a column [.., @bb) whose first overlapping interval
+ * may be @p (its irq flags aside).  Returns the last interval overlapping
+ * it, or @p if none does. */
+static guint
+cpu_cell (const CpuIndex *ci,
+          CpuRow         *r,
+          guint           p,
+          gint64          bb,
+          TscopeViewCell *cell)
+{
+  Pick pick = PICK_INIT;
+  guint q;
+
+  cell->task = TSCOPE_NO_TASK;
+  cell->index = NONE;
+  cell->state = TSCOPE_STATE_UNKNOWN;
+  cell->flags = 0;
+  if (p >= r->iv->n || r->iv->start[p] >= bb)
+    return p;
+  q = starts_find (&ci->starts, p + 1, bb) - 1;
+  cpu_range_best (ci, r, p, q, &pick);
+  if (pick.index != NONE)
+    {
+      /* the task comes later, for all columns at once */
+      cell->index = pick.index;
+      cell->state = TSCOPE_STATE_RUNNING;
+    }
+  if (q > p)
+    cell->flags |= TSCOPE_CELL_MANY;
+  return q;
 }
 
 /* Whether spans overlap successive columns: the spans starting before the
@@ -653,7 +725,7 @@ typedef struct
 {
   const TscopeSpans *s;
   const SpanIndex   *x;
-  Ahead              ahead;
+  guint              k;           /* the first block starting at or after the column */
   guint              upto;        /* spans [0, upto) start before the column's end */
   gint64             max_end;     /* their latest end */
 } SpanSweep;
@@ -661,27 +733,29 @@ typedef struct
 static void
 span_sweep_init (SpanSweep         *sw,
                  const TscopeSpans *s,
-                 const SpanIndex   *x,
-                 const Columns     *cols)
+                 const SpanIndex   *x)
 {
   sw->s = s;
   sw->x = x;
+  sw->k = 0;
   sw->upto = 0;
   sw->max_end = G_MININT64;
-  ahead_init (&sw->ahead, &x->starts, cols);
 }
 
 static gboolean
 span_sweep_hits (SpanSweep *sw,
-                 guint      col,
                  gint64     a,
                  gint64     b)
 {
   const TscopeSpans *s = sw->s;
+  const Starts *st = &sw->x->starts;
   guint j;
 
-  ahead_ask (&sw->ahead, col);
-  j = starts_find (&sw->x->starts, sw->upto, b);
+  /* dense spans: a block's first one starts in the column */
+  sw->k = gallop (sw->k, st->n_blocks, start_at_or_after, st->block_start, a);
+  if (sw->k < st->n_blocks && st->block_start[sw->k] < b)
+    return TRUE;
+  j = starts_find (st, sw->upto, b);
 
   if (j - sw->upto > (1u << SPAN_BLOCK_SHIFT))
     {
@@ -744,8 +818,8 @@ tscope_view_cpu_row (TscopeTrace    *trace,
   r.iv = &trace->cpu_intervals[cpu];
   r.last_ts = trace->last_ts;
   columns_init (&cols, t0, t1, n_cols);
-  span_sweep_init (&irq, &trace->irq_spans[cpu], &ci->irq, &cols);
-  span_sweep_init (&softirq, &trace->softirq_spans[cpu], &ci->softirq, &cols);
+  span_sweep_init (&irq, &trace->irq_spans[cpu], &ci->irq);
+  span_sweep_init (&softirq, &trace->softirq_spans[cpu], &ci->softirq);
   ahead_init (&ahead, &ci->starts, &cols);
   for (guint c = 0; c < n_cols; c++)
     {
@@ -753,36 +827,18 @@ tscope_view_cpu_row (TscopeTrace    *trace,
       gint64 bb = MAX (b, a + 1);
       TscopeViewCell *cell = &cells[c];
       guint p;
+      guint q;
 
       ahead_ask (&ahead, c);
       p = gallop (from, r.iv->n, interval_ends_after, &r, a);
-
-      cell->task = TSCOPE_NO_TASK;
-      cell->index = NONE;
       cell->cpu = (guint16) cpu;
-      cell->state = TSCOPE_STATE_UNKNOWN;
-      cell->flags = 0;
-      from = p;
-      if (p < r.iv->n && r.iv->start[p] < bb)
-        {
-          guint q = starts_find (&ci->starts, p + 1, bb) - 1;
-          Pick pick = PICK_INIT;
-
-          cpu_range_best (ci, &r, p, q, &pick);
-          if (pick.index != NONE)
-            {
-              cell->index = pick.index;
-              cell->state = TSCOPE_STATE_RUNNING;
-            }
-          if (q > p)
-            cell->flags |= TSCOPE_CELL_MANY;
-          /* the next column starts where this one ends: nothing before q reaches it */
-          if (b > a)
-            from = q;
-        }
-      if (span_sweep_hits (&irq, c, a, bb))
+      q = cpu_cell (ci, &r, p, bb, cell);
+      /* the next column starts where this one ends: no interval before this
+       * one's last reaches it, unless this one has no width */
+      from = b > a ? q : p;
+      if (span_sweep_hits (&irq, a, bb))
         cell->flags |= TSCOPE_CELL_IRQ;
-      if (span_sweep_hits (&softirq, c, a, bb))
+      if (span_sweep_hits (&softirq, a, bb))
         cell->flags |= TSCOPE_CELL_SOFTIRQ;
       a = b;
     }
@@ -847,6 +903,12 @@ typedef struct
   guint32          task;
   guint            rs;            /* the task's runs are task_runs[rs, re) */
   guint            re;
+  const TaskIndex *ti;            /* NULL until a dense column needs it */
+  guint            ahead_col;     /* as Ahead, over ti's block starts */
+  guint            ahead_k;
+  guint            ahead_asked;
+  guint            wk_from;       /* wakeup chunks before it start at or before wk_before */
+  gint64           wk_before;
   RunSlot          slots[RUN_SLOTS];
 } TaskRow;
 
@@ -919,6 +981,12 @@ task_row_init (TaskRow     *tr,
   tr->task = task;
   tr->rs = trace->task_runs_start[task];
   tr->re = trace->task_runs_start[task + 1];
+  tr->ti = NULL;
+  tr->ahead_col = 0;
+  tr->ahead_k = 0;
+  tr->ahead_asked = 0;
+  tr->wk_from = 0;
+  tr->wk_before = G_MININT64;
   for (guint i = 0; i < RUN_SLOTS; i++)
     tr->slots[i].pos = NONE;
 }
@@ -989,77 +1057,164 @@ run_occupies_after (gpointer data,
   return MAX (run_end (data, pos), run_start (data, pos) + 1) > t;
 }
 
-/* The build walks task_runs in order, one task after another. */
+/* Building walks one task's runs in order. */
 typedef struct
 {
   TscopeTrace *trace;
-  guint32      task;
+  guint        rs;
+  guint        re;
+  gint64      *block_start;
   RunSlot      cur;
   RunSlot      next;
 } RunBuild;
 
 static gint64
 build_run_dur (gpointer data,
-               guint32  pos)
+               guint32  i)
 {
   RunBuild *b = data;
-  const guint32 *starts = b->trace->task_runs_start;
+  guint pos = b->rs + i;
   gint64 end;
 
-  if (pos < starts[b->task] || pos >= starts[b->task + 1])
-    {
-      /* out of order (ties between saturated durations): find its task */
-      guint lo = 0;
-      guint hi = b->trace->n_tasks;
-
-      while (hi - lo > 1)
-        {
-          guint mid = (lo + hi) / 2;
-
-          if (starts[mid] <= pos)
-            lo = mid;
-          else
-            hi = mid;
-        }
-      while (starts[lo + 1] <= pos)
-        lo++;
-      b->task = lo;
-    }
   if (b->next.pos == pos)
     b->cur = b->next;
   else if (b->cur.pos != pos)
     run_decode (b->trace, pos, &b->cur);
+  if ((i & ((1u << RUN_BLOCK_SHIFT) - 1)) == 0)
+    b->block_start[i >> RUN_BLOCK_SHIFT] = b->cur.start;
   end = b->cur.end;
-  if (pos + 1 < starts[b->task + 1])
+  if (pos + 1 < b->re)
     {
-      if (pos + 16 < starts[b->trace->n_tasks])
-        run_prefetch (b->trace, pos + 16);
+      if (pos + PREFETCH < b->re)
+        run_prefetch (b->trace, pos + PREFETCH);
       run_decode (b->trace, pos + 1, &b->next);
       end = MIN (end, b->next.start);
     }
   return end - b->cur.start;
 }
 
-static Mipmap *
-runs_index_new (TscopeTrace *trace)
+static TaskIndex *
+task_index_new (TaskRow *tr)
 {
-  Mipmap *m = g_new0 (Mipmap, 1);
-  RunBuild b = { trace, 0, { NONE }, { NONE } };
+  TaskIndex *ti = g_new0 (TaskIndex, 1);
+  guint n = tr->re - tr->rs;
+  RunBuild b = { tr->trace, tr->rs, tr->re, NULL, { NONE }, { NONE } };
 
-  mipmap_build (m, trace->n_tasks ? trace->task_runs_start[trace->n_tasks] : 0,
-                RUN_BLOCK_SHIFT, view_index (trace)->dur_cap, build_run_dur, &b);
-  return m;
+  ti->n_blocks = (n + (1u << RUN_BLOCK_SHIFT) - 1) >> RUN_BLOCK_SHIFT;
+  ti->block_start = b.block_start = g_new (gint64, MAX (ti->n_blocks, 1));
+  mipmap_build (&ti->runs, n, RUN_BLOCK_SHIFT, tr->vi->dur_cap, build_run_dur, &b);
+  return ti;
 }
 
-static const Mipmap *
-runs_index (TaskRow *tr)
+/* Built when a column first holds many of the task's runs: most tasks
+ * never need one, and the busiest cost a few ms. */
+static const TaskIndex *
+task_index (TaskRow *tr)
 {
-  if (g_once_init_enter (&tr->vi->runs))
-    g_once_init_leave (&tr->vi->runs, runs_index_new (tr->trace));
-  return tr->vi->runs;
+  TscopeViewIndex *vi = tr->vi;
+
+  if (tr->ti)
+    return tr->ti;
+  g_mutex_lock (&vi->tasks_lock);
+  tr->ti = g_hash_table_lookup (vi->tasks, GUINT_TO_POINTER (tr->task));
+  if (tr->ti == NULL)
+    {
+      TaskIndex *ti = task_index_new (tr);
+
+      g_hash_table_insert (vi->tasks, GUINT_TO_POINTER (tr->task), ti);
+      tr->ti = ti;
+    }
+  g_mutex_unlock (&vi->tasks_lock);
+  return tr->ti;
 }
 
-/* Offers the longest run of positions [lo, hi]. */
+/* The first position from @from on whose run starts at or after @t, or re. */
+static guint
+task_find_start (TaskRow *tr,
+                 guint    from,
+                 gint64   t)
+{
+  const TaskIndex *ti = task_index (tr);
+  guint n = tr->re - tr->rs;
+  guint r = from - tr->rs;
+  guint k = gallop ((r >> RUN_BLOCK_SHIFT) + 1, ti->n_blocks, start_at_or_after,
+                    ti->block_start, t);
+  guint lo = MAX (r, (k - 1) << RUN_BLOCK_SHIFT);
+  guint hi = (guint) MIN ((guint64) k << RUN_BLOCK_SHIFT, n);
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (run_start (tr, tr->rs + mid) >= t)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return tr->rs + lo;
+}
+
+static void
+task_scan (TaskRow *tr,
+           guint    lo,
+           guint    end,
+           Pick    *p)
+{
+  for (guint i = lo; i < end; i++)
+    pick_offer (p, i, task_run_dur (tr, i));
+}
+
+/* With an index, each column ends with a search in one block of 16 runs:
+ * ask for the runs of the blocks where the next few columns end. */
+static void
+task_ahead (TaskRow       *tr,
+            const Columns *cols,
+            guint          col)
+{
+  const TaskIndex *ti = tr->ti;
+
+  if (ti == NULL)
+    return;
+  tr->ahead_col = MAX (tr->ahead_col, col);
+  for (col = MIN (col + AHEAD, cols->n); tr->ahead_col < col; tr->ahead_col++)
+    {
+      gint64 end = columns_start (cols, tr->ahead_col + 1);
+      guint first;
+
+      tr->ahead_k = gallop (tr->ahead_k, ti->n_blocks, start_at_or_after, ti->block_start, end);
+      if (tr->ahead_k == 0 || tr->ahead_k == tr->ahead_asked)
+        continue;
+      tr->ahead_asked = tr->ahead_k;
+      first = tr->rs + ((tr->ahead_k - 1) << RUN_BLOCK_SHIFT);
+      for (guint pos = first; pos < MIN (tr->re, first + (1u << RUN_BLOCK_SHIFT)); pos++)
+        run_prefetch (tr->trace, pos);
+    }
+}
+
+/* Offers the longest run of positions [x, y], which lie in one block of
+ * the task's index: the block's longest if it is among them, nothing if it
+ * cannot beat the pick so far (@before: they come before the pick's, and
+ * win a tie), else each of them. */
+static void
+task_partial (TaskRow      *tr,
+              const Mipmap *m,
+              guint         x,
+              guint         y,
+              gboolean      before,
+              Pick         *p)
+{
+  Best e = m->level[0][(x - tr->rs) >> RUN_BLOCK_SHIFT];
+
+  if (e.index == NONE)
+    return;
+  if (tr->rs + e.index >= x && tr->rs + e.index <= y)
+    pick_offer_best (p, m, e, tr->rs, task_run_dur, tr);
+  else if (e.dur >= m->cap || e.dur > p->dur || (before && e.dur == p->dur))
+    task_scan (tr, x, y + 1, p);
+}
+
+/* Offers the longest run of positions [lo, hi]: whole blocks from the
+ * mipmap, then the partial ones at either end if they can still win. */
 static void
 task_range_best (TaskRow *tr,
                  guint    lo,
@@ -1067,22 +1222,30 @@ task_range_best (TaskRow *tr,
                  Pick    *p)
 {
   const guint block = 1u << RUN_BLOCK_SHIFT;
+  const Mipmap *m;
+  guint rs = tr->rs;
   guint b0;
   guint b1;
 
-  if (hi - lo < 2 * block)
+  if (tr->ti == NULL && hi - lo < 2 * block)
     {
-      for (guint i = lo; i <= hi; i++)
-        pick_offer (p, i, task_run_dur (tr, i));
+      task_scan (tr, lo, hi + 1, p);
       return;
     }
-  b0 = (lo + block - 1) >> RUN_BLOCK_SHIFT;
-  b1 = (hi + 1) >> RUN_BLOCK_SHIFT;
-  for (guint i = lo; i < b0 << RUN_BLOCK_SHIFT; i++)
-    pick_offer (p, i, task_run_dur (tr, i));
-  mipmap_query (runs_index (tr), b0, b1, p, task_run_dur, tr);
-  for (guint i = b1 << RUN_BLOCK_SHIFT; i <= hi; i++)
-    pick_offer (p, i, task_run_dur (tr, i));
+  m = &task_index (tr)->runs;
+  b0 = (lo - rs + block - 1) >> RUN_BLOCK_SHIFT;
+  b1 = (hi - rs + 1) >> RUN_BLOCK_SHIFT;
+  if (b0 <= b1)
+    {
+      mipmap_query (m, b0, b1, p, rs, task_run_dur, tr);
+      if (lo < rs + (b0 << RUN_BLOCK_SHIFT))
+        task_partial (tr, m, lo, rs + (b0 << RUN_BLOCK_SHIFT) - 1, TRUE, p);
+      if (rs + (b1 << RUN_BLOCK_SHIFT) <= hi)
+        task_partial (tr, m, rs + (b1 << RUN_BLOCK_SHIFT), hi, FALSE, p);
+    }
+  else
+    /* within one block */
+    task_partial (tr, m, lo, hi, FALSE, p);
 }
 
 /* ---- wakeups ---- */
@@ -1104,37 +1267,53 @@ wakeup_index_new (TscopeTrace *trace)
   return wi;
 }
 
-/* The wakeup whose switch-in is run @run (position @pos), if any.  Wakeups
- * are in time order and a task is woken only while off-CPU, so it lies
- * between the end of the task's previous run (@after) and the switch-in:
- * scan the run ids of that stretch backwards, 64 at a time. */
-static guint32
-find_wakeup (TaskRow *tr,
-             guint    pos,
-             gint64   after)
+/* The chunks of 64 wakeups that may hold the wakeup of the run at @pos:
+ * those whose first wakeup is at or before its switch-in.  A sweep asks in
+ * time order, so the search goes on from the last answer.  Asks for the
+ * last chunk's run ids and latencies, to be read next. */
+static guint
+wakeup_chunks (TaskRow *tr,
+               guint    pos)
 {
   const TscopeWakeupStore *wk = &tr->trace->wk;
   const WakeupIndex *wi;
-  guint32 run = tr->trace->task_runs[pos];
   gint64 before = run_start (tr, pos);
-  guint lo = 0;
-  guint hi;
+  guint lo;
 
   if (g_once_init_enter (&tr->vi->wakeups))
     g_once_init_leave (&tr->vi->wakeups, wakeup_index_new (tr->trace));
   wi = tr->vi->wakeups;
-  /* the chunks whose first wakeup is at or before the switch-in */
-  hi = wi->n;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
+  if (before < tr->wk_before)
+    tr->wk_from = 0;
+  lo = gallop (tr->wk_from, wi->n, start_at_or_after, wi->ts, before + 1);
+  tr->wk_from = lo;
+  tr->wk_before = before;
+#ifdef __GNUC__
+  if (lo > 0)
+    for (guint i = (lo - 1) << WAKEUP_SHIFT; i < MIN (wk->n, lo << WAKEUP_SHIFT); i += 16)
+      {
+        __builtin_prefetch (&wk->run[i]);
+        __builtin_prefetch (&wk->latency[i]);
+      }
+#endif
+  return lo;
+}
 
-      if (wi->ts[mid] > before)
-        hi = mid;
-      else
-        lo = mid + 1;
-    }
-  for (guint j = lo; j-- > 0;)
+/* The wakeup whose switch-in is the run at @pos, if any, in chunks below
+ * @chunks.  Wakeups are in time order and a task is woken only while
+ * off-CPU, so it lies between the end of the task's previous run (@after)
+ * and the switch-in: scan the run ids of that stretch backwards. */
+static guint32
+find_wakeup (TaskRow *tr,
+             guint    pos,
+             guint    chunks,
+             gint64   after)
+{
+  const TscopeWakeupStore *wk = &tr->trace->wk;
+  const WakeupIndex *wi = tr->vi->wakeups;
+  guint32 run = tr->trace->task_runs[pos];
+
+  for (guint j = chunks; j-- > 0;)
     {
       guint i0 = j << WAKEUP_SHIFT;
       guint i1 = MIN (wk->n, i0 + (1u << WAKEUP_SHIFT));
@@ -1193,15 +1372,25 @@ gap_parts (TaskRow  *tr,
   gint64 e = G_MININT64;
   guint8 state = TSCOPE_STATE_UNKNOWN;
   gint64 after = trace->tasks[tr->task].pub.first_ts;
+  const guint8 *code = NULL;
+  guint chunks = 0;
 
   if (k > tr->rs)
     {
       const RunSlot *prev = task_run (tr, k - 1);
 
-      state = tr->vi->state_of_code[trace->cpu_intervals[prev->cpu].state[prev->index]];
+      code = &trace->cpu_intervals[prev->cpu].state[prev->index];
+#ifdef __GNUC__
+      __builtin_prefetch (code);
+#endif
       after = prev->end;
       e = run_end (tr, k - 1);
     }
+  /* the misses of the state code and of the wakeup chunk overlap */
+  if (k < tr->re)
+    chunks = wakeup_chunks (tr, k);
+  if (code)
+    state = tr->vi->state_of_code[*code];
   if (k < tr->re)
     {
       gint64 s = run_start (tr, k);
@@ -1210,9 +1399,10 @@ gap_parts (TaskRow  *tr,
 
       /* a preempted task is RUNNABLE all along: rows need no wakeup then */
       if (need_wakeup || state != TSCOPE_STATE_RUNNABLE)
-        w = find_wakeup (tr, k, after);
-
-      if (w != NONE)
+        w = find_wakeup (tr, k, chunks, after);
+      if (w != NONE && trace->wk.latency[w] != G_MAXUINT32)
+        w_ts = CLAMP (s - (gint64) trace->wk.latency[w], e, s);
+      else if (w != NONE)
         {
           TscopeWakeup rec;
 
@@ -1256,6 +1446,47 @@ task_cell_gap (TaskRow        *tr,
   cell->cpu = G_MAXUINT16;
   cell->state = state;
   cell->flags = 0;
+}
+
+/* Fills the cell of a column [.., @bb) that the run at @p overlaps, with the
+ * longest of the runs there.  Returns the last of them. */
+static guint
+task_cell_running (TaskRow        *tr,
+                   guint           p,
+                   gint64          bb,
+                   TscopeViewCell *cell)
+{
+  Pick pick = PICK_INIT;
+  guint q = p;
+
+  if (tr->ti == NULL)
+    {
+      /* walk a sparse column; a dense one builds the task's index */
+      pick_offer (&pick, p, task_run_dur (tr, p));
+      while (q + 1 < tr->re && q - p < 2u << RUN_BLOCK_SHIFT && run_start (tr, q + 1) < bb)
+        {
+          q++;
+          pick_offer (&pick, q, task_run_dur (tr, q));
+        }
+      if (q + 1 < tr->re && run_start (tr, q + 1) < bb)
+        {
+          guint end = task_find_start (tr, q + 1, bb);
+
+          task_range_best (tr, q + 1, end - 1, &pick);
+          q = end - 1;
+        }
+    }
+  else
+    {
+      q = task_find_start (tr, p + 1, bb) - 1;
+      task_range_best (tr, p, q, &pick);
+    }
+  cell->task = tr->task;
+  cell->index = pick.index - tr->rs;
+  cell->cpu = task_run (tr, pick.index)->cpu;
+  cell->state = TSCOPE_STATE_RUNNING;
+  cell->flags = q > p ? TSCOPE_CELL_MANY : 0;
+  return q;
 }
 
 /**
@@ -1308,37 +1539,29 @@ tscope_view_task_row (TscopeTrace    *trace,
   task_row_init (tr, trace, task);
   columns_init (&cols, t0, t1, n_cols);
   from = tr->rs;
+  /* several runs a column on average: searching the index beats walking */
+  if ((guint64) (tr->re - tr->rs) > 4 * (guint64) n_cols)
+    {
+      guint lo = gallop (tr->rs, tr->re, run_occupies_after, tr, t0);
+      guint hi = gallop (lo, tr->re, run_starts_at_or_after, tr, t1);
+
+      if ((guint64) (hi - lo) > 4 * (guint64) n_cols)
+        task_index (tr);
+      from = lo;
+    }
   for (guint c = 0; c < n_cols; c++)
     {
       gint64 b = columns_start (&cols, c + 1);
       gint64 bb = MAX (b, a + 1);
-      guint p = gallop (from, tr->re, run_occupies_after, tr, a);
+      guint p;
 
+      task_ahead (tr, &cols, c);
+      p = gallop (from, tr->re, run_occupies_after, tr, a);
       from = p;
       if (p < tr->re && run_start (tr, p) < bb)
         {
-          Pick pick = PICK_INIT;
-          guint q = p;
+          guint q = task_cell_running (tr, p, bb, &cells[c]);
 
-          /* walk a sparse column; gallop through a dense one */
-          pick_offer (&pick, p, task_run_dur (tr, p));
-          while (q + 1 < tr->re && q - p < 2u << RUN_BLOCK_SHIFT && run_start (tr, q + 1) < bb)
-            {
-              q++;
-              pick_offer (&pick, q, task_run_dur (tr, q));
-            }
-          if (q + 1 < tr->re && run_start (tr, q + 1) < bb)
-            {
-              guint end = gallop (q + 1, tr->re, run_starts_at_or_after, tr, bb);
-
-              task_range_best (tr, q + 1, end - 1, &pick);
-              q = end - 1;
-            }
-          cells[c].task = task;
-          cells[c].index = pick.index - tr->rs;
-          cells[c].cpu = task_run (tr, pick.index)->cpu;
-          cells[c].state = TSCOPE_STATE_RUNNING;
-          cells[c].flags = q > p ? TSCOPE_CELL_MANY : 0;
           if (b > a)
             from = q;
         }
@@ -1570,6 +1793,8 @@ gsize
 tscope_view_get_index_bytes (TscopeTrace *trace)
 {
   TscopeViewIndex *vi;
+  GHashTableIter iter;
+  gpointer value;
   gsize bytes;
 
   g_return_val_if_fail (TSCOPE_IS_TRACE (trace), 0);
@@ -1587,8 +1812,15 @@ tscope_view_get_index_bytes (TscopeTrace *trace)
                  + (ci->starts.n_blocks + ci->irq.starts.n_blocks + ci->softirq.starts.n_blocks
                     + ci->irq.n + ci->softirq.n) * sizeof (gint64);
     }
-  if (g_atomic_pointer_get (&vi->runs))
-    bytes += sizeof (Mipmap) + mipmap_bytes (vi->runs);
+  g_mutex_lock (&vi->tasks_lock);
+  g_hash_table_iter_init (&iter, vi->tasks);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      const TaskIndex *ti = value;
+
+      bytes += sizeof *ti + mipmap_bytes (&ti->runs) + ti->n_blocks * sizeof (gint64) + 32;
+    }
+  g_mutex_unlock (&vi->tasks_lock);
   if (g_atomic_pointer_get (&vi->wakeups))
     bytes += sizeof (WakeupIndex) + vi->wakeups->n * sizeof (gint64);
   return bytes;
