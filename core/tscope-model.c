@@ -578,36 +578,6 @@ _tscope_builder_clear (Builder *b)
   _tscope_builder_clear_kvm (b);
 }
 
-/* Groups every running interval by task, in time order: a merge of the
- * CPUs' interval arrays by start (ties: lower CPU first). */
-static void
-index_task_runs (TscopeTrace *t)
-{
-  g_autofree guint32 *fill = g_memdup2 (t->task_runs_start, sizeof (guint32) * t->n_tasks);
-  g_autofree guint *pos = g_new0 (guint, t->n_cpus);
-
-  for (;;)
-    {
-      gint best = -1;
-      gint64 best_start = 0;
-
-      for (guint c = 0; c < t->n_cpus; c++)
-        {
-          const TscopeCpuIntervals *iv = &t->cpu_intervals[c];
-
-          if (pos[c] < iv->n && (best < 0 || iv->start[pos[c]] < best_start))
-            {
-              best = (gint) c;
-              best_start = iv->start[pos[c]];
-            }
-        }
-      if (best < 0)
-        break;
-      t->task_runs[fill[t->cpu_intervals[best].task[pos[best]]]++] = t->cpu_run_base[best] + pos[best];
-      pos[best]++;
-    }
-}
-
 static void
 finish_intervals (Builder *b)
 {
@@ -637,11 +607,7 @@ finish_intervals (Builder *b)
         }
     }
   t->cpu_run_base[t->n_cpus] = (guint32) total;
-  t->task_runs_start = g_new0 (guint32, t->n_tasks + 1);
-  for (guint tk = 0; tk < t->n_tasks; tk++)
-    t->task_runs_start[tk + 1] = t->task_runs_start[tk] + t->tasks[tk].pub.n_runs;
-  t->task_runs = g_new (guint32, MAX (total, 1));
-  index_task_runs (t);
+  /* the runs of each task are indexed on first use (tscope_trace_get_task_runs) */
 }
 
 static void

@@ -74,8 +74,9 @@ struct _TscopeTrace
   guint64            *cpu_events;       /* [n_cpus] */
   guint64            *event_counts;     /* [tep->max_id + 1], the last is "unknown" */
   TscopeTaskRec      *tasks;
-  guint32            *task_runs;        /* run ids grouped by task */
-  guint32            *task_runs_start;  /* [n_tasks + 1] */
+  guint32            *task_runs;        /* run ids grouped by task, built on first use */
+  guint32            *task_runs_start;  /* [n_tasks + 1]; NULL until built */
+  GMutex              lazy_lock;
   guint32            *cpu_run_base;     /* [n_cpus + 1] run id = base[cpu] + index */
   TscopeWakeupStore   wk;
   guint16             states[256];      /* interval state code -> prev_state */

@@ -43,6 +43,7 @@ tscope_trace_finalize (GObject *object)
   g_free (self->pages);
   g_free (self->stream_cpu);
   g_free (self->row_marks);
+  g_mutex_clear (&self->lazy_lock);
   g_free (self->cpu_events);
   g_free (self->event_counts);
   g_free (self->tasks);
@@ -108,6 +109,7 @@ tscope_trace_class_init (TscopeTraceClass *klass)
 static void
 tscope_trace_init (TscopeTrace *self)
 {
+  g_mutex_init (&self->lazy_lock);
 }
 
 static gboolean
@@ -403,6 +405,38 @@ tscope_trace_get_task (TscopeTrace *self,
   return &self->tasks[task].pub;
 }
 
+/* Groups every running interval by task, in time order: a merge of the
+ * CPUs' interval arrays by start (ties: lower CPU first). */
+static void
+index_task_runs (TscopeTrace *t,
+                 guint32     *starts,
+                 guint32     *runs)
+{
+  g_autofree guint32 *fill = g_memdup2 (starts, sizeof (guint32) * t->n_tasks);
+  g_autofree guint *pos = g_new0 (guint, t->n_cpus);
+
+  for (;;)
+    {
+      gint best = -1;
+      gint64 best_start = 0;
+
+      for (guint c = 0; c < t->n_cpus; c++)
+        {
+          const TscopeCpuIntervals *iv = &t->cpu_intervals[c];
+
+          if (pos[c] < iv->n && (best < 0 || iv->start[pos[c]] < best_start))
+            {
+              best = (gint) c;
+              best_start = iv->start[pos[c]];
+            }
+        }
+      if (best < 0)
+        break;
+      runs[fill[t->cpu_intervals[best].task[pos[best]]]++] = t->cpu_run_base[best] + pos[best];
+      pos[best]++;
+    }
+}
+
 /**
  * tscope_trace_get_task_runs:
  * @n_runs: (out): how many
@@ -417,6 +451,25 @@ tscope_trace_get_task_runs (TscopeTrace *self,
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
   g_return_val_if_fail (task < self->n_tasks, NULL);
+  /* built on first use: the load does not pay 4 bytes a run for a GUI index */
+  if (!g_atomic_pointer_get (&self->task_runs_start))
+    {
+      g_mutex_lock (&self->lazy_lock);
+      if (self->task_runs_start == NULL)
+        {
+          guint32 *starts = g_new0 (guint32, self->n_tasks + 1);
+          guint32 *runs;
+
+          for (guint tk = 0; tk < self->n_tasks; tk++)
+            starts[tk + 1] = starts[tk] + self->tasks[tk].pub.n_runs;
+          runs = g_new (guint32, MAX (starts[self->n_tasks], 1));
+          index_task_runs (self, starts, runs);
+          self->task_runs = runs;
+          /* published last: readers check it without the lock */
+          g_atomic_pointer_set (&self->task_runs_start, starts);
+        }
+      g_mutex_unlock (&self->lazy_lock);
+    }
   *n_runs = self->task_runs_start[task + 1] - self->task_runs_start[task];
   return self->task_runs + self->task_runs_start[task];
 }
@@ -676,12 +729,14 @@ _tscope_trace_model_bytes (TscopeTrace *self)
 
   for (guint c = 0; c < self->n_cpus; c++)
     {
-      bytes += self->cpu_intervals[c].n * (sizeof (gint64) + sizeof (guint32) + sizeof (guint8) + sizeof (guint32));
+      bytes += self->cpu_intervals[c].n * (sizeof (gint64) + sizeof (guint32) + sizeof (guint8));
       bytes += (self->irq_spans[c].n + self->softirq_spans[c].n) * (8 + 4 + 2);
     }
   for (guint i = 0; i < self->n_streams; i++)
     bytes += self->pages[i].n_pages * 16;
-  bytes += self->n_tasks * (sizeof (TscopeTaskRec) + sizeof (guint32));
+  bytes += self->n_tasks * sizeof (TscopeTaskRec);
+  if (g_atomic_pointer_get (&self->task_runs_start))
+    bytes += (self->n_tasks + 1 + self->cpu_run_base[self->n_cpus]) * sizeof (guint32);
   bytes += self->wk.n * (4 + 4 + 4 + 2 + 2 + 1);
   bytes += g_hash_table_size (self->wk.side) * (sizeof (TscopeWakeupSide) + 32);
   bytes += self->migrations.n * (8 + 4 + 2 + 2);

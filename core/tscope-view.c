@@ -976,6 +976,9 @@ task_row_init (TaskRow     *tr,
                TscopeTrace *trace,
                guint32      task)
 {
+  guint n;
+
+  (void) tscope_trace_get_task_runs (trace, task, &n);     /* builds them on first use */
   tr->trace = trace;
   tr->vi = view_index (trace);
   tr->task = task;
