@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * Frame benchmark (run under Xvfb): opens FILE in the real window and
+ * prints the time from opening to the first drawn frame, then the time to
+ * build and render one timeline frame at full zoom-out and at a 1 ms window
+ * in the middle (median of 20), with the window at 1920x1080.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include <gtk/gtk.h>
+
+#include "tscope-application.h"
+#include "tscope-timeline.h"
+#include "tscope-window.h"
+
+static int
+cmp_double (const void *a,
+            const void *b)
+{
+  double x = *(const double *) a;
+  double y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Builds the timeline's render nodes and renders them to a texture. */
+static void
+frame (GtkWidget *widget,
+       double    *build_ms,
+       double    *total_ms)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  int w = gtk_widget_get_width (widget);
+  int h = gtk_widget_get_height (widget);
+  gint64 t0 = g_get_monotonic_time ();
+  gint64 t1;
+
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  t1 = g_get_monotonic_time ();
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  *build_ms = (t1 - t0) / 1e3;
+  *total_ms = (g_get_monotonic_time () - t0) / 1e3;
+}
+
+static void
+measure (const char *label,
+         GtkWidget  *timeline)
+{
+  double build[20];
+  double total[20];
+
+  for (guint i = 0; i < G_N_ELEMENTS (build); i++)
+    frame (timeline, &build[i], &total[i]);
+  qsort (build, G_N_ELEMENTS (build), sizeof (double), cmp_double);
+  qsort (total, G_N_ELEMENTS (total), sizeof (double), cmp_double);
+  g_print ("%-26s build %7.2f ms   build+render %7.2f ms   (median of %u; first %.2f ms)\n", label,
+           build[G_N_ELEMENTS (build) / 2], total[G_N_ELEMENTS (total) / 2], (guint) G_N_ELEMENTS (build),
+           build[0]);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char *path = argc > 1 ? argv[1] : "/tmp/tsbench/big-v6.dat";
+  g_autoptr(TscopeApplication) app = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  TscopeWindow *window;
+  TscopeTimeline *timeline;
+  TscopeSession *session;
+  TscopeSpan all;
+  TscopeTime mid;
+  gint64 t0;
+  gint64 t_loaded = 0;
+  guint frames0;
+
+  gtk_init ();
+  app = tscope_application_new ();
+  g_application_register (G_APPLICATION (app), NULL, NULL);
+  window = tscope_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1920, 1080);
+  gtk_window_present (GTK_WINDOW (window));
+  for (guint i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+  timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  frames0 = tscope_timeline_get_frame_count (timeline);
+  t0 = g_get_monotonic_time ();
+  tscope_window_open (window, file);
+  while (tscope_window_is_loading (window) || tscope_timeline_get_frame_count (timeline) == frames0)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      if (t_loaded == 0 && !tscope_window_is_loading (window))
+        t_loaded = g_get_monotonic_time ();
+      if (tscope_window_get_error (window))
+        {
+          g_printerr ("%s\n", tscope_window_get_error (window));
+          return 1;
+        }
+    }
+  session = tscope_window_get_session (window);
+  g_print ("file                       %s (%" G_GUINT64_FORMAT " events)\n", path,
+           tscope_trace_get_n_events (tscope_session_get_trace (session)));
+  g_print ("open to loaded             %7.1f ms\n", (t_loaded - t0) / 1e3);
+  g_print ("open to first drawn frame  %7.1f ms (the first frame built the view indexes: %.1f ms)\n",
+           (g_get_monotonic_time () - t0) / 1e3, tscope_timeline_get_last_frame_us (timeline) / 1e3);
+  g_print ("timeline                   %d x %d px\n", gtk_widget_get_width (GTK_WIDGET (timeline)),
+           gtk_widget_get_height (GTK_WIDGET (timeline)));
+  all = tscope_session_get_view (session);
+  measure ("full zoom-out", GTK_WIDGET (timeline));
+  mid = all.begin + (all.end - all.begin) / 2;
+  tscope_session_set_view (session, mid, mid + TSCOPE_NSEC_PER_MSEC, FALSE);
+  measure ("1 ms window", GTK_WIDGET (timeline));
+  tscope_session_set_view (session, mid, mid + 10 * TSCOPE_NSEC_PER_USEC, FALSE);
+  measure ("10 us window", GTK_WIDGET (timeline));
+  gtk_window_destroy (GTK_WINDOW (window));
+  return 0;
+}
