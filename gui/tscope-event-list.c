@@ -36,6 +36,7 @@ struct _TscopeEventList
   GCancellable       *search_cancel;
   GtkStringList      *event_names;
   gulong              session_handler;
+  guint               attach_tick;    /* waiting to give the view its model */
   gboolean            syncing;        /* a selection made from the session */
 };
 
@@ -391,6 +392,39 @@ fill_filters (TscopeEventList *self,
   gtk_drop_down_set_model (self->event_filter, G_LIST_MODEL (self->event_names));
 }
 
+/* GTK 4.8's list view, given its model while it is not on screen, asks for
+ * every row once it is shown (10M rows: half a minute): the model goes in
+ * once the view has a size. */
+static gboolean
+attach_when_shown (GtkWidget     *widget,
+                   GdkFrameClock *clock,
+                   gpointer       data)
+{
+  TscopeEventList *self = data;
+
+  if (!gtk_widget_get_mapped (widget) || gtk_widget_get_height (widget) <= 0)
+    return G_SOURCE_CONTINUE;
+  self->attach_tick = 0;
+  gtk_single_selection_set_model (self->selection, self->model ? G_LIST_MODEL (self->model) : NULL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+attach_model (TscopeEventList *self)
+{
+  if (self->attach_tick)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->view), self->attach_tick);
+  self->attach_tick = 0;
+  if (self->model == NULL || (gtk_widget_get_mapped (GTK_WIDGET (self->view))
+                              && gtk_widget_get_height (GTK_WIDGET (self->view)) > 0))
+    {
+      gtk_single_selection_set_model (self->selection, self->model ? G_LIST_MODEL (self->model) : NULL);
+      return;
+    }
+  gtk_single_selection_set_model (self->selection, NULL);
+  self->attach_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->view), attach_when_shown, self, NULL);
+}
+
 void
 tscope_event_list_set_session (TscopeEventList *self,
                                TscopeSession   *session)
@@ -405,7 +439,7 @@ tscope_event_list_set_session (TscopeEventList *self,
       self->session_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (on_session_notify), self);
       fill_filters (self, tscope_session_get_trace (session));
     }
-  gtk_single_selection_set_model (self->selection, self->model ? G_LIST_MODEL (self->model) : NULL);
+  attach_model (self);
   update_count (self);
 }
 
@@ -421,6 +455,9 @@ tscope_event_list_dispose (GObject *object)
   g_clear_object (&self->filter_cancel);
   g_clear_object (&self->search_cancel);
   g_clear_object (&self->session);
+  if (self->attach_tick)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->view), self->attach_tick);
+  self->attach_tick = 0;
   if (self->selection)
     gtk_single_selection_set_model (self->selection, NULL);
   g_clear_object (&self->model);

@@ -371,16 +371,30 @@ draw_minimap (TscopeTimeline *self,
   double x1;
 
   rect (snapshot, &(GdkRGBA) { 0.5f, 0.5f, 0.5f, 0.12f }, TSCOPE_LABEL_W, 0, width - TSCOPE_LABEL_W, TSCOPE_MINIMAP_H);
+  /* the whole trace does not change: its busy columns are kept per width */
+  if (self->minimap == NULL || self->minimap_width != n)
+    {
+      g_free (self->minimap);
+      self->minimap = g_new0 (guint8, (gsize) n * MAX (cpus, 1));
+      self->minimap_width = n;
+      for (guint c = 0; c < cpus && (c + 1) * band <= TSCOPE_MINIMAP_H - 4; c++)
+        {
+          tscope_view_cpu_row (trace, c, t0, t1, n, cells);
+          for (guint x = 0; x < n; x++)
+            self->minimap[(gsize) c * n + x] = cells[x].task != TSCOPE_NO_TASK;
+        }
+    }
   for (guint c = 0; c < cpus && (c + 1) * band <= TSCOPE_MINIMAP_H - 4; c++)
     {
-      tscope_view_cpu_row (trace, c, t0, t1, n, cells);
+      const guint8 *row = self->minimap + (gsize) c * n;
+
       for (guint x = 0; x < n;)
         {
           guint e = x + 1;
 
-          while (e < n && (cells[e].task != TSCOPE_NO_TASK) == (cells[x].task != TSCOPE_NO_TASK))
+          while (e < n && row[e] == row[x])
             e++;
-          if (cells[x].task != TSCOPE_NO_TASK)
+          if (row[x])
             rect (snapshot, &busy, TSCOPE_LABEL_W + x, 3 + c * band, e - x, band - (band > 2 ? 1 : 0));
           x = e;
         }

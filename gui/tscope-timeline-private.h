@@ -89,6 +89,8 @@ struct _TscopeTimeline
   gpointer       cells;             /* TscopeViewCell[n], reused between rows */
   guint          n_cells;
   gint64         last_frame_us;
+  guint8        *minimap;           /* busy columns of the whole trace, per CPU */
+  guint          minimap_width;
   guint          frames;
 };
 

@@ -625,6 +625,7 @@ tscope_timeline_set_session (TscopeTimeline *self,
   g_set_object (&self->session, session);
   g_hash_table_remove_all (self->label_layouts);
   g_clear_pointer (&self->guest_index, g_hash_table_unref);
+  g_clear_pointer (&self->minimap, g_free);
   if (session)
     {
       self->notify_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (on_session_notify), self);
@@ -728,6 +729,7 @@ tscope_timeline_finalize (GObject *object)
   g_array_unref (self->order);
   g_hash_table_unref (self->label_layouts);
   g_clear_pointer (&self->guest_index, g_hash_table_unref);
+  g_free (self->minimap);
   g_free (self->cells);
   G_OBJECT_CLASS (tscope_timeline_parent_class)->finalize (object);
 }
