@@ -994,8 +994,8 @@ parse_file (Parser *p)
   cursor_init (&c, f->data, f->size, FALSE);
   c.pos = MAGIC_LEN;
   version = cursor_string (&c);
-  endian = c.failed ? 0 : *cursor_take (&c, 1);
-  long_size = c.failed ? 0 : *cursor_take (&c, 1);
+  endian = (guint8) cursor_uint (&c, 1);
+  long_size = (guint8) cursor_uint (&c, 1);
   if (c.failed)
     return truncated (p, "the file header");
   if (strlen (version) > 8)
