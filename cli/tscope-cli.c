@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #define EXIT_USAGE 2
 
 static char *opt_buffer;
+static gboolean opt_json;
 
 typedef struct
 {
@@ -56,7 +58,20 @@ load (const char *path)
   options.progress = quiet_progress;
   trace = tscope_trace_load (path, &options, &error);
   if (trace == NULL)
-    print_error (error);
+    {
+      print_error (error);
+      /* the oracle schema's answer for a file that cannot be read */
+      if (opt_json)
+        {
+          json_object *o = json_object_new_object ();
+
+          json_object_object_add (o, "trace", json_object_new_string (path));
+          json_object_object_add (o, "valid", json_object_new_boolean (FALSE));
+          json_object_object_add (o, "error", json_object_new_string (error->message));
+          g_print ("%s\n", json_object_to_json_string_ext (o, JSON_C_TO_STRING_PLAIN));
+          json_object_put (o);
+        }
+    }
   return trace;
 }
 
@@ -133,6 +148,16 @@ cmp_count_desc (gconstpointer a,
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
+/* malloc'd bytes in use: what the loaded trace holds, strings and hash
+ * tables included, where the model figure counts only its columns. */
+static gsize
+heap_in_use (void)
+{
+  struct mallinfo2 mi = mallinfo2 ();
+
+  return mi.uordblks + mi.hblkhd;
+}
+
 static glong
 peak_rss_kib (void)
 {
@@ -147,13 +172,14 @@ static int
 cmd_info (int    argc,
           char **argv)
 {
-  g_autoptr(GOptionContext) ctx = context_new ("info FILE", NULL);
+  g_autoptr(GOptionContext) ctx = context_new ("FILE", NULL);
   g_autoptr(TscopeTrace) trace = NULL;
   g_autoptr(GHashTable) counts = NULL;
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
   g_auto(GStrv) buffers = NULL;
   g_autofree char *size = NULL;
   g_autofree char *mem = NULL;
+  g_autofree char *heap = NULL;
   g_autofree char *t0 = NULL;
   g_autofree char *t1 = NULL;
   g_autofree char *span = NULL;
@@ -161,10 +187,14 @@ cmd_info (int    argc,
   GHashTableIter it;
   gpointer key;
 
+  gsize heap_before;
+
   if (!parse_args (ctx, &argc, &argv, 1))
     return EXIT_USAGE;
+  heap_before = heap_in_use ();
   if (!(trace = load (argv[1])))
     return EXIT_FAILURE;
+  heap = human_bytes (heap_in_use () - MIN (heap_before, heap_in_use ()));
   warn_if_no_sched (trace);
   n = tscope_trace_get_n_events (trace);
   size = human_bytes (tscope_trace_get_file_size (trace));
@@ -184,7 +214,7 @@ cmd_info (int    argc,
   g_print ("%-14s %u\n", "CPUs", tscope_trace_get_n_cpus (trace));
   g_print ("%-14s", "Buffers");
   for (guint i = 0; buffers[i]; i++)
-    g_print (" %s%s%s", buffers[i][0] ? buffers[i] : "(top)",
+    g_print (" %s%s%s", buffers[i][0] ? buffers[i] : "top-level",
              g_str_equal (buffers[i], tscope_trace_get_buffer_name (trace)) ? "*" : "",
              buffers[i + 1] ? "," : "");
   g_print ("\n");
@@ -195,8 +225,9 @@ cmd_info (int    argc,
     g_print ("%-14s -\n", "Time span");
   g_print ("%-14s %.1f ms (%.1f M events/s)\n", "Load time", tscope_trace_get_load_seconds (trace) * 1e3,
            tscope_trace_get_load_seconds (trace) > 0 ? n / tscope_trace_get_load_seconds (trace) / 1e6 : 0.0);
-  g_print ("%-14s %s model (%.1f bytes/event), peak RSS %ld MiB\n", "Memory", mem,
-           n ? (double) tscope_trace_get_model_bytes (trace) / n : 0.0, peak_rss_kib () / 1024);
+  g_print ("%-14s %s of heap held by the loaded trace (%.1f bytes/event; its model columns %s), "
+           "peak RSS %ld MiB\n", "Memory", heap, n ? (double) (heap_in_use () - MIN (heap_before, heap_in_use ())) / n : 0.0,
+           mem, peak_rss_kib () / 1024);
   if (tscope_trace_get_bad_pages (trace) > 0)
     g_print ("%-14s %" G_GUINT64_FORMAT " corrupt ring-buffer pages skipped\n", "Warning",
              tscope_trace_get_bad_pages (trace));
@@ -222,12 +253,22 @@ cmd_info (int    argc,
 
 /* ---- stats ---- */
 
-static gboolean opt_json;
 
 static char *
 dur (TscopeTime t)
 {
   return tscope_time_format_duration (t);
+}
+
+/* A duration right-aligned to WIDTH terminal columns: printf pads by bytes,
+ * and the "µ" of µs takes two. */
+static char *
+dur_col (TscopeTime t,
+         int        width)
+{
+  g_autofree char *s = tscope_time_format_duration (t);
+
+  return g_strdup_printf ("%*s%s", (int) MAX (width - g_utf8_strlen (s, -1), 0), "", s);
 }
 
 static gint
@@ -272,9 +313,9 @@ print_cpus (TscopeTrace *trace)
               tasks++;
             }
         }
-      b = dur (busy);
-      i = dur (idle);
-      g_print ("%-5u %10u %10u %14s %14s %6.1f%% %11u\n", c, iv->n, tasks, b, i,
+      b = dur_col (busy, 14);
+      i = dur_col (idle, 14);
+      g_print ("%-5u %10u %10u %s %s %6.1f%% %11u\n", c, iv->n, tasks, b, i,
                span > 0 ? 100.0 * busy / span : 0.0, iv->prev_pid_mismatches);
     }
 }
@@ -295,9 +336,9 @@ print_tasks (TscopeTrace *trace,
   for (guint i = 0; i < MIN (top, ids->len); i++)
     {
       const TscopeTask *t = tscope_trace_get_task (trace, g_array_index (ids, guint32, i));
-      g_autofree char *r = dur (t->run_ns);
+      g_autofree char *r = dur_col (t->run_ns, 14);
 
-      g_print ("%-24s %8d %14s %9u %10u %10u %8u\n", t->comm, t->pid, r, t->n_runs, t->switch_ins,
+      g_print ("%-24s %8d %s %9u %10u %10u %8u\n", t->comm, t->pid, r, t->n_runs, t->switch_ins,
                t->migrations, t->cpu_changes);
     }
 }
@@ -342,10 +383,10 @@ print_irqs (TscopeTrace *trace)
   for (guint i = 0; i < tscope_trace_get_n_irq_lines (trace); i++)
     {
       const TscopeIrqLine *l = tscope_trace_get_irq_line (trace, i);
-      g_autofree char *t = dur (l->total_ns);
-      g_autofree char *m = dur (l->max_ns);
+      g_autofree char *t = dur_col (l->total_ns, 14);
+      g_autofree char *m = dur_col (l->max_ns, 12);
 
-      g_print ("%5d %-32s %9u %14s %12s\n", l->irq, l->name, l->count, t, m);
+      g_print ("%5d %-32s %9u %s %s\n", l->irq, l->name, l->count, t, m);
     }
   g_print ("\nSoftirqs (unmatched: %u)\n", tscope_trace_get_softirq_unmatched (trace));
   g_print ("%-9s %4s %9s %14s %12s %9s %12s %12s\n", "vector", "vec", "count", "total", "max", "raises",
@@ -353,32 +394,55 @@ print_irqs (TscopeTrace *trace)
   for (guint i = 0; i < tscope_trace_get_n_softirqs (trace); i++)
     {
       const TscopeSoftirq *s = tscope_trace_get_softirq (trace, i);
-      g_autofree char *t = dur (s->total_ns);
-      g_autofree char *m = dur (s->max_ns);
-      g_autofree char *rp = dur (s->raise_p50_ns);
-      g_autofree char *rm = dur (s->raise_max_ns);
+      g_autofree char *t = dur_col (s->total_ns, 14);
+      g_autofree char *m = dur_col (s->max_ns, 12);
+      g_autofree char *rp = dur_col (s->raise_p50_ns, 12);
+      g_autofree char *rm = dur_col (s->raise_max_ns, 12);
 
-      g_print ("%-9s %4u %9u %14s %12s %9u %12s %12s\n", s->name, s->vec, s->count, t, m, s->raise_count,
+      g_print ("%-9s %4u %9u %s %s %9u %s %s\n", s->name, s->vec, s->count, t, m, s->raise_count,
                rp, rm);
     }
+}
+
+/* vCPU threads in vCPU id order ("CPU 2/KVM" before "CPU 10/KVM"), then by pid. */
+static gint
+cmp_vcpu (gconstpointer a,
+          gconstpointer b,
+          gpointer      data)
+{
+  TscopeTrace *trace = data;
+  const TscopeVcpu *x = tscope_trace_get_vcpu (trace, *(const guint *) a);
+  const TscopeVcpu *y = tscope_trace_get_vcpu (trace, *(const guint *) b);
+  guint xi = x->vcpu_ids->len ? g_array_index (x->vcpu_ids, guint, 0) : G_MAXUINT;
+  guint yi = y->vcpu_ids->len ? g_array_index (y->vcpu_ids, guint, 0) : G_MAXUINT;
+
+  if (xi != yi)
+    return xi < yi ? -1 : 1;
+  return tscope_trace_get_task (trace, x->task)->pid - tscope_trace_get_task (trace, y->task)->pid;
 }
 
 static void
 print_kvm (TscopeTrace *trace)
 {
   guint n = tscope_trace_get_n_vcpus (trace);
+  g_autoptr(GArray) order = g_array_sized_new (FALSE, FALSE, sizeof (guint), n);
 
   if (n == 0)
     return;
+  for (guint i = 0; i < n; i++)
+    g_array_append_val (order, i);
+  g_array_sort_with_data (order, cmp_vcpu, trace);
   g_print ("\nKVM vCPU threads\n");
   g_print ("%-20s %8s %6s %9s %9s %14s %14s %9s  %s\n", "thread", "pid", "vcpu", "entries", "exits",
            "guest time", "run time", "to user", "top exit reasons");
   for (guint i = 0; i < n; i++)
     {
-      const TscopeVcpu *v = tscope_trace_get_vcpu (trace, i);
+      const TscopeVcpu *v = tscope_trace_get_vcpu (trace, g_array_index (order, guint, i));
       const TscopeTask *t = tscope_trace_get_task (trace, v->task);
-      g_autofree char *g = dur (v->guest_ns);
-      g_autofree char *r = dur (t->run_ns);
+      g_autofree char *g = dur_col (v->guest_ns, 14);
+      /* without sched_switch events the run time is unknown, not zero */
+      g_autofree char *r = tscope_trace_has_sched_events (trace) ? dur_col (t->run_ns, 14)
+                                                                 : g_strdup_printf ("%14s", "-");
       g_autoptr(GString) ids = g_string_new (NULL);
       g_autoptr(GString) reasons = g_string_new (NULL);
       g_autoptr(GList) keys = g_hash_table_get_keys (v->exit_reasons);
@@ -400,7 +464,7 @@ print_kvm (TscopeTrace *trace)
           keys = g_list_delete_link (keys, best);
           shown++;
         }
-      g_print ("%-20s %8d %6s %9u %9u %14s %14s %9u  %s\n", t->comm, t->pid, ids->len ? ids->str : "-",
+      g_print ("%-20s %8d %6s %9u %9u %s %s %9u  %s\n", t->comm, t->pid, ids->len ? ids->str : "-",
                v->entries, v->exits, g, r, v->userspace_exits, reasons->str);
     }
 }
@@ -413,7 +477,7 @@ cmd_stats (int    argc,
     { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, "Print the oracle-schema JSON", NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = context_new ("stats FILE", entries);
+  g_autoptr(GOptionContext) ctx = context_new ("FILE", entries);
   g_autoptr(TscopeTrace) trace = NULL;
 
   if (!parse_args (ctx, &argc, &argv, 1))
@@ -458,7 +522,9 @@ cmd_stats (int    argc,
 
 /* ---- latency ---- */
 
-static gint opt_pid = -1;
+#define UNSET G_MININT
+
+static gint opt_pid = UNSET;
 static char *opt_comm;
 static gint opt_top = 20;
 
@@ -485,26 +551,32 @@ cmd_latency (int    argc,
     { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, "Print JSON", NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = context_new ("latency FILE", entries);
+  g_autoptr(GOptionContext) ctx = context_new ("FILE", entries);
   g_autoptr(TscopeTrace) trace = NULL;
   g_autoptr(GArray) samples = NULL;
   TscopeLatencySummary sum;
 
   if (!parse_args (ctx, &argc, &argv, 1))
     return EXIT_USAGE;
-  if (opt_pid >= 0 && opt_comm)
+  if ((opt_pid != UNSET && opt_pid < 0) || opt_top < 0)
+    {
+      g_printerr ("tracescope-cli: --%s must not be negative\n", opt_top < 0 ? "top" : "pid");
+      return EXIT_USAGE;
+    }
+  if (opt_pid != UNSET && opt_comm)
     {
       g_printerr ("tracescope-cli: --pid and --comm exclude each other\n");
       return EXIT_USAGE;
     }
   if (!(trace = load (argv[1])))
     return EXIT_FAILURE;
-  samples = tscope_trace_latency_samples (trace, opt_pid, opt_comm, G_MININT64, G_MAXINT64);
+  samples = tscope_trace_latency_samples (trace, opt_pid != UNSET ? opt_pid : -1, opt_comm, G_MININT64,
+                                          G_MAXINT64);
   if (samples->len == 0)
     {
       if (opt_comm)
         g_printerr ("tracescope-cli: %s: no completed wakeup of a task named \"%s\"\n", argv[1], opt_comm);
-      else if (opt_pid >= 0)
+      else if (opt_pid != UNSET)
         g_printerr ("tracescope-cli: %s: no completed wakeup of pid %d\n", argv[1], opt_pid);
       else
         g_printerr ("tracescope-cli: %s: no completed wakeup (wakeup followed by a switch-in) in the trace\n",
@@ -546,12 +618,12 @@ cmd_latency (int    argc,
       json_object_put (o);
       return EXIT_SUCCESS;
     }
-  g_print ("%-4s %12s  %-26s %-26s %5s %6s %5s  %-20s %-20s\n", "#", "latency", "wakee", "waker", "w.cpu",
+  g_print ("%-4s %12s  %-26s %-26s %5s %6s %5s  %-20s %s\n", "#", "latency", "wakee", "waker", "w.cpu",
            "target", "cpu", "wakeup", "switch-in");
   for (guint i = 0; i < MIN ((guint) MAX (opt_top, 0), samples->len); i++)
     {
       TscopeLatencySample *s = &g_array_index (samples, TscopeLatencySample, i);
-      g_autofree char *l = dur (s->latency);
+      g_autofree char *l = dur_col (s->latency, 12);
       g_autofree char *t0 = tscope_time_format_timestamp (s->wakeup_ts);
       g_autofree char *t1 = tscope_time_format_timestamp (s->switch_ts);
       char a[64];
@@ -559,7 +631,7 @@ cmd_latency (int    argc,
       TscopeWakeup w;
 
       tscope_trace_get_wakeup (trace, s->index, &w);
-      g_print ("%-4u %12s  %-26s %-26s %5u %6u %5u  %-20s %-20s\n", i + 1, l,
+      g_print ("%-4u %s  %-26s %-26s %5u %6u %5u  %-20s %s\n", i + 1, l,
                task_label (trace, s->task, a, sizeof a), task_label (trace, w.waker, b, sizeof b),
                w.waker_cpu, w.target_cpu, s->cpu, t0, t1);
     }
@@ -570,11 +642,11 @@ cmd_latency (int    argc,
 
 /* ---- events ---- */
 
-static gint opt_cpu = -1;
+static gint opt_cpu = UNSET;
 static char *opt_event;
 static char *opt_from;
 static char *opt_to;
-static gint64 opt_limit = -1;
+static gint64 opt_limit = G_MININT64;
 
 static int
 cmd_events (int    argc,
@@ -584,12 +656,14 @@ cmd_events (int    argc,
     { "cpu", 0, 0, G_OPTION_ARG_INT, &opt_cpu, "Only this CPU", "CPU" },
     { "pid", 'p', 0, G_OPTION_ARG_INT, &opt_pid, "Only records of this pid", "PID" },
     { "event", 'e', 0, G_OPTION_ARG_STRING, &opt_event, "Only this event (name or system/name)", "NAME" },
-    { "from", 0, 0, G_OPTION_ARG_STRING, &opt_from, "From this time (s as printed, or 12ms, 5us...)", "T" },
-    { "to", 0, 0, G_OPTION_ARG_STRING, &opt_to, "Up to this time", "T" },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &opt_from,
+      "From time T: seconds as printed (1972.796964381), or an offset from the first event with a unit or a "
+      "'+' (12ms, 5us, +2)", "T" },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &opt_to, "Up to time T (inclusive; same forms as --from)", "T" },
     { "limit", 'n', 0, G_OPTION_ARG_INT64, &opt_limit, "At most N lines", "N" },
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = context_new ("events FILE", entries);
+  g_autoptr(GOptionContext) ctx = context_new ("FILE", entries);
   g_autoptr(TscopeTrace) trace = NULL;
   g_autoptr(TscopeCursor) cursor = NULL;
   g_autoptr(GString) line = g_string_new (NULL);
@@ -601,15 +675,29 @@ cmd_events (int    argc,
 
   if (!parse_args (ctx, &argc, &argv, 1))
     return EXIT_USAGE;
-  if ((opt_from && !tscope_time_parse (opt_from, &from)) || (opt_to && !tscope_time_parse (opt_to, &to)))
+  if ((opt_cpu != UNSET && opt_cpu < 0) || (opt_pid != UNSET && opt_pid < 0)
+      || (opt_limit != G_MININT64 && opt_limit < 0))
     {
-      g_printerr ("tracescope-cli: cannot read the time \"%s\" (examples: 1972.796964381, 12ms, 5us)\n",
-                  opt_from && !tscope_time_parse (opt_from, &from) ? opt_from : opt_to);
+      g_printerr ("tracescope-cli: --%s must not be negative\n",
+                  opt_cpu != UNSET && opt_cpu < 0 ? "cpu" : opt_pid != UNSET && opt_pid < 0 ? "pid" : "limit");
       return EXIT_USAGE;
     }
   if (!(trace = load (argv[1])))
     return EXIT_FAILURE;
-  if (opt_cpu >= 0 && (guint) opt_cpu >= tscope_trace_get_n_cpus (trace))
+  if ((opt_from && !tscope_time_parse_position (opt_from, tscope_trace_get_first_ts (trace), &from))
+      || (opt_to && !tscope_time_parse_position (opt_to, tscope_trace_get_first_ts (trace), &to)))
+    {
+      g_printerr ("tracescope-cli: cannot read the time \"%s\" (a timestamp in seconds as printed, "
+                  "1972.796964381, or an offset from the first event: 12ms, 5us, +2)\n",
+                  opt_from && !tscope_time_parse_position (opt_from, 0, &from) ? opt_from : opt_to);
+      return EXIT_USAGE;
+    }
+  if (from > to)
+    {
+      g_printerr ("tracescope-cli: --from %s is after --to %s\n", opt_from, opt_to);
+      return EXIT_USAGE;
+    }
+  if (opt_cpu != UNSET && (guint) opt_cpu >= tscope_trace_get_n_cpus (trace))
     {
       g_printerr ("tracescope-cli: %s: no CPU %d (the trace has %u)\n", argv[1], opt_cpu,
                   tscope_trace_get_n_cpus (trace));
@@ -620,22 +708,17 @@ cmd_events (int    argc,
       g_printerr ("tracescope-cli: %s: no event named \"%s\" in this trace\n", argv[1], opt_event);
       return EXIT_FAILURE;
     }
-  /* relative times ("12ms") count from the first record */
-  if (opt_from && !strchr (opt_from, '.') && from < tscope_trace_get_first_ts (trace) / 2)
-    from += tscope_trace_get_first_ts (trace);
-  if (opt_to && !strchr (opt_to, '.') && to < tscope_trace_get_first_ts (trace) / 2)
-    to += tscope_trace_get_first_ts (trace);
   tscope_trace_load_plugins (trace);
   cursor = tscope_cursor_new (trace);
-  tscope_cursor_set_cpu_filter (cursor, opt_cpu);
-  for (gboolean ok = tscope_cursor_seek_time (cursor, from); ok; ok = tscope_cursor_next (cursor))
+  tscope_cursor_set_cpu_filter (cursor, opt_cpu != UNSET ? opt_cpu : -1);
+  for (gboolean ok = opt_limit != 0 && tscope_cursor_seek_time (cursor, from); ok; ok = tscope_cursor_next (cursor))
     {
       TscopeEvent e;
 
       tscope_cursor_get (cursor, &e);
       if (e.ts > to)
         break;
-      if ((opt_pid >= 0 && e.pid != opt_pid) || (event_id >= 0 && (gint) e.event_id != event_id))
+      if ((opt_pid != UNSET && e.pid != opt_pid) || (event_id >= 0 && (gint) e.event_id != event_id))
         continue;
       g_string_truncate (line, 0);
       tscope_cursor_format_line (cursor, line);
@@ -643,7 +726,7 @@ cmd_events (int    argc,
       if (line->len == 0 || line->str[line->len - 1] != '\n')
         g_string_append_c (line, '\n');
       fwrite (line->str, 1, line->len, stdout);
-      if (opt_limit >= 0 && ++printed >= opt_limit)
+      if (++printed == opt_limit)
         break;
     }
   if ((error = tscope_cursor_take_error (cursor)))
@@ -651,6 +734,12 @@ cmd_events (int    argc,
       print_error (error);
       return EXIT_FAILURE;
     }
+  /* an empty answer says why, on stderr, so that a pipe gets nothing */
+  if (tscope_trace_get_n_events (trace) == 0)
+    warn_if_no_sched (trace);
+  else if (printed == 0 && opt_limit != 0)
+    g_printerr ("tracescope-cli: %s: no event matches (the trace spans %.9f .. %.9f s)\n", argv[1],
+                tscope_trace_get_first_ts (trace) / 1e9, tscope_trace_get_last_ts (trace) / 1e9);
   return EXIT_SUCCESS;
 }
 
@@ -660,7 +749,7 @@ static int
 cmd_verify (int    argc,
             char **argv)
 {
-  g_autoptr(GOptionContext) ctx = context_new ("verify FILE", NULL);
+  g_autoptr(GOptionContext) ctx = context_new ("FILE", NULL);
   g_autoptr(TscopeTrace) trace = NULL;
   g_autoptr(GError) error = NULL;
   TscopeDigest ours = { 0 };
@@ -710,7 +799,7 @@ usage (FILE *out)
 {
   fprintf (out, "Usage: tracescope-cli COMMAND FILE [OPTIONS]\n\nCommands:\n");
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %-8s %-52s %s\n", commands[i].name, commands[i].args, commands[i].summary);
+    fprintf (out, "  %-8s %s\n  %-8s   %s\n", commands[i].name, commands[i].args, "", commands[i].summary);
   fprintf (out, "\nAll commands take --buffer NAME to read a buffer instance; COMMAND --help for more.\n");
   return out == stdout ? EXIT_SUCCESS : EXIT_USAGE;
 }
@@ -731,7 +820,12 @@ main (int    argc,
     }
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (g_str_equal (argv[1], commands[i].name))
-      return commands[i].run (argc - 1, argv + 1);
+      {
+        g_autofree char *prgname = g_strdup_printf ("tracescope-cli %s", commands[i].name);
+
+        g_set_prgname (prgname);
+        return commands[i].run (argc - 1, argv + 1);
+      }
   g_printerr ("tracescope-cli: unknown command \"%s\"\n", argv[1]);
   return usage (stderr);
 }

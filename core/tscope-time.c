@@ -12,8 +12,9 @@
  * tscope_time_format_duration:
  * @duration: nanoseconds
  *
- * Formats a duration with a human unit: "850 ns", "12.345 µs", "3.210 ms",
- * "1.234567 s".  Exact below a microsecond.
+ * Formats a duration with a human unit, rounded to its last digit:
+ * "850 ns", "12.345 µs", "3.210 ms", "1.234568 s".  Exact below a
+ * millisecond.
  *
  * Returns: (transfer full): the text.
  */
@@ -22,16 +23,17 @@ tscope_time_format_duration (TscopeTime duration)
 {
   const char *sign = duration < 0 ? "-" : "";
   guint64 d = duration < 0 ? (guint64) -(duration + 1) + 1 : (guint64) duration;
+  guint64 us;
 
   if (d < 1000)
     return g_strdup_printf ("%s%" G_GUINT64_FORMAT " ns", sign, d);
   if (d < 1000000)
     return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%03u µs", sign, d / 1000, (guint) (d % 1000));
-  if (d < 1000000000)
-    return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%03u ms", sign, d / 1000000,
-                            (guint) (d % 1000000 / 1000));
-  return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%06u s", sign, d / 1000000000,
-                          (guint) (d % 1000000000 / 1000));
+  /* whole microseconds from here; 999.9996 ms is 1.000000 s, not 1000.000 ms */
+  us = d / 1000 + (d % 1000 >= 500);
+  if (us < 1000000)
+    return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%03u ms", sign, us / 1000, (guint) (us % 1000));
+  return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%06u s", sign, us / 1000000, (guint) (us % 1000000));
 }
 
 /**
@@ -108,8 +110,8 @@ tscope_time_parse (const char *text,
   unit = p;
   while (g_ascii_isdigit (*unit) || *unit == '.')
     unit++;
-  if (unit == p)
-    return FALSE;
+  if (unit == p || strspn (p, ".") == (gsize) (unit - p))
+    return FALSE;                 /* no digit */
   if (*unit == '\0')
     scale = strchr (p, '.') ? TSCOPE_NSEC_PER_SEC : 1;
   else if (g_str_equal (unit, "ns"))
@@ -141,11 +143,70 @@ tscope_time_parse (const char *text,
     }
   if (*p != '\0' && strchr (p, '.') != NULL)
     return FALSE;
+  if (strlen (p) > 18)
+    return FALSE;                 /* beyond gint64 nanoseconds */
   whole = *p ? g_ascii_strtoll (p, NULL, 10) : 0;
-  if (whole > G_MAXINT64 / scale)
+  if (whole >= G_MAXINT64 / scale)
     return FALSE;
   *out = whole * scale + frac * (scale / frac_scale);
   if (neg)
     *out = -*out;
+  return TRUE;
+}
+
+/**
+ * tscope_time_parse_position:
+ * @text: a point in a trace: a timestamp in seconds as `trace-cmd report`
+ *   prints it ("1972.796964381", "1972"), or an offset from the first event
+ *   with a unit or a leading '+' ("12ms", "+1.5s", "+2" for two seconds)
+ * @first_ts: the trace's first timestamp, where offsets count from
+ * @out: (out): nanoseconds
+ *
+ * One rule for every place a user types a time: a bare number is absolute,
+ * anything with a unit or a '+' is relative.  Negative times are refused.
+ *
+ * Returns: whether @text was understood.
+ */
+gboolean
+tscope_time_parse_position (const char *text,
+                            TscopeTime  first_ts,
+                            TscopeTime *out)
+{
+  g_autofree char *s = NULL;
+  const char *p;
+  gboolean relative;
+  TscopeTime t;
+
+  if (text == NULL)
+    return FALSE;
+  s = g_strstrip (g_strdup (text));
+  p = s;
+  relative = *p == '+';
+  if (relative)
+    p++;
+  if (*p == '\0' || *p == '-' || *p == '+')
+    return FALSE;
+  p += strspn (p, "0123456789.");
+  if (*p == '\0')
+    {
+      /* a bare number: seconds */
+      g_autofree char *with_unit = g_strconcat (s + relative, "s", NULL);
+
+      if (!tscope_time_parse (with_unit, &t))
+        return FALSE;
+    }
+  else
+    {
+      if (!tscope_time_parse (s + relative, &t))
+        return FALSE;
+      relative = TRUE;
+    }
+  if (relative)
+    {
+      if (t > G_MAXINT64 - first_ts)
+        return FALSE;
+      t += first_ts;
+    }
+  *out = t;
   return TRUE;
 }

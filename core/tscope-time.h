@@ -54,5 +54,8 @@ char *tscope_time_format_duration_exact (TscopeTime duration);
 char *tscope_time_format_timestamp (TscopeTime t);
 gboolean tscope_time_parse (const char *text,
                             TscopeTime *out);
+gboolean tscope_time_parse_position (const char *text,
+                                     TscopeTime  first_ts,
+                                     TscopeTime *out);
 
 G_END_DECLS

@@ -130,7 +130,10 @@ select_buffer (TscopeTrace  *self,
           self->buffer_name = g_strdup (name);
           return TRUE;
         }
-      g_string_append_printf (names, "%s\"%s\"", names->len ? ", " : "", *b->name ? b->name : "(top)");
+      if (*b->name)
+        g_string_append_printf (names, "%s\"%s\"", names->len ? ", " : "", b->name);
+      else
+        g_string_append_printf (names, "%sthe top-level buffer (no --buffer)", names->len ? ", " : "");
     }
   g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_NO_BUFFER,
                "%s: no buffer named \"%s\" (buffers: %s)", self->file->path, name, names->str);

@@ -192,6 +192,156 @@ test_events_filters (void)
   g_assert_nonnull (strstr (lines[n - 1], "ping:9359"));
 }
 
+/* Counts the lines of OUT. */
+static guint
+count_lines (const char *out)
+{
+  guint n = 0;
+
+  for (const char *p = out; (p = strchr (p, '\n')); p++)
+    n++;
+  return n;
+}
+
+/* --from and --to: a bare number is a timestamp in seconds, a unit or a
+ * '+' makes it an offset from the first event; equal times select the same
+ * events whatever their spelling. */
+static void
+test_events_time_forms (void)
+{
+  g_autofree char *path = tscope_test_data ("sched", ".dat");
+  static const char *const same_start[] = { "2s", "2.0s", "+2", "2000ms", "1972.888629532" };
+  g_autofree char *first = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (same_start); i++)
+    {
+      const char *args[] = { "events", path, "--from", same_start[i], "--limit", "1", NULL };
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+
+      g_assert_cmpint (run (args, &out, &err), ==, 0);
+      g_assert_nonnull (strstr (out, "1972.888770693: sched_switch"));
+      if (first == NULL)
+        first = g_strdup (out);
+      g_assert_cmpstr (out, ==, first);
+    }
+  {
+    const char *ms[] = { "events", path, "--from", "1.5ms", "--to", "2ms", NULL };
+    const char *us[] = { "events", path, "--from", "1500us", "--to", "+0.002", NULL };
+    g_autofree char *a = NULL;
+    g_autofree char *b = NULL;
+    g_autofree char *err = NULL;
+
+    g_assert_cmpint (run (ms, &a, &err), ==, 0);
+    g_clear_pointer (&err, g_free);
+    g_assert_cmpint (run (us, &b, &err), ==, 0);
+    g_assert_cmpuint (count_lines (a), >, 0);
+    g_assert_cmpstr (a, ==, b);
+  }
+}
+
+/* Arguments a user can get wrong: one line saying what, exit status 2. */
+static void
+test_bad_arguments (void)
+{
+  g_autofree char *path = tscope_test_data ("sched", ".dat");
+  const char *cases[][8] = {
+    { "events", path, "--from", "1971.5", "--to", "1971.4", NULL },
+    { "events", path, "--from", "-1", NULL },
+    { "events", path, "--from", ".", NULL },
+    { "events", path, "--to", "99999999999999999999", NULL },
+    { "events", path, "--pid", "-3", NULL },
+    { "events", path, "--cpu", "-1", NULL },
+    { "events", path, "--limit", "-5", NULL },
+    { "latency", path, "--pid", "-5", NULL },
+    { "latency", path, "--top", "-1", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+
+      g_assert_cmpint (run (cases[i], &out, &err), ==, 2);
+      g_assert_cmpstr (out, ==, "");
+      g_assert_cmpuint (count_lines (err), ==, 1);
+    }
+}
+
+/* An empty answer says why on stderr, with nothing on stdout. */
+static void
+test_events_empty (void)
+{
+  g_autofree char *sched = tscope_test_data ("sched", ".dat");
+  g_autofree char *header_only = tscope_test_data ("header-only", ".dat");
+  const char *no_pid[] = { "events", sched, "--pid", "999999", NULL };
+  const char *no_events[] = { "events", header_only, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run (no_pid, &out, &err), ==, 0);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_nonnull (strstr (err, "no event matches"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (no_events, &out, &err), ==, 0);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_nonnull (strstr (err, "holds no events"));
+}
+
+/* --buffer on every command; an unknown name lists the buffers there are. */
+static void
+test_buffer (void)
+{
+  g_autofree char *path = tscope_test_data ("sched-v6-instance", ".dat");
+  const char *commands[] = { "info", "stats", "latency", "events", "verify" };
+
+  for (guint c = 0; c < G_N_ELEMENTS (commands); c++)
+    {
+      const char *args[] = { commands[c], path, "--buffer", "inst", NULL };
+      const char *bad[] = { commands[c], path, "--buffer", "nope", NULL };
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+
+      g_assert_cmpint (run (args, &out, &err), ==, 0);
+      g_assert_cmpuint (count_lines (out), >, 0);
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&err, g_free);
+      g_assert_cmpint (run (bad, &out, &err), ==, 1);
+      g_assert_nonnull (strstr (err, "no buffer named \"nope\""));
+      g_assert_nonnull (strstr (err, "\"inst\""));
+      g_assert_cmpuint (count_lines (err), ==, 1);
+    }
+}
+
+/* Tables line up on a terminal: the column after the latency starts at
+ * the same character on every row, µs or ms. */
+static void
+test_latency_aligned (void)
+{
+  g_autofree char *path = tscope_test_data ("sched", ".dat");
+  const char *args[] = { "latency", path, "--pid", "9359", "--top", "400", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_auto(GStrv) lines = NULL;
+  glong column;
+  guint micro = 0;
+  guint milli = 0;
+
+  g_assert_cmpint (run (args, &out, &err), ==, 0);
+  lines = g_strsplit (out, "\n", -1);
+  column = g_utf8_pointer_to_offset (lines[0], strstr (lines[0], "wakee"));
+  for (guint i = 1; lines[i] && lines[i][0]; i++)
+    {
+      g_assert_nonnull (strstr (lines[i], "ping:9359"));
+      g_assert_cmpint (g_utf8_pointer_to_offset (lines[i], strstr (lines[i], "ping:9359")), ==, column);
+      micro += strstr (lines[i], " µs ") != NULL;
+      milli += strstr (lines[i], " ms ") != NULL;
+    }
+  g_assert_cmpuint (micro, >, 0);
+  g_assert_cmpuint (milli, >, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -204,5 +354,10 @@ main (int    argc,
   g_test_add_func ("/cli/latency-json", test_latency_json);
   g_test_add_func ("/cli/latency-pid", test_latency_pid);
   g_test_add_func ("/cli/events-filters", test_events_filters);
+  g_test_add_func ("/cli/events-time-forms", test_events_time_forms);
+  g_test_add_func ("/cli/events-empty", test_events_empty);
+  g_test_add_func ("/cli/bad-arguments", test_bad_arguments);
+  g_test_add_func ("/cli/buffer", test_buffer);
+  g_test_add_func ("/cli/latency-aligned", test_latency_aligned);
   return g_test_run ();
 }

@@ -14,7 +14,11 @@ test_format_duration (void)
     const char *text;
   } cases[] = {
     { 0, "0 ns" }, { 999, "999 ns" }, { 1000, "1.000 µs" }, { 119638, "119.638 µs" },
-    { 3210000, "3.210 ms" }, { 1234567890, "1.234567 s" }, { -1500, "-1.500 µs" },
+    { 3210000, "3.210 ms" }, { 1234567890, "1.234568 s" }, { -1500, "-1.500 µs" },
+    /* rounded to the last digit shown, carrying into the next unit */
+    { 129229656, "129.230 ms" }, { 4860883, "4.861 ms" }, { 1215499, "1.215 ms" },
+    { 999999, "999.999 µs" }, { 1000499, "1.000 ms" }, { 999999500, "1.000000 s" },
+    { -129229656, "-129.230 ms" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -56,7 +60,8 @@ test_parse (void)
     { "1972.796964381", TRUE, 1972796964381 }, { "12ms", TRUE, 12000000 }, { "5us", TRUE, 5000 },
     { "3.5ms", TRUE, 3500000 }, { "800ns", TRUE, 800 }, { "2s", TRUE, 2000000000 }, { "42", TRUE, 42 },
     { "1.5", TRUE, 1500000000 }, { "", FALSE, 0 }, { "abc", FALSE, 0 }, { "5 parsecs", FALSE, 0 },
-    { "1.2.3", FALSE, 0 },
+    { "1.2.3", FALSE, 0 }, { ".", FALSE, 0 }, { "ms", FALSE, 0 },
+    { "99999999999999999999", FALSE, 0 }, { "9223372036854775807", FALSE, 0 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -64,6 +69,35 @@ test_parse (void)
       TscopeTime t = -1;
 
       g_assert_cmpint (tscope_time_parse (cases[i].text, &t), ==, cases[i].ok);
+      if (cases[i].ok)
+        g_assert_cmpint (t, ==, cases[i].t);
+    }
+}
+
+/* A bare number is an absolute timestamp in seconds; a unit or a '+' makes
+ * it an offset from the first event; negative times are refused. */
+static void
+test_parse_position (void)
+{
+  static const struct {
+    const char *text;
+    gboolean ok;
+    TscopeTime t;
+  } cases[] = {
+    { "1972.796964381", TRUE, 1972796964381 }, { "1972", TRUE, 1972000000000 },
+    { "1972.0", TRUE, 1972000000000 }, { "2s", TRUE, 1970000000000 + 2000000000 },
+    { "2.0s", TRUE, 1970000000000 + 2000000000 }, { "+2", TRUE, 1970000000000 + 2000000000 },
+    { "1.5ms", TRUE, 1970000000000 + 1500000 }, { "1500us", TRUE, 1970000000000 + 1500000 },
+    { "+0", TRUE, 1970000000000 }, { " 12ms ", TRUE, 1970000000000 + 12000000 },
+    { "-1", FALSE, 0 }, { "-2ms", FALSE, 0 }, { "+-2", FALSE, 0 }, { "++2", FALSE, 0 }, { "+", FALSE, 0 },
+    { ".", FALSE, 0 }, { "", FALSE, 0 }, { "2 parsecs", FALSE, 0 }, { "99999999999999999999", FALSE, 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      TscopeTime t = -1;
+
+      g_assert_cmpint (tscope_time_parse_position (cases[i].text, 1970000000000, &t), ==, cases[i].ok);
       if (cases[i].ok)
         g_assert_cmpint (t, ==, cases[i].t);
     }
@@ -119,6 +153,7 @@ main (int    argc,
   g_test_add_func ("/time/format-timestamp", test_format_timestamp);
   g_test_add_func ("/time/format-exact", test_format_exact);
   g_test_add_func ("/time/parse", test_parse);
+  g_test_add_func ("/time/parse-position", test_parse_position);
   g_test_add_func ("/time/percentiles", test_percentiles);
   g_test_add_func ("/time/select", test_select);
   return g_test_run ();
