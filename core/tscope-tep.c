@@ -239,6 +239,164 @@ load_symbols (TscopeTep *t)
     }
 }
 
+/* Whether NAME (LEN bytes) is a field the format text declares
+ * ("\tfield:unsigned int vec;\t..." or "field:char comm[16];"). */
+static gboolean
+format_declares (const char *text,
+                 const char *end,
+                 const char *name,
+                 gsize       len)
+{
+  for (const char *p = text; p < end && (p = g_strstr_len (p, end - p, "field:")); p += 6)
+    {
+      const char *semi = memchr (p, ';', end - p);
+      const char *q;
+
+      if (semi == NULL)
+        return FALSE;
+      q = semi;
+      if (q > p && q[-1] == ']')  /* an array: the name ends before its '[' */
+        while (q > p && *q != '[')
+          q--;
+      if ((gsize) (q - p) > len && memcmp (q - len, name, len) == 0
+          && !(g_ascii_isalnum (q[-(gssize) len - 1]) || q[-(gssize) len - 1] == '_'))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Whether the print format's arguments, from P to END, close every
+ * string, character, (, { and [ they open, in order, with no backslash
+ * outside a literal. */
+static gboolean
+balanced (const char *p,
+          const char *end)
+{
+  char stack[64];
+  guint depth = 0;
+
+  for (; p < end; p++)
+    switch (*p)
+      {
+      case '"':
+      case '\'':
+        {
+          char quote = *p;
+
+          for (p++; p < end && *p != quote; p++)
+            if (*p == '\\')
+              p++;
+          if (p >= end)
+            return FALSE;
+          break;
+        }
+      case '(':
+      case '{':
+      case '[':
+        if (depth == G_N_ELEMENTS (stack))
+          return FALSE;
+        stack[depth++] = *p == '(' ? ')' : *p == '{' ? '}' : ']';
+        break;
+      case ')':
+      case '}':
+      case ']':
+        if (depth == 0 || stack[--depth] != *p)
+          return FALSE;
+        break;
+      case '\\':                 /* only inside literals (libtraceevent reads past a final one) */
+        return FALSE;
+      default:
+        break;
+      }
+  return depth == 0;
+}
+
+/* Whether every "field:" line up to END reads "field:DECL;<ws>offset:N;<ws>size:N;". */
+static gboolean
+fields_well_formed (const char *text,
+                    const char *end)
+{
+  for (const char *p = text; p < end && (p = g_strstr_len (p, end - p, "field:")); p += 6)
+    {
+      const char *eol = memchr (p, '\n', end - p);
+      g_autofree char *line = g_strndup (p, (eol ? eol : end) - p);
+      const char *semi = strchr (line, ';');
+      guint offset;
+      guint size;
+      int used = 0;
+
+      if (semi == NULL || semi == line + 6
+          || sscanf (semi + 1, " offset:%u; size:%u;%n", &offset, &size, &used) != 2 || used == 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* libtraceevent 1.7 crashes on some malformed formats (a REC->x naming a
+ * field the event does not declare, a NUL in a field line, a print format
+ * cut short or with an unmatched ')': trace-cmd report crashes on them
+ * too), so a format must look like one the kernel writes before it is
+ * parsed.  Returns the problem, or NULL. */
+static const char *
+format_problem (const char  *text,
+                gsize        len,
+                char       **field)
+{
+  const char *end = text + len;
+  const char *fmt;
+  const char *args;
+
+  /* the kernel writes text; a trailing NUL is tolerated */
+  while (len > 0 && text[len - 1] == '\0')
+    end = text + --len;
+  if (memchr (text, '\0', len) != NULL)
+    return "a NUL byte inside the text";
+  fmt = g_strstr_len (text, len, "print fmt:");
+  if (fmt == NULL)
+    return "no print fmt";
+  if (!fields_well_formed (text, fmt))
+    return "a malformed field line";
+  args = fmt + strlen ("print fmt:");
+  while (args < end && g_ascii_isspace (*args))
+    args++;
+  if (args == end || *args != '"' || !balanced (args, end))
+    return "an unbalanced print fmt";
+  for (const char *p = fmt; (p = g_strstr_len (p, end - p, "REC->")); )
+    {
+      const char *name = p += 5;
+
+      while (p < end && (g_ascii_isalnum (*p) || *p == '_'))
+        p++;
+      if (!format_declares (text, fmt, name, p - name))
+        {
+          *field = g_strndup (name, MIN (p - name, 64));
+          return "a field it does not declare";
+        }
+    }
+  return NULL;
+}
+
+static gboolean
+check_format (TscopeFile  *file,
+              const char  *text,
+              gsize        len,
+              GError     **error)
+{
+  g_autofree char *field = NULL;
+  const char *problem = format_problem (text, len, &field);
+  const char *ev;
+  int ev_len;
+
+  if (problem == NULL)
+    return TRUE;
+  ev = g_strstr_len (text, len, "name: ");
+  ev_len = ev ? (int) MIN (strcspn (ev + 6, "\n"), (gsize) (text + len - ev - 6)) : 0;
+  g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_CORRUPT,
+               "%s: file is corrupt: the format of event %.*s has %s%s%s%s", file->path, MIN (ev_len, 64),
+               ev ? ev + 6 : "", problem, field ? " (" : "", field ? field : "", field ? ")" : "");
+  return FALSE;
+}
+
 static gboolean
 parse_formats (TscopeTep   *t,
                TscopeFile  *file,
@@ -264,6 +422,8 @@ parse_formats (TscopeTep   *t,
   for (guint i = 0; i < file->ftrace_formats->len; i++)
     {
       d = g_bytes_get_data (file->ftrace_formats->pdata[i], &len);
+      if (!check_format (file, d, len, error))
+        return FALSE;
       if (tep_parse_event (t->tep, d, len, "ftrace") != 0)
         g_debug ("%s: cannot parse ftrace format %u", file->path, i);
     }
@@ -272,6 +432,8 @@ parse_formats (TscopeTep   *t,
       TscopeEventFormat *f = file->event_formats->pdata[i];
 
       d = g_bytes_get_data (f->format, &len);
+      if (!check_format (file, d, len, error))
+        return FALSE;
       if (tep_parse_event (t->tep, d, len, f->system) != 0)
         g_debug ("%s: cannot parse a format of system %s", file->path, f->system);
     }

@@ -183,6 +183,67 @@ test_corrupted_bytes (void)
   g_rmdir (dir);
 }
 
+/* One changed byte inside the event formats of kvm-guest.dat (v6, so the
+ * formats are plain text in the file): libtraceevent 1.7 crashes on some
+ * of these (so does trace-cmd report); we refuse them with one line.  The
+ * first cases are the crashes found by fuzzing, then seeded random ones. */
+static void
+test_corrupted_formats (void)
+{
+  static const struct { gsize at; char byte; } found[] = {
+    { 16111, 'l' }, { 25772, 'n' }, { 14793, 'f' }, { 14212, 'r' }, { 12767, '\0' }, { 2053, ']' },
+    { 19607, ')' },
+  };
+  static const char alphabet[] = "0123456789abcdefghijklmnopqrstuvwxyz;:[](){}*%\"' \n\t\\\0\377";
+  g_autofree char *src = tscope_test_data ("kvm-guest", ".dat");
+  g_autofree char *dir = g_dir_make_tmp ("tscope-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "format.dat", NULL);
+  g_autofree char *contents = NULL;
+  GRand *rand = g_rand_new_with_seed (20261123);
+  const char *first;
+  const char *last = NULL;
+  guint refused = 0;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (src, &contents, &len, NULL));
+  first = memmem (contents, len, "name: ", 6);
+  /* the last format of the file: the one before the kallsyms */
+  for (const char *p = first; p && (p = memmem (p + 1, contents + len - p - 1, "print fmt:", 10)); )
+    last = p;
+  g_assert_nonnull (first);
+  g_assert_nonnull (last);
+  for (guint round = 0; round < G_N_ELEMENTS (found) + 1200; round++)
+    {
+      g_autoptr(GError) error = NULL;
+      TscopeTrace *trace;
+      gsize at;
+      char saved;
+
+      at = round < G_N_ELEMENTS (found) ? found[round].at
+                                        : (gsize) g_rand_int_range (rand, first - contents, last - contents + 2000);
+      saved = contents[at];
+      contents[at] = round < G_N_ELEMENTS (found) ? found[round].byte
+                                                  : alphabet[g_rand_int_range (rand, 0, sizeof alphabet - 1)];
+      g_assert_true (g_file_set_contents (path, contents, (gssize) len, NULL));
+      contents[at] = saved;
+      trace = tscope_trace_load (path, NULL, &error);
+      g_assert_true ((trace == NULL) != (error == NULL));
+      if (error)
+        {
+          g_assert_true (g_str_has_prefix (error->message, path));
+          g_assert_null (strchr (error->message, '\n'));
+          refused++;
+        }
+      else if (round < G_N_ELEMENTS (found))
+        g_error ("the corrupt format of case %u loaded", round);
+      g_clear_object (&trace);
+    }
+  g_assert_cmpuint (refused, >, G_N_ELEMENTS (found));
+  g_rand_free (rand);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_no_such_buffer (void)
 {
@@ -228,6 +289,7 @@ main (int    argc,
   g_test_add_func ("/bad-input/unreadable", test_unreadable);
   g_test_add_func ("/bad-input/every-cut", test_every_cut);
   g_test_add_func ("/bad-input/corrupted-bytes", test_corrupted_bytes);
+  g_test_add_func ("/bad-input/corrupted-formats", test_corrupted_formats);
   g_test_add_func ("/bad-input/no-such-buffer", test_no_such_buffer);
   g_test_add_func ("/bad-input/cancel", test_cancel);
   return g_test_run ();
