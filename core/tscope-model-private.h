@@ -45,7 +45,8 @@ typedef struct
   gint32  last_cpu;         /* CPU of the last switch-in, or -1 */
   gint32  pid_last_cpu;     /* the same, over every task of this pid */
   guint16 oncpu;            /* CPUs whose current interval is this task */
-  guint8  dead;
+  guint8  dead;             /* gone: its pid names a new task from the next fork or switch-in */
+  guint8  exiting;          /* after sched_process_exit, until its switch-out in a dead state */
   guint8  sched_named;      /* named by a sched field or owns an interval */
   guint8  comm16[16];       /* raw bytes of the last char[16] comm seen */
   gint64  kvm_entry;        /* open kvm_entry time, or -1 */

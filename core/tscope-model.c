@@ -124,8 +124,8 @@ pid_slot (Builder *b,
   return pid_slot_slow (b, pid);
 }
 
-/* The task that @pid names now.  @fresh: the pid is being (re)born (a fork
- * child, a switch-in or wakeup after exit) and must not join a dead task. */
+/* The task that @pid names now.  @fresh: the pid may be (re)born here (a
+ * fork child, a switch-in or a wakeup_new) and must not join a dead task. */
 static inline guint32
 task_of (Builder  *b,
          gint32    pid,
@@ -328,6 +328,12 @@ on_switch (Builder        *b,
       iv->state[iv->n - 1] = state_code (b, (gint64) op->u);
       b->tb[c->cur].oncpu--;
     }
+  /* an exiting task can still be preempted and run again: it is gone only
+   * when it leaves the CPU dead (X, Z) */
+  if (G_UNLIKELY (b->tb[prev].exiting)
+      && tscope_trace_state_of_prev_state (t, (guint16) CLAMP ((gint64) op->u, 0, G_MAXUINT16), NULL)
+           == TSCOPE_STATE_DEAD)
+    b->tb[prev].dead = 1;
 
   /* switched out with a wakeup pending: it ran without a visible switch-in */
   if (prev != TSCOPE_IDLE_TASK && b->tb[prev].pending != NONE)
@@ -441,7 +447,7 @@ on_process_exit (Builder        *b,
   task = task_of (b, op->a, op->ts, FALSE);
   b->tb[task].sched_named = 1;
   set_comm (b, task, comm);
-  b->tb[task].dead = 1;
+  b->tb[task].exiting = 1;
 }
 
 /**

@@ -12,6 +12,7 @@
 
 #include "tscope-stats.h"
 #include "tscope-test-util.h"
+#include "tscope-view.h"
 
 /* Appends one line per difference between @ours and @oracle. */
 static void
@@ -130,10 +131,77 @@ test_instance_top (gconstpointer data)
   check_against_oracle ("sched-v6-instance", "sched-v6", 1);
 }
 
+/* Task identity: a task that called exit can still be preempted and run
+ * again before its last switch-out (state X); it stays one task.  In these
+ * traces every reuse of a pid comes from a fork, so no task is reborn
+ * without a parent. */
+static void
+test_task_identity (gconstpointer data)
+{
+  g_autofree char *path = tscope_test_data (data, ".dat");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
+  guint reborn = 0;
+  guint reused = 0;
+
+  g_assert_no_error (error);
+  for (guint32 i = 1; i < tscope_trace_get_n_tasks (trace); i++)
+    {
+      const TscopeTask *t = tscope_trace_get_task (trace, i);
+
+      if (t->prev_same_pid == TSCOPE_NO_TASK)
+        continue;
+      reused++;
+      g_assert_cmpint (tscope_trace_get_task (trace, t->prev_same_pid)->pid, ==, t->pid);
+      if (t->parent == TSCOPE_NO_TASK)
+        {
+          g_test_message ("%s: task %u (%s:%d) reborn without a fork at %" G_GINT64_FORMAT, (char *) data, i,
+                          t->comm, t->pid, t->first_ts);
+          reborn++;
+        }
+    }
+  g_assert_cmpuint (reborn, ==, 0);
+  g_test_message ("%s: %u tasks reuse a pid, all after a fork", (char *) data, reused);
+}
+
+/* sched-messaging:10614 in sched.dat: sched_process_exit at 1973.500841177,
+ * preempted (R) at 1973.500977369, back on CPU 1 at 1973.505212134, gone
+ * (X) later: one task, Runnable between, Dead after. */
+static void
+test_exit_then_preempted (void)
+{
+  g_autofree char *path = tscope_test_data ("sched", ".dat");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
+  guint32 task = TSCOPE_NO_TASK;
+  TscopeTaskSpan span;
+
+  g_assert_no_error (error);
+  for (guint32 i = 1; i < tscope_trace_get_n_tasks (trace); i++)
+    {
+      const TscopeTask *t = tscope_trace_get_task (trace, i);
+
+      if (t->pid == 10614 && t->first_ts <= 1973500289848 && t->last_ts >= 1973500289848)
+        task = i;
+    }
+  g_assert_cmpuint (task, !=, TSCOPE_NO_TASK);
+  g_assert_true (tscope_view_task_span_at (trace, task, 1973503000000, &span));
+  g_assert_cmpint (span.state, ==, TSCOPE_STATE_RUNNABLE);
+  g_assert_cmpint (span.begin, ==, 1973500977369);
+  g_assert_cmpint (span.end, ==, 1973505212134);
+  g_assert_true (tscope_view_task_span_at (trace, task, 1973505212134, &span));
+  g_assert_cmpint (span.state, ==, TSCOPE_STATE_RUNNING);
+  g_assert_cmpuint (span.cpu, ==, 1);
+  g_assert_true (tscope_view_task_span_at (trace, task, span.end, &span));
+  g_assert_cmpint (span.state, ==, TSCOPE_STATE_DEAD);
+}
+
 int
 main (int    argc,
       char **argv)
 {
+  static const char *const forking[] = { "sched", "sched-v6", "kvm", "marker" };
+
   g_test_init (&argc, &argv, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (tscope_test_valid_traces); i++)
     {
@@ -142,6 +210,13 @@ main (int    argc,
       g_test_add_data_func (name, tscope_test_valid_traces[i], test_trace);
     }
   g_test_add_func ("/oracle/public-kvm-host-zlib", test_zlib);
+  g_test_add_func ("/model/exit-then-preempted", test_exit_then_preempted);
+  for (guint i = 0; i < G_N_ELEMENTS (forking); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/model/task-identity/%s", forking[i]);
+
+      g_test_add_data_func (name, forking[i], test_task_identity);
+    }
   /* the top-level buffer of a file with an instance is sched-v6.dat's */
   g_test_add_data_func ("/oracle/sched-v6-instance-top", NULL, test_instance_top);
   return g_test_run ();
