@@ -5,7 +5,7 @@
  * the 20 busiest task rows, 1920 columns) at full zoom-out and at a 1 ms
  * window in the middle of FILE.  For each: the first query, which builds
  * the lazy indexes, then the median of 20 repeated queries, and of 20
- * frames panned to other places (cold caches).  Also event ticks and hit
+ * frames panned to other places (cold caches).  Also event counts and hit
  * tests, and what the indexes cost in memory.
  *
  * Usage: tscope-bench-view [FILE] [COLUMNS]
@@ -31,7 +31,7 @@ typedef struct
   guint           n_tasks;
   guint           n_cols;
   TscopeViewCell *cells;
-  guint8         *marks;
+  guint32        *counts;
 } Bench;
 
 static double
@@ -95,7 +95,7 @@ ticks (Bench      *b,
 
   *drawn = 0;
   for (guint cpu = 0; cpu < tscope_trace_get_n_cpus (b->trace); cpu++)
-    *drawn += tscope_view_cpu_event_ticks (b->trace, cpu, t0, t1, b->n_cols, b->marks, 10000);
+    *drawn += tscope_view_cpu_event_counts (b->trace, cpu, t0, t1, b->n_cols, b->counts, 16 * b->n_cols);
   return now_ms () - start;
 }
 
@@ -211,9 +211,9 @@ window (Bench      *b,
   for (guint i = 0; i < REPEATS; i++)
     frame[i] = cpu_rows (b, t0, t1) + task_rows (b, t0, t1);
   printf ("  %-24s median %8.3f ms\n", "frame (CPU + task rows)", median (frame, REPEATS));
-  measure (b, "event ticks", ticks_rows, t0, t1, rand);
+  measure (b, "event counts", ticks_rows, t0, t1, rand);
   ticks (b, t0, t1, &drawn);
-  printf ("  %-24s %u of %u CPUs drawn (at most 10000 records each)\n", "", drawn,
+  printf ("  %-24s %u of %u CPUs counted exactly (at most 16 records a column read)\n", "", drawn,
           tscope_trace_get_n_cpus (b->trace));
   measure (b, "hit tests (60)", hit_tests, t0, t1, rand);
 }
@@ -251,7 +251,7 @@ main (int    argc,
           tscope_trace_get_n_wakeups (b.trace), now_ms () - t,
           (double) tscope_trace_get_model_bytes (b.trace) / n_events);
   b.cells = g_new (TscopeViewCell, b.n_cols);
-  b.marks = g_new (guint8, b.n_cols);
+  b.counts = g_new (guint32, b.n_cols);
   pick_tasks (&b);
 
   first = tscope_trace_get_first_ts (b.trace);
@@ -265,7 +265,7 @@ main (int    argc,
           "(model %.2f bytes/event)\n", bytes, (double) bytes / n_events,
           (double) tscope_trace_get_model_bytes (b.trace) / n_events);
   g_free (b.cells);
-  g_free (b.marks);
+  g_free (b.counts);
   g_object_unref (b.trace);
   return 0;
 }

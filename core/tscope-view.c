@@ -1723,67 +1723,126 @@ records_at_least (TscopeTrace *trace,
   return 0;
 }
 
+/* Counts @cpu's records in [t0, t1) with record numbers in [lo, hi) into
+ * their columns (narrower-than-1-ns columns before a record cover its
+ * instant too), reading them again. */
+static void
+count_records (TscopeTrace   *trace,
+               guint          cpu,
+               const Columns *cols,
+               TscopeTime     from,
+               TscopeTime     t1,
+               guint64        lo,
+               guint64        hi,
+               guint32       *counts)
+{
+  g_autoptr(TscopeCursor) cursor = tscope_cursor_new (trace);
+
+  tscope_cursor_set_cpu_filter (cursor, (gint) cpu);
+  for (gboolean ok = tscope_cursor_seek_time (cursor, from); ok; ok = tscope_cursor_next (cursor))
+    {
+      TscopeEvent e;
+      guint c;
+
+      if (!tscope_cursor_get (cursor, &e) || e.ts >= t1 || e.cpu_index >= hi)
+        break;
+      if (e.cpu_index < lo)
+        continue;
+      for (c = columns_find (cols, e.ts); c > 0 && columns_start (cols, c - 1) == e.ts; c--)
+        counts[c]++;
+      counts[c]++;
+    }
+}
+
+/* Spreads @k records evenly over [s, e] (inside the window) by time. */
+static void
+spread_page (const Columns *cols,
+             TscopeTime     s,
+             TscopeTime     e,
+             guint64        k,
+             guint32       *counts)
+{
+  guint c0 = columns_find (cols, s);
+  guint c1 = columns_find (cols, e);
+  double per_ns = e > s ? (double) k / (double) (e - s) : 0;
+  guint64 done = 0;
+
+  for (guint c = c0; c < c1; c++)
+    {
+      /* the records up to the column's end, rounded down: the sum stays k */
+      guint64 upto = MIN ((guint64) (per_ns * (double) (columns_start (cols, c + 1) - s)), k);
+
+      counts[c] += (guint32) MIN (upto - MIN (done, upto), G_MAXUINT32 - counts[c]);
+      done = MAX (done, upto);
+    }
+  counts[c1] += (guint32) MIN (k - done, G_MAXUINT32 - counts[c1]);
+}
+
 /**
- * tscope_view_cpu_event_ticks:
+ * tscope_view_cpu_event_counts:
  * @trace: a loaded trace
  * @cpu: a CPU of @trace
  * @t0: start of the window
  * @t1: end of the window, after @t0
  * @n_cols: pixel columns (see tscope_view_column_start())
- * @marks: (out caller-allocates) (array length=n_cols): 1 where a record is
- * @max_records: the most records worth drawing
+ * @counts: (out caller-allocates) (array length=n_cols): records per column
+ * @max_exact: the most records worth reading again
  *
- * Marks the columns that hold at least one record of @cpu, as KernelShark
- * draws a tick per record when zoomed in.  Reads the records again (a
- * cursor per call); a dense window is refused from the page index alone.
+ * How many records of @cpu each column holds, to draw a tick per record
+ * when zoomed in (as KernelShark does) and their density when zoomed out,
+ * also on CPUs without sched_switch.  Up to about @max_exact records in the
+ * window are read again and counted exactly; beyond that, the records of
+ * each ring-buffer page that lies wholly in the window are spread evenly
+ * over the time from its first record to the next page's first, and only
+ * the (at most two) pages the window's edges cut are read.  Either way the
+ * counts add up to the window's records exactly.
  *
- * Returns: %FALSE, with @marks all 0, when the window holds more than
- *   @max_records records of @cpu.
+ * Returns: %TRUE when every column's count is exact.
  */
 gboolean
-tscope_view_cpu_event_ticks (TscopeTrace *trace,
-                             guint        cpu,
-                             TscopeTime   t0,
-                             TscopeTime   t1,
-                             guint        n_cols,
-                             guint8      *marks,
-                             guint        max_records)
+tscope_view_cpu_event_counts (TscopeTrace *trace,
+                              guint        cpu,
+                              TscopeTime   t0,
+                              TscopeTime   t1,
+                              guint        n_cols,
+                              guint32     *counts,
+                              guint        max_exact)
 {
-  g_autoptr(TscopeCursor) cursor = NULL;
+  const TscopePageIndex *pi = NULL;
   Columns cols;
-  guint n = 0;
+  guint64 a;
+  guint64 b;
+  guint64 total;
 
   g_return_val_if_fail (TSCOPE_IS_TRACE (trace), FALSE);
   g_return_val_if_fail (cpu < trace->n_cpus, FALSE);
   g_return_val_if_fail (t1 > t0, FALSE);
-  g_return_val_if_fail (n_cols == 0 || marks != NULL, FALSE);
+  g_return_val_if_fail (n_cols == 0 || counts != NULL, FALSE);
 
   if (n_cols == 0)
     return TRUE;
-  memset (marks, 0, n_cols);
-  if (records_at_least (trace, cpu, t0, t1) > max_records)
-    return FALSE;
+  memset (counts, 0, n_cols * sizeof *counts);
   columns_init (&cols, t0, t1, n_cols);
-  cursor = tscope_cursor_new (trace);
-  tscope_cursor_set_cpu_filter (cursor, (gint) cpu);
-  for (gboolean ok = tscope_cursor_seek_time (cursor, t0); ok; ok = tscope_cursor_next (cursor))
+  if (records_at_least (trace, cpu, t0, t1) <= max_exact)
     {
-      TscopeEvent e;
-      guint c;
-
-      if (!tscope_cursor_get (cursor, &e) || e.ts >= t1)
-        break;
-      if (++n > max_records)
-        {
-          memset (marks, 0, n_cols);
-          return FALSE;
-        }
-      /* narrower-than-1-ns columns before it cover its instant too */
-      for (c = columns_find (&cols, e.ts); c > 0 && columns_start (&cols, c - 1) == e.ts; c--)
-        marks[c] = 1;
-      marks[c] = 1;
+      count_records (trace, cpu, &cols, t0, t1, 0, G_MAXUINT64, counts);
+      return TRUE;
     }
-  return TRUE;
+  for (guint i = 0; i < trace->n_streams && pi == NULL; i++)
+    if (trace->stream_cpu[i] == cpu)
+      pi = &trace->pages[i];
+  /* records_at_least () found pages a .. b - 1 starting in the window, b > a + 1 */
+  total = tscope_trace_get_cpu_n_events (trace, cpu);
+  a = page_at_or_after (pi, 0, t0);
+  b = page_at_or_after (pi, a, t1);
+  /* the tail of the page before a, and all of page b - 1, read */
+  count_records (trace, cpu, &cols, t0, t1, 0, pi->first_record[a], counts);
+  count_records (trace, cpu, &cols, pi->first_ts[b - 1], t1, pi->first_record[b - 1],
+                 b < pi->n_pages ? pi->first_record[b] : total, counts);
+  for (guint64 p = a; p + 1 < b; p++)
+    spread_page (&cols, pi->first_ts[p], pi->first_ts[p + 1], pi->first_record[p + 1] - pi->first_record[p],
+                 counts);
+  return FALSE;
 }
 
 /**

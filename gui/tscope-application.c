@@ -58,9 +58,10 @@ stage_screenshot (gpointer data)
   TscopeWindow *window = data;
   TscopeLatencyPanel *panel = TSCOPE_LATENCY_PANEL (tscope_window_get_latency_panel (window));
 
-  if (tscope_latency_panel_get_n_items (panel) == 0 && tscope_window_has_trace (window))
+  if (!tscope_latency_panel_is_filled (panel) && tscope_window_has_trace (window))
     return G_SOURCE_CONTINUE;        /* the list fills in a thread */
   tscope_window_show_page (window, 1);
+  /* a trace without a completed wakeup is shown as it is */
   tscope_latency_panel_activate (panel, 0);
   g_timeout_add (1500, take_screenshot, window);
   return G_SOURCE_REMOVE;
@@ -201,6 +202,10 @@ tscope_application_startup (GApplication *app)
   const char *new_win[] = { "<Control>n", NULL };
 
   G_APPLICATION_CLASS (tscope_application_parent_class)->startup (app);
+  /* Our selectable labels (the error, the range statistics, the markers)
+   * are there to copy from; selecting all of them whenever the focus moves
+   * in, for instance on a page switch, only hides the text. */
+  g_object_set (gtk_settings_get_default (), "gtk-label-select-on-focus", FALSE, NULL);
   g_action_map_add_action_entries (G_ACTION_MAP (app), entries, G_N_ELEMENTS (entries), app);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.new-window", new_win);

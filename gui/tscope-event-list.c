@@ -35,6 +35,7 @@ struct _TscopeEventList
   GCancellable       *filter_cancel;
   GCancellable       *search_cancel;
   GtkStringList      *event_names;
+  char               *applied;        /* the filter the model has, as text */
   gulong              session_handler;
   guint               attach_tick;    /* waiting to give the view its model */
   gboolean            syncing;        /* a selection made from the session */
@@ -151,6 +152,21 @@ update_count (TscopeEventList *self)
 
 /* ---- selection <-> session ---- */
 
+/* GTK 4.8's column view has no scroll-to API and no list.scroll-to-item
+ * action of its own: the action is its inner list view's. */
+static void
+scroll_to (TscopeEventList *self,
+           guint            position)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->view)); child;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      {
+        gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+        return;
+      }
+}
+
 static void
 select_position (TscopeEventList *self,
                  guint            position)
@@ -159,7 +175,7 @@ select_position (TscopeEventList *self,
     return;
   self->syncing = TRUE;
   gtk_single_selection_set_selected (self->selection, position);
-  gtk_widget_activate_action (GTK_WIDGET (self->view), "list.scroll-to-item", "u", position);
+  scroll_to (self, position);
   self->syncing = FALSE;
 }
 
@@ -175,6 +191,8 @@ on_selection_changed (TscopeEventList *self)
   ts = tscope_event_item_get_ts (item);
   tscope_session_select_event (self->session, tscope_event_item_get_row (item), ts);
   tscope_session_set_marker (self->session, TSCOPE_MARKER_A, ts);
+  /* the timeline shows the event's CPU row */
+  tscope_session_select_row (self->session, TSCOPE_ROW_CPU, tscope_event_item_get_cpu (item));
   /* centre the event unless it is well inside the view */
   v = tscope_session_get_view (self->session);
   if (ts < v.begin + (v.end - v.begin) / 10 || ts > v.end - (v.end - v.begin) / 10)
@@ -228,6 +246,7 @@ apply_filters (TscopeEventList *self)
   guint cpu = gtk_drop_down_get_selected (self->cpu_filter);
   guint ev = gtk_drop_down_get_selected (self->event_filter);
   const char *task = gtk_editable_get_text (GTK_EDITABLE (self->task_filter));
+  g_autofree char *key = NULL;
   char *end = NULL;
   gint64 pid;
 
@@ -243,6 +262,13 @@ apply_filters (TscopeEventList *self)
     filter.pid = (gint32) pid;
   else if (*task)
     filter.comm = (char *) task;
+  /* Enter after the typing pause, or a filter set by code then echoed by
+   * the entry, asks again for what is shown */
+  key = g_strdup_printf ("%d %d %d %s", filter.cpu, filter.event_id, filter.pid, filter.comm ? filter.comm : "");
+  if (g_strcmp0 (key, self->applied) == 0)
+    return;
+  g_free (self->applied);
+  self->applied = g_steal_pointer (&key);
   g_cancellable_cancel (self->filter_cancel);
   g_clear_object (&self->filter_cancel);
   self->filter_cancel = g_cancellable_new ();
@@ -296,7 +322,7 @@ searched (GObject      *source,
           guint position = (guint) pos;
 
           gtk_single_selection_set_selected (self->selection, position);
-          gtk_widget_activate_action (GTK_WIDGET (self->view), "list.scroll-to-item", "u", position);
+          scroll_to (self, position);
         }
     }
   g_object_unref (self);
@@ -433,6 +459,7 @@ tscope_event_list_set_session (TscopeEventList *self,
     g_clear_signal_handler (&self->session_handler, self->session);
   g_set_object (&self->session, session);
   g_clear_object (&self->model);
+  g_clear_pointer (&self->applied, g_free);
   if (session)
     {
       self->model = tscope_event_model_new (tscope_session_get_trace (session));
@@ -462,6 +489,7 @@ tscope_event_list_dispose (GObject *object)
     gtk_single_selection_set_model (self->selection, NULL);
   g_clear_object (&self->model);
   g_clear_object (&self->event_names);
+  g_clear_pointer (&self->applied, g_free);
   G_OBJECT_CLASS (tscope_event_list_parent_class)->dispose (object);
 }
 
@@ -556,6 +584,9 @@ tscope_event_list_init (TscopeEventList *self)
   g_signal_connect_swapped (self->selection, "selection-changed", G_CALLBACK (on_selection_changed), self);
   g_signal_connect_swapped (self->cpu_filter, "notify::selected", G_CALLBACK (apply_filters), self);
   g_signal_connect_swapped (self->event_filter, "notify::selected", G_CALLBACK (apply_filters), self);
+  /* the task filter applies as one types, once the typing pauses */
+  gtk_search_entry_set_search_delay (self->task_filter, 300);
+  g_signal_connect_swapped (self->task_filter, "search-changed", G_CALLBACK (apply_filters), self);
   g_signal_connect_swapped (self->task_filter, "activate", G_CALLBACK (apply_filters), self);
   g_signal_connect_swapped (self->task_filter, "stop-search", G_CALLBACK (apply_filters), self);
   g_signal_connect_swapped (self->search_entry, "activate", G_CALLBACK (search_next), self);

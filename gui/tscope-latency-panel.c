@@ -69,6 +69,7 @@ struct _TscopeLatencyPanel
   GListStore         *store;
   GtkSingleSelection *selection;
   GCancellable       *cancel;
+  gboolean            filled;         /* the list is computed, possibly empty */
 };
 
 G_DEFINE_FINAL_TYPE (TscopeLatencyPanel, tscope_latency_panel, GTK_TYPE_BOX)
@@ -105,8 +106,9 @@ tscope_latency_panel_show_wakeup (TscopeSession *session,
   margin = MAX (w.latency / 2, 2000);
   tscope_session_set_marker (session, TSCOPE_MARKER_A, w.wakeup_ts);
   tscope_session_set_marker (session, TSCOPE_MARKER_B, w.switch_ts);
-  /* the woken task's row goes to the top, above the CPUs and the arrow */
-  tscope_session_pin_row (session, TSCOPE_ROW_TASK, w.task, TRUE);
+  /* the woken task's row goes to the top, above the CPUs and the arrow,
+   * until the next activation */
+  tscope_session_pin_row_auto (session, TSCOPE_ROW_TASK, w.task);
   tscope_session_select_row (session, TSCOPE_ROW_TASK, w.task);
   tscope_session_select_interval (session, w.switch_cpu, w.switch_index);
   tscope_session_set_view (session, w.wakeup_ts - margin, w.switch_ts + margin, TRUE);
@@ -270,6 +272,7 @@ job_done (GObject      *source,
     return;
   g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)), job->items->pdata,
                        job->items->len);
+  self->filled = TRUE;
   if (job->summary.count == 0)
     text = g_strdup (_("No completed wakeup (a wakeup followed by a switch-in)."));
   else
@@ -339,6 +342,18 @@ tscope_latency_panel_get_n_items (TscopeLatencyPanel *self)
   return g_list_model_get_n_items (G_LIST_MODEL (self->store));
 }
 
+/**
+ * tscope_latency_panel_is_filled:
+ *
+ * Returns: whether the list (computed in a thread) is there, possibly
+ *   empty: a trace can have no completed wakeup.
+ */
+gboolean
+tscope_latency_panel_is_filled (TscopeLatencyPanel *self)
+{
+  return self->filled;
+}
+
 void
 tscope_latency_panel_set_filter (TscopeLatencyPanel *self,
                                  const char         *task)
@@ -353,6 +368,7 @@ tscope_latency_panel_set_session (TscopeLatencyPanel *self,
 {
   g_set_object (&self->session, session);
   g_list_store_remove_all (self->store);
+  self->filled = FALSE;
   refresh (self);
 }
 

@@ -18,6 +18,7 @@ void       tscope_latency_panel_set_session (TscopeLatencyPanel *self,
 void       tscope_latency_panel_set_filter  (TscopeLatencyPanel *self,
                                              const char         *task);
 guint      tscope_latency_panel_get_n_items (TscopeLatencyPanel *self);
+gboolean   tscope_latency_panel_is_filled   (TscopeLatencyPanel *self);
 gboolean   tscope_latency_panel_activate    (TscopeLatencyPanel *self,
                                              guint               position);
 void       tscope_latency_panel_show_wakeup (TscopeSession      *session,

@@ -9,6 +9,7 @@
 
 #define MIN_SPAN     G_GINT64_CONSTANT (50)    /* ns: 50 ns across the widest window */
 #define HISTORY_MAX  64
+#define BURST_US     500000                    /* zoom steps closer than this are one history entry */
 
 struct _TscopeSession
 {
@@ -19,8 +20,11 @@ struct _TscopeSession
   GArray      *back;          /* TscopeSpan */
   GArray      *forward;       /* TscopeSpan */
   GArray      *pins;          /* guint64: kind << 32 | id, in pin order */
+  guint64      auto_pin;      /* the row pinned by tscope_session_pin_row_auto() */
+  gboolean     has_auto_pin;
 
   TscopeSpan   view;
+  gint64       last_zoom_us;  /* when the last zoom step was, 0 after any other view change */
   TscopeSpan   selection;
   TscopeTime   markers[2];
   TscopeRowKind row_kind;
@@ -143,6 +147,18 @@ whole (TscopeSession *self)
   return s;
 }
 
+/* @view goes into the zoom history */
+static void
+remember_view (TscopeSession    *self,
+               const TscopeSpan *view)
+{
+  g_array_append_val (self->back, *view);
+  if (self->back->len > HISTORY_MAX)
+    g_array_remove_index (self->back, 0);
+  g_array_set_size (self->forward, 0);
+  self->last_zoom_us = 0;
+}
+
 /**
  * tscope_session_set_view:
  * @remember: whether the previous view goes into the zoom history
@@ -170,12 +186,7 @@ tscope_session_set_view (TscopeSession *self,
   if (begin == self->view.begin && end == self->view.end)
     return;
   if (remember)
-    {
-      g_array_append_val (self->back, self->view);
-      if (self->back->len > HISTORY_MAX)
-        g_array_remove_index (self->back, 0);
-      g_array_set_size (self->forward, 0);
-    }
+    remember_view (self, &self->view);
   self->view.begin = begin;
   self->view.end = end;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW]);
@@ -185,6 +196,9 @@ tscope_session_set_view (TscopeSession *self,
  * tscope_session_zoom:
  * @factor: < 1 zooms in, > 1 out
  * @center: the time that stays where it is
+ *
+ * Zooms, remembering the view before a burst of zoom steps (each less
+ * than half a second after the previous one) in the zoom history.
  */
 void
 tscope_session_zoom (TscopeSession *self,
@@ -193,8 +207,17 @@ tscope_session_zoom (TscopeSession *self,
 {
   double left = (double) (center - self->view.begin) * factor;
   double right = (double) (self->view.end - center) * factor;
+  gint64 now = g_get_monotonic_time ();
+  TscopeSpan before = self->view;
+  gboolean first = self->last_zoom_us == 0 || now - self->last_zoom_us > BURST_US;
 
   tscope_session_set_view (self, center - (TscopeTime) left, center + (TscopeTime) right, FALSE);
+  if (self->view.begin == before.begin && self->view.end == before.end)
+    return;
+  /* a burst of steps (keys held, a wheel turned) is one step back */
+  if (first)
+    remember_view (self, &before);
+  self->last_zoom_us = now;
 }
 
 void
@@ -233,6 +256,7 @@ history_move (TscopeSession *self,
   g_array_set_size (from, from->len - 1);
   g_array_append_val (to, self->view);
   self->view = s;
+  self->last_zoom_us = 0;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW]);
   return TRUE;
 }
@@ -407,20 +431,11 @@ tscope_session_select_event (TscopeSession *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_EVENT]);
 }
 
-/**
- * tscope_session_pin_row:
- *
- * Pins a row to the top of the timeline (the last pinned lowest), or
- * unpins it.
- */
-void
-tscope_session_pin_row (TscopeSession *self,
-                        TscopeRowKind  kind,
-                        guint32        id,
-                        gboolean       pinned)
+static void
+set_pinned (TscopeSession *self,
+            guint64        key,
+            gboolean       pinned)
 {
-  guint64 key = ((guint64) kind << 32) | id;
-
   for (guint i = 0; i < self->pins->len; i++)
     if (g_array_index (self->pins, guint64, i) == key)
       {
@@ -434,6 +449,52 @@ tscope_session_pin_row (TscopeSession *self,
     return;
   g_array_append_val (self->pins, key);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ROWS]);
+}
+
+/**
+ * tscope_session_pin_row:
+ *
+ * Pins a row to the top of the timeline (the last pinned lowest), or
+ * unpins it, for good: the user's choice.
+ */
+void
+tscope_session_pin_row (TscopeSession *self,
+                        TscopeRowKind  kind,
+                        guint32        id,
+                        gboolean       pinned)
+{
+  guint64 key = ((guint64) kind << 32) | id;
+
+  /* a row pinned for a while that the user pins or unpins is theirs */
+  if (self->has_auto_pin && self->auto_pin == key)
+    self->has_auto_pin = FALSE;
+  set_pinned (self, key, pinned);
+}
+
+/**
+ * tscope_session_pin_row_auto:
+ *
+ * Pins a row until the next call, which unpins it again: the rows a jump
+ * (a latency activation) brings up do not pile up.  A row the user had
+ * pinned stays pinned.
+ */
+void
+tscope_session_pin_row_auto (TscopeSession *self,
+                             TscopeRowKind  kind,
+                             guint32        id)
+{
+  guint64 key = ((guint64) kind << 32) | id;
+
+  if (self->has_auto_pin && self->auto_pin == key)
+    return;
+  if (self->has_auto_pin)
+    set_pinned (self, self->auto_pin, FALSE);
+  self->has_auto_pin = FALSE;
+  if (tscope_session_row_pin_order (self, kind, id) > 0)
+    return;
+  set_pinned (self, key, TRUE);
+  self->auto_pin = key;
+  self->has_auto_pin = TRUE;
 }
 
 /**

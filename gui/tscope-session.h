@@ -72,6 +72,9 @@ void           tscope_session_pin_row        (TscopeSession *self,
                                               TscopeRowKind  kind,
                                               guint32        id,
                                               gboolean       pinned);
+void           tscope_session_pin_row_auto   (TscopeSession *self,
+                                              TscopeRowKind  kind,
+                                              guint32        id);
 guint          tscope_session_row_pin_order  (TscopeSession *self,
                                               TscopeRowKind  kind,
                                               guint32        id);

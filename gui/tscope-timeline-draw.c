@@ -53,8 +53,9 @@ row_layout (TscopeTimeline *self,
       const Row *row = &g_array_index (self->rows, Row, ri);
 
       layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), row->label);
-      pango_layout_set_width (layout, (TSCOPE_LABEL_W - 16) * PANGO_SCALE);
-      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+      pango_layout_set_width (layout, (self->label_w - _tscope_timeline_label_x (row) - 6) * PANGO_SCALE);
+      /* the pid is at the end: keep it */
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
       if (row->kind == ROW_GROUP)
         {
           PangoAttrList *attrs = pango_attr_list_new ();
@@ -102,7 +103,10 @@ draw_cpu_row (TscopeTimeline *self,
   TscopeSpan v = tscope_session_get_view (self->session);
   guint n = (guint) _tscope_timeline_plot_width (self);
   TscopeViewCell *cells = cells_for (self, n);
-  g_autofree guint8 *ticks = g_new0 (guint8, n);
+  g_autofree guint32 *counts = g_new (guint32, MAX (n, 1));
+  gboolean running = FALSE;
+  guint64 records = 0;
+  guint32 most = 0;
   GdkRGBA irq = { 0.85f, 0.33f, 0.1f, 1 };
   GdkRGBA softirq = { 0.5f, 0.3f, 0.75f, 1 };
   GdkRGBA tick = { 0.2f, 0.2f, 0.2f, 0.8f };
@@ -118,8 +122,9 @@ draw_cpu_row (TscopeTimeline *self,
         e++;
       if (cells[c].task != TSCOPE_NO_TASK)
         {
+          running = TRUE;
           tscope_color_for_pid (tscope_trace_get_task (trace, cells[c].task)->pid, &color);
-          rect (snapshot, &color, TSCOPE_LABEL_W + c, y + 2, e - c, body);
+          rect (snapshot, &color, self->label_w + c, y + 2, e - c, body);
         }
       c = e;
     }
@@ -127,15 +132,34 @@ draw_cpu_row (TscopeTimeline *self,
   for (guint c = 0; c < n; c++)
     {
       if (cells[c].flags & TSCOPE_CELL_IRQ)
-        rect (snapshot, &irq, TSCOPE_LABEL_W + c, y + h - 4, 1, 3);
+        rect (snapshot, &irq, self->label_w + c, y + h - 4, 1, 3);
       else if (cells[c].flags & TSCOPE_CELL_SOFTIRQ)
-        rect (snapshot, &softirq, TSCOPE_LABEL_W + c, y + h - 4, 1, 3);
+        rect (snapshot, &softirq, self->label_w + c, y + h - 4, 1, 3);
     }
-  /* every record as a tick, when zoomed in far enough to tell them apart */
-  if (tscope_view_cpu_event_ticks (trace, row->id, v.begin, v.end, n, ticks, n))
+  /* every record as a tick when zoomed in far enough to tell them apart;
+   * where nothing runs in view (no sched_switch in the trace), the records'
+   * density, so that the busiest CPUs do not look idle */
+  tscope_view_cpu_event_counts (trace, row->id, v.begin, v.end, n, counts, running ? n : 16 * n);
+  for (guint c = 0; c < n; c++)
+    {
+      records += counts[c];
+      most = MAX (most, counts[c]);
+    }
+  if (running && records <= n)
+    {
+      for (guint c = 0; c < n; c++)
+        if (counts[c])
+          rect (snapshot, &tick, self->label_w + c, y, 1, 3);
+    }
+  else if (!running)
     for (guint c = 0; c < n; c++)
-      if (ticks[c])
-        rect (snapshot, &tick, TSCOPE_LABEL_W + c, y, 1, 3);
+      if (counts[c])
+        {
+          /* log scale: one record still shows, the busiest column fills the row */
+          float bar = MAX (2.f, body * log2f (1.f + counts[c]) / log2f (1.f + most));
+
+          rect (snapshot, &tick, self->label_w + c, y + 2 + body - bar, 1, bar);
+        }
 }
 
 /* Guest-mode spans of a vCPU thread, by start (built on first use). */
@@ -225,9 +249,55 @@ draw_guest_band (TscopeTimeline *self,
       while (e < n && cols[e] == cols[c])
         e++;
       if (cols[c])
-        rect (snapshot, &guest, TSCOPE_LABEL_W + c, y + h - 4, e - c, 3);
+        rect (snapshot, &guest, self->label_w + c, y + h - 4, e - c, 3);
       c = e;
     }
+}
+
+/* Dark diagonal stripes, a tile of them made once per timeline. */
+static GdkTexture *
+hatch_texture (TscopeTimeline *self)
+{
+  enum { SIZE = 8 };
+  guint8 *pixels;
+  GBytes *bytes;
+
+  if (self->hatch)
+    return self->hatch;
+  pixels = g_new0 (guint8, SIZE * SIZE * 4);
+  for (guint y = 0; y < SIZE; y++)
+    for (guint x = 0; x < SIZE; x++)
+      if ((x + y) % SIZE < 3)
+        {
+          /* premultiplied: a dark brown at 60 % */
+          pixels[(y * SIZE + x) * 4 + 0] = 36;
+          pixels[(y * SIZE + x) * 4 + 1] = 22;
+          pixels[(y * SIZE + x) * 4 + 2] = 0;
+          pixels[(y * SIZE + x) * 4 + 3] = 153;
+        }
+  bytes = g_bytes_new_take (pixels, SIZE * SIZE * 4);
+  self->hatch = gdk_memory_texture_new (SIZE, SIZE, GDK_MEMORY_R8G8B8A8_PREMULTIPLIED, bytes, SIZE * 4);
+  g_bytes_unref (bytes);
+  return self->hatch;
+}
+
+/* Runnable is striped: waiting for a CPU must not look like running, and
+ * some task colours are as amber as its colour. */
+static void
+hatch (TscopeTimeline *self,
+       GtkSnapshot    *snapshot,
+       float           x,
+       float           y,
+       float           w,
+       float           h)
+{
+  GdkTexture *tile = hatch_texture (self);
+  /* the stripes line up across neighbouring spans */
+  graphene_rect_t child = GRAPHENE_RECT_INIT (self->label_w, y, 8, 8);
+
+  gtk_snapshot_push_repeat (snapshot, &GRAPHENE_RECT_INIT (x, y, w, h), &child);
+  gtk_snapshot_append_texture (snapshot, tile, &child);
+  gtk_snapshot_pop (snapshot);
 }
 
 static void
@@ -277,7 +347,9 @@ draw_task_row (TscopeTimeline *self,
           height = h - 8;
           break;
         }
-      rect (snapshot, &color, TSCOPE_LABEL_W + c, top, e - c, height);
+      rect (snapshot, &color, self->label_w + c, top, e - c, height);
+      if (cells[c].state == TSCOPE_STATE_RUNNABLE)
+        hatch (self, snapshot, self->label_w + c, top, e - c, height);
       /* wide enough: which CPU it ran on */
       if (cells[c].state == TSCOPE_STATE_RUNNING && e - c >= 28 && cells[c].cpu != G_MAXUINT16)
         {
@@ -287,7 +359,7 @@ draw_task_row (TscopeTimeline *self,
 
           pango_layout_set_font_description (layout, font);
           pango_font_description_free (font);
-          draw_text (snapshot, layout, &text, TSCOPE_LABEL_W + c + 3, y + 3);
+          draw_text (snapshot, layout, &text, self->label_w + c + 3, y + 3);
         }
       c = e;
     }
@@ -331,8 +403,7 @@ draw_rows (TscopeTimeline *self,
           && row->id == sel_id)
         rect (snapshot, &selected, 0, y, width, h);
       pango_layout_get_pixel_size (layout, &lw, &lh);
-      draw_text (snapshot, layout, &fg, row->kind == ROW_TASK && row->group != G_MAXUINT ? 14 : 6,
-                 y + (h - lh) / 2.0f);
+      draw_text (snapshot, layout, &fg, _tscope_timeline_label_x (row), y + (h - lh) / 2.0f);
       if (row->pinned)
         rect (snapshot, &(GdkRGBA) { 0.2f, 0.45f, 0.9f, 1 }, 0, y, 3, h);
       if (row->kind == ROW_CPU)
@@ -345,7 +416,7 @@ draw_rows (TscopeTimeline *self,
         }
     }
   /* the label column's edge */
-  rect (snapshot, &(GdkRGBA) { 0.5f, 0.5f, 0.5f, 0.4f }, TSCOPE_LABEL_W - 1, TSCOPE_HEADER_H, 1, height);
+  rect (snapshot, &(GdkRGBA) { 0.5f, 0.5f, 0.5f, 0.4f }, self->label_w - 1, TSCOPE_HEADER_H, 1, height);
   gtk_snapshot_pop (snapshot);
 }
 
@@ -370,7 +441,7 @@ draw_minimap (TscopeTimeline *self,
   double x0;
   double x1;
 
-  rect (snapshot, &(GdkRGBA) { 0.5f, 0.5f, 0.5f, 0.12f }, TSCOPE_LABEL_W, 0, width - TSCOPE_LABEL_W, TSCOPE_MINIMAP_H);
+  rect (snapshot, &(GdkRGBA) { 0.5f, 0.5f, 0.5f, 0.12f }, self->label_w, 0, width - self->label_w, TSCOPE_MINIMAP_H);
   /* the whole trace does not change: its busy columns are kept per width */
   if (self->minimap == NULL || self->minimap_width != n)
     {
@@ -395,12 +466,12 @@ draw_minimap (TscopeTimeline *self,
           while (e < n && row[e] == row[x])
             e++;
           if (row[x])
-            rect (snapshot, &busy, TSCOPE_LABEL_W + x, 3 + c * band, e - x, band - (band > 2 ? 1 : 0));
+            rect (snapshot, &busy, self->label_w + x, 3 + c * band, e - x, band - (band > 2 ? 1 : 0));
           x = e;
         }
     }
-  x0 = TSCOPE_LABEL_W + (double) (v.begin - t0) * n / (double) (t1 - t0);
-  x1 = TSCOPE_LABEL_W + (double) (v.end - t0) * n / (double) (t1 - t0);
+  x0 = self->label_w + (double) (v.begin - t0) * n / (double) (t1 - t0);
+  x1 = self->label_w + (double) (v.end - t0) * n / (double) (t1 - t0);
   if (x1 - x0 < 3)
     {
       x0 -= 1.5;
@@ -459,11 +530,11 @@ draw_ruler (TscopeTimeline *self,
     }
   for (TscopeTime t = (v.begin / step) * step; t <= v.end; t += step)
     {
-      double x = TSCOPE_LABEL_W + (double) (t - v.begin) / px;
+      double x = self->label_w + (double) (t - v.begin) / px;
       g_autofree char *label = NULL;
       g_autoptr(PangoLayout) layout = NULL;
 
-      if (x < TSCOPE_LABEL_W)
+      if (x < self->label_w)
         continue;
       rect (snapshot, &grid, (float) x, y + 14, 1, TSCOPE_RULER_H - 14);
       label = tick_label (t, step);
@@ -493,7 +564,7 @@ draw_markers (TscopeTimeline *self,
   const char *names[2] = { "A", "B" };
   float bar = TSCOPE_MINIMAP_H + TSCOPE_RULER_H;
 
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (TSCOPE_LABEL_W, TSCOPE_MINIMAP_H, width - TSCOPE_LABEL_W,
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (self->label_w, TSCOPE_MINIMAP_H, width - self->label_w,
                                                          height - TSCOPE_MINIMAP_H));
   if (sel.begin != TSCOPE_NO_TIME && sel.end > sel.begin)
     {
@@ -556,8 +627,8 @@ draw_wakeup_arrow (TscopeTimeline *self,
     return;
   xa = tscope_timeline_time_to_x (self, w.wakeup_ts);
   xb = tscope_timeline_time_to_x (self, w.switch_ts);
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (TSCOPE_LABEL_W, TSCOPE_HEADER_H,
-                                                                 width - TSCOPE_LABEL_W, height - TSCOPE_HEADER_H));
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (self->label_w, TSCOPE_HEADER_H,
+                                                                 width - self->label_w, height - TSCOPE_HEADER_H));
   {
     double y0 = ya + ha / 2.0;
     double y1 = yb + (yb > ya ? 3 : yb < ya ? hb - 3 : hb / 2.0);
@@ -604,6 +675,25 @@ draw_wakeup_arrow (TscopeTimeline *self,
   }
 }
 
+/* A trace of headers only has no time axis to show. */
+static void
+draw_no_events (TscopeTimeline *self,
+                GtkSnapshot    *snapshot,
+                int             width,
+                int             height)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self),
+                                                                  _("This trace holds no events."));
+  GdkRGBA fg;
+  int lw;
+  int lh;
+
+  foreground (self, &fg);
+  fg.alpha *= 0.6f;
+  pango_layout_get_pixel_size (layout, &lw, &lh);
+  draw_text (snapshot, layout, &fg, (width - lw) / 2.0f, (height - lh) / 2.0f);
+}
+
 /**
  * _tscope_timeline_snapshot:
  *
@@ -618,8 +708,13 @@ _tscope_timeline_snapshot (GtkWidget   *widget,
   int height = gtk_widget_get_height (widget);
   gint64 t0 = g_get_monotonic_time ();
 
-  if (self->session == NULL || width <= TSCOPE_LABEL_W)
+  if (self->session == NULL || width <= self->label_w)
     return;
+  if (tscope_trace_get_n_events (tscope_session_get_trace (self->session)) == 0)
+    {
+      draw_no_events (self, snapshot, width, height);
+      return;
+    }
   draw_minimap (self, snapshot, width);
   draw_ruler (self, snapshot, width);
   draw_rows (self, snapshot, width, height);
@@ -631,6 +726,37 @@ _tscope_timeline_snapshot (GtkWidget   *widget,
 
 /* ---- tooltips ---- */
 
+/* Who woke the task that interval @i of @cpu runs, when a wakeup ended its
+ * wait right there: the waker and the latency. */
+static void
+append_wakeup (GString     *s,
+               TscopeTrace *trace,
+               guint        cpu,
+               guint        i)
+{
+  const TscopeCpuIntervals *iv = tscope_trace_get_cpu_intervals (trace, cpu);
+  TscopeTaskSpan span;
+  TscopeWakeup w;
+  const TscopeTask *waker;
+  g_autofree char *wcomm = NULL;
+  g_autofree char *wts = NULL;
+  g_autofree char *lat = NULL;
+
+  if (i >= iv->n || iv->task[i] == TSCOPE_IDLE_TASK || iv->start[i] <= tscope_trace_get_first_ts (trace)
+      || !tscope_view_task_span_at (trace, iv->task[i], iv->start[i] - 1, &span)
+      || span.state != TSCOPE_STATE_RUNNABLE || span.wakeup == G_MAXUINT32)
+    return;
+  tscope_trace_get_wakeup (trace, span.wakeup, &w);
+  if (w.switch_cpu != cpu || w.switch_index != i)
+    return;
+  waker = tscope_trace_get_task (trace, w.waker);
+  wcomm = g_markup_escape_text (waker->comm, -1);
+  wts = tscope_time_format_timestamp (w.wakeup_ts);
+  lat = tscope_time_format_duration (w.latency);
+  g_string_append_printf (s, _("\nwoken by %s:%d on CPU %u at %s\nwakeup latency <b>%s</b>"), wcomm, waker->pid,
+                          w.waker_cpu, wts, lat);
+}
+
 static char *
 cpu_tooltip (TscopeTimeline *self,
              guint           cpu,
@@ -640,7 +766,6 @@ cpu_tooltip (TscopeTimeline *self,
   const TscopeCpuIntervals *iv = tscope_trace_get_cpu_intervals (trace, cpu);
   GString *s = g_string_new (NULL);
   const TscopeTask *task;
-  TscopeTaskSpan span;
   guint i;
   TscopeTime end;
   g_autofree char *start = NULL;
@@ -670,24 +795,7 @@ cpu_tooltip (TscopeTimeline *self,
 
       g_string_append_printf (s, _("\nswitched out in state %s"), st);
     }
-  if (iv->task[i] != TSCOPE_IDLE_TASK && iv->start[i] > tscope_trace_get_first_ts (trace)
-      && tscope_view_task_span_at (trace, iv->task[i], iv->start[i] - 1, &span)
-      && span.state == TSCOPE_STATE_RUNNABLE && span.wakeup != G_MAXUINT32)
-    {
-      TscopeWakeup w;
-
-      tscope_trace_get_wakeup (trace, span.wakeup, &w);
-      if (w.switch_cpu == cpu && w.switch_index == i)
-        {
-          const TscopeTask *waker = tscope_trace_get_task (trace, w.waker);
-          g_autofree char *wcomm = g_markup_escape_text (waker->comm, -1);
-          g_autofree char *wts = tscope_time_format_timestamp (w.wakeup_ts);
-          g_autofree char *lat = tscope_time_format_duration (w.latency);
-
-          g_string_append_printf (s, _("\nwoken by %s:%d on CPU %u at %s\nwakeup latency <b>%s</b>"), wcomm,
-                                  waker->pid, w.waker_cpu, wts, lat);
-        }
-    }
+  append_wakeup (s, trace, cpu, i);
   return g_string_free (s, FALSE);
 }
 
@@ -734,7 +842,20 @@ task_tooltip (TscopeTimeline *self,
   if (span.state == TSCOPE_STATE_RUNNING && span.cpu != G_MAXUINT16)
     g_string_append_printf (s, _(" on CPU %u"), span.cpu);
   g_string_append_printf (s, _("\nstart %s\nduration %s"), start, dur);
-  if (span.state == TSCOPE_STATE_RUNNABLE && span.wakeup != G_MAXUINT32)
+  if (span.state == TSCOPE_STATE_RUNNING)
+    {
+      guint n;
+      const guint32 *runs = tscope_trace_get_task_runs (trace, task, &n);
+      guint cpu;
+      guint index;
+
+      if (span.run_pos < n)
+        {
+          tscope_trace_decode_run (trace, runs[span.run_pos], &cpu, &index);
+          append_wakeup (s, trace, cpu, index);
+        }
+    }
+  else if (span.state == TSCOPE_STATE_RUNNABLE && span.wakeup != G_MAXUINT32)
     {
       TscopeWakeup w;
 
@@ -766,7 +887,7 @@ _tscope_timeline_tooltip_text (TscopeTimeline *self,
   const Row *row;
   TscopeTime t;
 
-  if (self->session == NULL || vi < 0 || x < TSCOPE_LABEL_W)
+  if (self->session == NULL || vi < 0 || x < self->label_w)
     return NULL;
   row = _tscope_timeline_visible_row (self, (guint) vi);
   t = tscope_timeline_x_to_time (self, x);

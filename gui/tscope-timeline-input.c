@@ -23,7 +23,7 @@ pointer_time (TscopeTimeline *self)
 {
   TscopeSpan v = tscope_session_get_view (self->session);
 
-  if (self->pointer_inside && self->pointer_x >= TSCOPE_LABEL_W)
+  if (self->pointer_inside && self->pointer_x >= self->label_w)
     return tscope_timeline_x_to_time (self, self->pointer_x);
   return v.begin + (v.end - v.begin) / 2;
 }
@@ -45,7 +45,7 @@ select_at (TscopeTimeline *self,
   if (row->kind == ROW_GROUP)
     return row;
   tscope_session_select_row (self->session, row->kind == ROW_CPU ? TSCOPE_ROW_CPU : TSCOPE_ROW_TASK, row->id);
-  if (x < TSCOPE_LABEL_W)
+  if (x < self->label_w)
     return row;
   if (row->kind == ROW_CPU)
     {
@@ -87,7 +87,7 @@ minimap_center (TscopeTimeline *self,
   TscopeSpan v = tscope_session_get_view (self->session);
   TscopeTime t0 = tscope_trace_get_first_ts (trace);
   TscopeTime t1 = tscope_trace_get_last_ts (trace);
-  TscopeTime center = t0 + (TscopeTime) ((x - TSCOPE_LABEL_W) * (double) (t1 - t0)
+  TscopeTime center = t0 + (TscopeTime) ((x - self->label_w) * (double) (t1 - t0)
                                          / _tscope_timeline_plot_width (self));
   TscopeTime half = (v.end - v.begin) / 2;
 
@@ -109,7 +109,7 @@ drag_begin (GtkGestureDrag *gesture,
   self->drag_start_y = y;
   self->drag_view = tscope_session_get_view (self->session);
   self->drag_last_dy = 0;
-  if (x < TSCOPE_LABEL_W)
+  if (x < self->label_w)
     self->drag_mode = DRAG_NONE;
   else if (y < TSCOPE_MINIMAP_H)
     {
@@ -180,7 +180,7 @@ drag_end (GtkGestureDrag *gesture,
 
       if (self->drag_mode == DRAG_SELECT && y >= TSCOPE_MINIMAP_H && y < TSCOPE_HEADER_H)
         tscope_session_set_selection (self->session, TSCOPE_NO_TIME, TSCOPE_NO_TIME);
-      else if (x >= TSCOPE_LABEL_W && row != NULL)
+      else if (x >= self->label_w && row != NULL)
         {
           TscopeTime t = _tscope_timeline_snap (self, row, tscope_timeline_x_to_time (self, x));
 
@@ -405,29 +405,29 @@ timeline_action (GtkWidget  *widget,
     }
 }
 
+static const struct {
+  const char     *action;
+  guint           keys[4];
+  GdkModifierType mods;
+} bindings[] = {
+  { "timeline.zoom-in", { GDK_KEY_w, GDK_KEY_plus, GDK_KEY_KP_Add, GDK_KEY_equal }, 0 },
+  { "timeline.zoom-out", { GDK_KEY_s, GDK_KEY_minus, GDK_KEY_KP_Subtract, 0 }, 0 },
+  { "timeline.pan-left", { GDK_KEY_a, GDK_KEY_Left, 0, 0 }, 0 },
+  { "timeline.pan-right", { GDK_KEY_d, GDK_KEY_Right, 0, 0 }, 0 },
+  { "timeline.start", { GDK_KEY_Home, 0, 0, 0 }, 0 },
+  { "timeline.end", { GDK_KEY_End, 0, 0, 0 }, 0 },
+  { "timeline.fit", { GDK_KEY_f, 0, 0, 0 }, 0 },
+  { "timeline.zoom-selection", { GDK_KEY_z, 0, 0, 0 }, 0 },
+  { "timeline.back", { GDK_KEY_Left, 0, 0, 0 }, GDK_ALT_MASK },
+  { "timeline.forward", { GDK_KEY_Right, 0, 0, 0 }, GDK_ALT_MASK },
+  { "timeline.next-event", { GDK_KEY_period, 0, 0, 0 }, 0 },
+  { "timeline.prev-event", { GDK_KEY_comma, 0, 0, 0 }, 0 },
+  { "timeline.clear-markers", { GDK_KEY_Escape, 0, 0, 0 }, 0 },
+};
+
 void
 _tscope_timeline_class_init_input (GtkWidgetClass *widget_class)
 {
-  static const struct {
-    const char *action;
-    guint keys[4];
-    GdkModifierType mods;
-  } bindings[] = {
-    { "timeline.zoom-in", { GDK_KEY_w, GDK_KEY_plus, GDK_KEY_KP_Add, GDK_KEY_equal }, 0 },
-    { "timeline.zoom-out", { GDK_KEY_s, GDK_KEY_minus, GDK_KEY_KP_Subtract, 0 }, 0 },
-    { "timeline.pan-left", { GDK_KEY_a, GDK_KEY_Left, 0, 0 }, 0 },
-    { "timeline.pan-right", { GDK_KEY_d, GDK_KEY_Right, 0, 0 }, 0 },
-    { "timeline.start", { GDK_KEY_Home, 0, 0, 0 }, 0 },
-    { "timeline.end", { GDK_KEY_End, 0, 0, 0 }, 0 },
-    { "timeline.fit", { GDK_KEY_f, 0, 0, 0 }, 0 },
-    { "timeline.zoom-selection", { GDK_KEY_z, 0, 0, 0 }, 0 },
-    { "timeline.back", { GDK_KEY_Left, 0, 0, 0 }, GDK_ALT_MASK },
-    { "timeline.forward", { GDK_KEY_Right, 0, 0, 0 }, GDK_ALT_MASK },
-    { "timeline.next-event", { GDK_KEY_period, 0, 0, 0 }, 0 },
-    { "timeline.prev-event", { GDK_KEY_comma, 0, 0, 0 }, 0 },
-    { "timeline.clear-markers", { GDK_KEY_Escape, 0, 0, 0 }, 0 },
-  };
-
   for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
     {
       gtk_widget_class_install_action (widget_class, bindings[i].action, NULL, timeline_action);
@@ -435,6 +435,51 @@ _tscope_timeline_class_init_input (GtkWidgetClass *widget_class)
         gtk_widget_class_add_binding_action (widget_class, bindings[i].keys[k], bindings[i].mods,
                                              bindings[i].action, NULL);
     }
+}
+
+/* A timeline key pressed elsewhere in the window: keys type in text
+ * entries and drive open menus; anywhere else they drive the timeline. */
+static gboolean
+forward_shortcut (GtkWidget *host,
+                  GVariant  *args,
+                  gpointer   data)
+{
+  TscopeTimeline *self = data;
+  GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (host));
+
+  if (focus && (GTK_IS_EDITABLE (focus) || gtk_widget_get_ancestor (focus, GTK_TYPE_EDITABLE)
+                || gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER)))
+    return FALSE;
+  if (self->session == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return FALSE;
+  return gtk_widget_activate_action_variant (GTK_WIDGET (self), g_variant_get_string (args, NULL), NULL);
+}
+
+/**
+ * tscope_timeline_add_shortcuts_to:
+ * @host: the window (or a widget) the timeline is in
+ *
+ * Makes the timeline's keys (W/S/A/D, F, Z, …) work while the focus is
+ * anywhere in @host but a text entry, for instance in the latency list
+ * after a row was activated.
+ */
+void
+tscope_timeline_add_shortcuts_to (TscopeTimeline *self,
+                                  GtkWidget      *host)
+{
+  GtkEventController *controller = gtk_shortcut_controller_new ();
+
+  gtk_event_controller_set_name (controller, "timeline-shortcuts");
+  for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
+    for (guint k = 0; k < G_N_ELEMENTS (bindings[i].keys) && bindings[i].keys[k]; k++)
+      {
+        GtkShortcut *shortcut = gtk_shortcut_new (gtk_keyval_trigger_new (bindings[i].keys[k], bindings[i].mods),
+                                                  gtk_callback_action_new (forward_shortcut, self, NULL));
+
+        gtk_shortcut_set_arguments (shortcut, g_variant_new_string (bindings[i].action));
+        gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), shortcut);
+      }
+  gtk_widget_add_controller (host, controller);
 }
 
 void

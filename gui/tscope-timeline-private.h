@@ -13,7 +13,8 @@ G_BEGIN_DECLS
 #define TSCOPE_RULER_H     24
 #define TSCOPE_MARKBAR_H   16
 #define TSCOPE_HEADER_H    (TSCOPE_MINIMAP_H + TSCOPE_RULER_H + TSCOPE_MARKBAR_H)
-#define TSCOPE_LABEL_W     200
+#define TSCOPE_LABEL_W_MIN 200
+#define TSCOPE_LABEL_W_MAX 360
 #define TSCOPE_CPU_ROW_H   26
 #define TSCOPE_TASK_ROW_H  18
 #define TSCOPE_GROUP_ROW_H 20
@@ -63,10 +64,13 @@ struct _TscopeTimeline
   GtkGesture    *click;
   GtkGesture    *zoom_gesture;
   GtkEventController *motion;
-  GMenuModel    *row_menu;
+
+  /* children, owned by the widget tree */
+  GtkWidget     *row_popover;       /* one for the timeline's life: see _tscope_timeline_row_menu() */
 
   gulong         notify_handler;
   int            rows_height;       /* total height of the visible rows */
+  int            label_w;           /* the label column, wide enough for the rows' labels */
   guint          pin_counter;
 
   /* pointer and gestures */
@@ -90,6 +94,7 @@ struct _TscopeTimeline
   guint          n_cells;
   gint64         last_frame_us;
   guint8        *minimap;           /* busy columns of the whole trace, per CPU */
+  GdkTexture    *hatch;             /* the Runnable stripes' tile */
   guint          minimap_width;
   guint          frames;
 };
@@ -108,6 +113,7 @@ int         _tscope_timeline_plot_width    (TscopeTimeline *self);
 int         _tscope_timeline_row_at        (TscopeTimeline *self,
                                             double          y);
 int         _tscope_timeline_row_height    (const Row      *row);
+int         _tscope_timeline_label_x       (const Row      *row);
 const Row  *_tscope_timeline_visible_row   (TscopeTimeline *self,
                                             guint           i);
 TscopeTime  _tscope_timeline_snap          (TscopeTimeline *self,

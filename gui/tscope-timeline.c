@@ -9,6 +9,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "tscope-cursor.h"
@@ -46,6 +48,54 @@ _tscope_timeline_row_height (const Row *row)
     default:
       return TSCOPE_TASK_ROW_H;
     }
+}
+
+/* where a row's label starts: tasks of a group are indented */
+int
+_tscope_timeline_label_x (const Row *row)
+{
+  return row->kind == ROW_TASK && row->group != G_MAXUINT ? 14 : 6;
+}
+
+static gint
+cmp_label_length (gconstpointer a,
+                  gconstpointer b)
+{
+  const Row *x = *(const Row *const *) a;
+  const Row *y = *(const Row *const *) b;
+
+  return (int) strlen (y->label) - (int) strlen (x->label);
+}
+
+/* The label column fits the longest labels (measuring the few longest in
+ * bytes is enough), up to a cap; beyond it labels lose their middle. */
+static void
+fit_label_width (TscopeTimeline *self)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_sized_new (self->rows->len);
+  int widest = 0;
+
+  for (guint i = 0; i < self->rows->len; i++)
+    g_ptr_array_add (rows, &g_array_index (self->rows, Row, i));
+  g_ptr_array_sort (rows, cmp_label_length);
+  for (guint i = 0; i < MIN (rows->len, 24); i++)
+    {
+      const Row *row = g_ptr_array_index (rows, i);
+      g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), row->label);
+      int w;
+
+      if (row->kind == ROW_GROUP)
+        {
+          PangoAttrList *attrs = pango_attr_list_new ();
+
+          pango_attr_list_insert (attrs, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
+          pango_layout_set_attributes (layout, attrs);
+          pango_attr_list_unref (attrs);
+        }
+      pango_layout_get_pixel_size (layout, &w, NULL);
+      widest = MAX (widest, _tscope_timeline_label_x (row) + w + 10);
+    }
+  self->label_w = CLAMP (widest, TSCOPE_LABEL_W_MIN, TSCOPE_LABEL_W_MAX);
 }
 
 static char *
@@ -281,7 +331,7 @@ _tscope_timeline_visible_row (TscopeTimeline *self,
 int
 _tscope_timeline_plot_width (TscopeTimeline *self)
 {
-  return MAX (gtk_widget_get_width (GTK_WIDGET (self)) - TSCOPE_LABEL_W, 1);
+  return MAX (gtk_widget_get_width (GTK_WIDGET (self)) - self->label_w, 1);
 }
 
 /**
@@ -319,7 +369,7 @@ tscope_timeline_time_to_x (TscopeTimeline *self,
   TscopeSpan v = tscope_session_get_view (self->session);
   double w = _tscope_timeline_plot_width (self);
 
-  return TSCOPE_LABEL_W + (int) ((double) (t - v.begin) * w / (double) (v.end - v.begin));
+  return self->label_w + (int) ((double) (t - v.begin) * w / (double) (v.end - v.begin));
 }
 
 TscopeTime
@@ -329,7 +379,7 @@ tscope_timeline_x_to_time (TscopeTimeline *self,
   TscopeSpan v = tscope_session_get_view (self->session);
   double w = _tscope_timeline_plot_width (self);
 
-  return v.begin + (TscopeTime) ((x - TSCOPE_LABEL_W) * (double) (v.end - v.begin) / w);
+  return v.begin + (TscopeTime) ((x - self->label_w) * (double) (v.end - v.begin) / w);
 }
 
 /**
@@ -428,6 +478,9 @@ row_action (GtkWidget  *widget,
   _tscope_timeline_layout_rows (self);
 }
 
+/* The popover lives as long as the timeline: GTK closes a menu before it
+ * activates the item's action, so a popover unparented on "closed" would
+ * no longer find the row.* actions. */
 void
 _tscope_timeline_row_menu (TscopeTimeline *self,
                            guint           visible_index,
@@ -436,7 +489,6 @@ _tscope_timeline_row_menu (TscopeTimeline *self,
 {
   g_autoptr(GMenu) menu = g_menu_new ();
   const Row *row = _tscope_timeline_visible_row (self, visible_index);
-  GtkWidget *popover;
 
   if (row == NULL)
     return;
@@ -449,12 +501,12 @@ _tscope_timeline_row_menu (TscopeTimeline *self,
                    "row.collapse");
   g_menu_append (menu, _("Hide Row"), "row.hide");
   g_menu_append (menu, _("Show All Rows"), "row.show-all");
-  popover = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
-  gtk_widget_set_parent (popover, GTK_WIDGET (self));
-  gtk_popover_set_pointing_to (GTK_POPOVER (popover), &(GdkRectangle) { (int) x, (int) y, 1, 1 });
-  gtk_popover_set_has_arrow (GTK_POPOVER (popover), FALSE);
-  g_signal_connect (popover, "closed", G_CALLBACK (gtk_widget_unparent), NULL);
-  gtk_popover_popup (GTK_POPOVER (popover));
+  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->row_popover), G_MENU_MODEL (menu));
+  /* a popover pointing off the window finds no monitor */
+  x = CLAMP (x, 0, MAX (gtk_widget_get_width (GTK_WIDGET (self)) - 1, 0));
+  y = CLAMP (y, 0, MAX (gtk_widget_get_height (GTK_WIDGET (self)) - 1, 0));
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->row_popover), &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->row_popover));
 }
 
 /* ---- public API ---- */
@@ -630,6 +682,8 @@ tscope_timeline_set_session (TscopeTimeline *self,
     {
       self->notify_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (on_session_notify), self);
       build_rows (self);
+      fit_label_width (self);
+      gtk_widget_queue_resize (GTK_WIDGET (self));
     }
   else
     {
@@ -687,6 +741,9 @@ tscope_timeline_size_allocate (GtkWidget *widget,
       self->pending_scroll = FALSE;
       tscope_timeline_scroll_to_row (self, self->pending_kind, self->pending_id);
     }
+  /* a widget's own popover is placed by the widget */
+  if (self->row_popover)
+    gtk_popover_present (GTK_POPOVER (self->row_popover));
 }
 
 static void
@@ -698,7 +755,8 @@ tscope_timeline_measure (GtkWidget      *widget,
                          int            *minimum_baseline,
                          int            *natural_baseline)
 {
-  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? TSCOPE_LABEL_W + 100 : TSCOPE_HEADER_H + 60;
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? TSCOPE_TIMELINE (widget)->label_w + 100
+                                                       : TSCOPE_HEADER_H + 60;
   *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 1200 : 600;
 }
 
@@ -711,6 +769,7 @@ tscope_timeline_dispose (GObject *object)
   if (self->session)
     g_clear_signal_handler (&self->notify_handler, self->session);
   g_clear_object (&self->session);
+  g_clear_pointer (&self->row_popover, gtk_widget_unparent);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
     gtk_widget_unparent (child);
   G_OBJECT_CLASS (tscope_timeline_parent_class)->dispose (object);
@@ -730,6 +789,7 @@ tscope_timeline_finalize (GObject *object)
   g_hash_table_unref (self->label_layouts);
   g_clear_pointer (&self->guest_index, g_hash_table_unref);
   g_free (self->minimap);
+  g_clear_object (&self->hatch);
   g_free (self->cells);
   G_OBJECT_CLASS (tscope_timeline_parent_class)->finalize (object);
 }
@@ -766,12 +826,16 @@ tscope_timeline_init (TscopeTimeline *self)
   self->visible_y = g_array_new (FALSE, FALSE, sizeof (int));
   self->order = g_array_new (FALSE, FALSE, sizeof (guint));
   self->label_layouts = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
+  self->label_w = TSCOPE_LABEL_W_MIN;
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, 1, 1, 1));
   g_signal_connect_swapped (self->vadjustment, "value-changed", G_CALLBACK (gtk_widget_queue_draw), self);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
+  self->row_popover = gtk_popover_menu_new_from_model (NULL);
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->row_popover), FALSE);
+  gtk_widget_set_parent (self->row_popover, GTK_WIDGET (self));
   _tscope_timeline_init_input (self);
 }
 

@@ -34,5 +34,7 @@ gint64         tscope_timeline_get_last_frame_us (TscopeTimeline *self);
 void           tscope_timeline_scroll_to_row     (TscopeTimeline *self,
                                                   TscopeRowKind   kind,
                                                   guint32         id);
+void           tscope_timeline_add_shortcuts_to  (TscopeTimeline *self,
+                                                  GtkWidget      *host);
 
 G_END_DECLS

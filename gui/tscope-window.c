@@ -31,6 +31,7 @@ struct _TscopeWindow
   GtkLabel           *loading_label;
   GtkProgressBar     *progress;
   GtkLabel           *error_label;
+  GtkButton          *error_button;
   GtkPaned           *paned;
   TscopeTimeline     *timeline;
   GtkScrollbar       *vscrollbar;
@@ -48,6 +49,7 @@ struct _TscopeWindow
   GCancellable       *cancellable;
   char               *error;
   gulong              session_handler;
+  gulong              recent_handler;
   gboolean            loading;
 };
 
@@ -60,6 +62,7 @@ static void fill_recent (TscopeWindow *self);
 typedef struct
 {
   char           *path;
+  char           *uri;          /* for the recent files, once it loaded */
   GCancellable   *cancellable;
   GtkProgressBar *progress;
   double          fraction;
@@ -71,6 +74,7 @@ static void
 load_job_free (LoadJob *job)
 {
   g_free (job->path);
+  g_free (job->uri);
   g_clear_object (&job->cancellable);
   g_clear_object (&job->progress);
   g_free (job);
@@ -134,6 +138,12 @@ update_markers (TscopeWindow *self)
     return;
   text = tscope_session_format_markers (self->session);
   gtk_label_set_text (self->markers_label, text);
+  /* headers only: no time span to speak of */
+  if (tscope_trace_get_n_events (tscope_session_get_trace (self->session)) == 0)
+    {
+      gtk_label_set_text (self->view_label, _("This trace holds no events: it has the headers only."));
+      return;
+    }
   v = tscope_session_get_view (self->session);
   span = tscope_time_format_duration (v.end - v.begin);
   view = g_strdup_printf (_("view %s wide"), span);
@@ -148,6 +158,8 @@ show_error (TscopeWindow *self,
   self->error = g_strdup (message);
   gtk_label_set_text (self->error_label, message);
   gtk_stack_set_visible_child_name (self->stack, "error");
+  /* what to do next, rather than the first focusable widget: the message */
+  gtk_widget_grab_focus (GTK_WIDGET (self->error_button));
 }
 
 static void
@@ -166,45 +178,104 @@ set_session (TscopeWindow  *self,
   update_markers (self);
 }
 
+/* The header bar names the trace shown, or the application. */
+static void
+show_titles (TscopeWindow *self,
+             const char   *title,
+             const char   *subtitle)
+{
+  gtk_label_set_text (self->title, title);
+  gtk_label_set_text (self->subtitle, subtitle);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+}
+
+static char *
+trace_summary (TscopeTrace *trace)
+{
+  g_autofree char *span = NULL;
+
+  if (tscope_trace_get_n_events (trace) == 0)
+    span = g_strdup (_("no time span"));
+  else
+    span = tscope_time_format_duration (tscope_trace_get_last_ts (trace) - tscope_trace_get_first_ts (trace));
+  return g_strdup_printf (_("%" G_GUINT64_FORMAT " events · %u CPUs · %s · v%u %s · loaded in %.0f ms"),
+                          tscope_trace_get_n_events (trace), tscope_trace_get_n_cpus (trace), span,
+                          tscope_trace_get_file_version (trace),
+                          g_str_equal (tscope_trace_get_compression (trace), "none") ? _("uncompressed")
+                          : tscope_trace_get_compression (trace),
+                          tscope_trace_get_load_seconds (trace) * 1e3);
+}
+
+static void
+show_trace_titles (TscopeWindow *self)
+{
+  TscopeTrace *trace;
+  g_autofree char *basename = NULL;
+  g_autofree char *sub = NULL;
+
+  if (self->session == NULL)
+    {
+      show_titles (self, "Tracescope", "");
+      return;
+    }
+  trace = tscope_session_get_trace (self->session);
+  basename = g_path_get_basename (tscope_trace_get_path (trace));
+  sub = trace_summary (trace);
+  show_titles (self, basename, sub);
+}
+
+/* A cancelled load leaves the window as it was before: the trace it
+ * showed, or the start page. */
+static void
+show_previous (TscopeWindow *self)
+{
+  g_clear_pointer (&self->error, g_free);
+  show_trace_titles (self);
+  gtk_stack_set_visible_child_name (self->stack, self->session ? "trace" : "empty");
+}
+
+static void
+show_trace (TscopeWindow *self,
+            TscopeTrace  *trace)
+{
+  g_autoptr(TscopeSession) session = tscope_session_new (trace);
+
+  g_clear_pointer (&self->error, g_free);
+  /* the page first: a column view given millions of rows before it has a
+   * size asks the model for every one of them (GTK 4.8) */
+  gtk_stack_set_visible_child_name (self->stack, "trace");
+  set_session (self, session);
+  show_trace_titles (self);
+  if (tscope_trace_get_n_events (trace) > 0 && !tscope_trace_has_sched_events (trace))
+    gtk_label_set_text (self->view_label, _("This trace has no sched_switch events: CPU rows show where its records are; task rows stay empty."));
+}
+
 static void
 loaded (GObject      *source,
         GAsyncResult *result,
         gpointer      data)
 {
   TscopeWindow *self = TSCOPE_WINDOW (source);
+  LoadJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
   g_autoptr(TscopeTrace) trace = g_task_propagate_pointer (G_TASK (result), &error);
-  g_autoptr(TscopeSession) session = NULL;
-  g_autofree char *sub = NULL;
-  g_autofree char *span = NULL;
 
+  /* a newer load replaced this one: that one shows its own result */
+  if (job->cancellable != self->cancellable)
+    return;
   self->loading = FALSE;
-  if (trace == NULL)
+  /* GTask reports its cancelled cancellable itself, before our error */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+      || g_error_matches (error, TSCOPE_ERROR, TSCOPE_ERROR_CANCELLED))
+    show_previous (self);
+  else if (trace == NULL)
+    show_error (self, error->message);
+  else
     {
-      if (g_error_matches (error, TSCOPE_ERROR, TSCOPE_ERROR_CANCELLED))
-        gtk_stack_set_visible_child_name (self->stack, self->session ? "trace" : "empty");
-      else
-        show_error (self, error->message);
-      return;
+      show_trace (self, trace);
+      gtk_recent_manager_add_item (gtk_recent_manager_get_default (), job->uri);
+      g_signal_emit_by_name (self, "trace-loaded");
     }
-  g_clear_pointer (&self->error, g_free);
-  session = tscope_session_new (trace);
-  /* the page first: a column view given millions of rows before it has a
-   * size asks the model for every one of them (GTK 4.8) */
-  gtk_stack_set_visible_child_name (self->stack, "trace");
-  set_session (self, session);
-  span = tscope_time_format_duration (tscope_trace_get_last_ts (trace) - tscope_trace_get_first_ts (trace));
-  sub = g_strdup_printf (_("%" G_GUINT64_FORMAT " events · %u CPUs · %s · v%u %s · loaded in %.0f ms"),
-                         tscope_trace_get_n_events (trace), tscope_trace_get_n_cpus (trace), span,
-                         tscope_trace_get_file_version (trace),
-                         g_str_equal (tscope_trace_get_compression (trace), "none") ? _("uncompressed")
-                         : tscope_trace_get_compression (trace),
-                         tscope_trace_get_load_seconds (trace) * 1e3);
-  gtk_label_set_text (self->subtitle, sub);
-  gtk_stack_set_visible_child_name (self->stack, "trace");
-  if (!tscope_trace_has_sched_events (trace))
-    gtk_label_set_text (self->view_label, _("This trace has no sched_switch events: CPU and task rows stay empty."));
-  g_signal_emit_by_name (self, "trace-loaded");
 }
 
 /**
@@ -219,7 +290,6 @@ tscope_window_open (TscopeWindow *self,
 {
   g_autoptr(GTask) task = NULL;
   g_autofree char *basename = g_file_get_basename (file);
-  g_autofree char *uri = g_file_get_uri (file);
   LoadJob *job;
 
   g_cancellable_cancel (self->cancellable);
@@ -229,17 +299,14 @@ tscope_window_open (TscopeWindow *self,
   job->path = g_file_get_path (file);
   if (job->path == NULL)
     job->path = g_file_get_uri (file);
+  job->uri = g_file_get_uri (file);
   job->cancellable = g_object_ref (self->cancellable);
   job->progress = g_object_ref (self->progress);
-  gtk_label_set_text (self->title, basename);
-  gtk_label_set_text (self->subtitle, job->path);
-  gtk_window_set_title (GTK_WINDOW (self), basename);
+  show_titles (self, basename, job->path);
   gtk_label_set_text (self->loading_label, job->path);
   gtk_progress_bar_set_fraction (self->progress, 0);
   gtk_stack_set_visible_child_name (self->stack, "loading");
   self->loading = TRUE;
-  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
-  fill_recent (self);
   task = g_task_new (self, self->cancellable, loaded, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) load_job_free);
   g_task_run_in_thread (task, load_thread);
@@ -408,13 +475,22 @@ window_action (GtkWidget  *widget,
     gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.clear-markers", NULL);
 }
 
-/* The ten most recent trace files, for Open Recent. */
+static gint
+cmp_newest_first (gconstpointer a,
+                  gconstpointer b)
+{
+  return -g_date_time_compare (gtk_recent_info_get_modified ((GtkRecentInfo *) a),
+                               gtk_recent_info_get_modified ((GtkRecentInfo *) b));
+}
+
+/* The ten trace files opened last, newest first, for Open Recent. */
 static void
 fill_recent (TscopeWindow *self)
 {
   GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
   guint n = 0;
 
+  items = g_list_sort (items, cmp_newest_first);
   g_menu_remove_all (self->recent_menu);
   for (GList *l = items; l && n < 10; l = l->next)
     {
@@ -514,6 +590,7 @@ tscope_window_dispose (GObject *object)
   TscopeWindow *self = TSCOPE_WINDOW (object);
 
   g_cancellable_cancel (self->cancellable);
+  g_clear_signal_handler (&self->recent_handler, gtk_recent_manager_get_default ());
   if (self->session)
     g_clear_signal_handler (&self->session_handler, self->session);
   g_clear_object (&self->session);
@@ -554,6 +631,7 @@ tscope_window_class_init (TscopeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, loading_label);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, progress);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, error_button);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, vscrollbar);
@@ -585,10 +663,14 @@ tscope_window_init (TscopeWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->cancellable = g_cancellable_new ();
   gtk_scrollbar_set_adjustment (self->vscrollbar, tscope_timeline_get_vadjustment (self->timeline));
+  tscope_timeline_add_shortcuts_to (self->timeline, GTK_WIDGET (self));
   g_signal_connect_swapped (self->row_finder, "activate", G_CALLBACK (find_row), self);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
   gtk_stack_set_visible_child_name (self->stack, "empty");
+  /* files opened in any window, or by other applications */
+  self->recent_handler = g_signal_connect_swapped (gtk_recent_manager_get_default (), "changed",
+                                                   G_CALLBACK (fill_recent), self);
   fill_recent (self);
   restore_geometry (self);
 }

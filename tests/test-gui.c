@@ -16,9 +16,11 @@
 #include "tscope-application.h"
 #include "tscope-colors.h"
 #include "tscope-event-list.h"
+#include "tscope-event-model.h"
 #include "tscope-latency-panel.h"
 #include "tscope-stats-panel.h"
 #include "tscope-timeline.h"
+#include "tscope-timeline-private.h"
 #include "tscope-window.h"
 #include "tscope-test-util.h"
 
@@ -288,6 +290,14 @@ shows (gpointer data)
   return tscope_event_list_get_n_shown (s->list) == s->want;
 }
 
+static gboolean
+not_all_shown (gpointer data)
+{
+  Shown *s = data;
+
+  return tscope_event_list_get_n_shown (s->list) != s->want;
+}
+
 static void
 test_event_filter (void)
 {
@@ -309,12 +319,635 @@ test_event_filter (void)
   close_window (window);
 }
 
+static guint32
+task_of_pid (TscopeSession *session,
+             gint32         pid)
+{
+  TscopeTrace *trace = tscope_session_get_trace (session);
+
+  for (guint32 t = 1; t < tscope_trace_get_n_tasks (trace); t++)
+    if (tscope_trace_get_task (trace, t)->pid == pid && tscope_trace_get_task (trace, t)->n_runs > 0)
+      return t;
+  g_assert_not_reached ();
+}
+
+/* The item of an open popover menu with this label, as a click finds it. */
+static GtkWidget *
+find_menu_item (GtkWidget  *widget,
+                const char *label)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (g_object_class_find_property (G_OBJECT_GET_CLASS (c), "text") && g_signal_lookup ("clicked", G_OBJECT_TYPE (c)))
+        {
+          g_autofree char *text = NULL;
+
+          g_object_get (c, "text", &text, NULL);
+          if (g_strcmp0 (text, label) == 0)
+            return c;
+        }
+      if ((found = find_menu_item (c, label)))
+        return found;
+    }
+  return NULL;
+}
+
+/* Right-clicks a row and clicks an item of its menu. */
 static void
-test_screenshot_option (void)
+row_menu_click (TscopeTimeline *timeline,
+                TscopeRowKind   kind,
+                guint32         id,
+                const char     *item)
+{
+  GtkWidget *button;
+  int y;
+  int h;
+
+  tscope_timeline_scroll_to_row (timeline, kind, id);
+  spin_frames (1);
+  g_assert_true (tscope_timeline_row_y (timeline, kind, id, &y, &h));
+  _tscope_timeline_row_menu (timeline, (guint) _tscope_timeline_row_at (timeline, y + h / 2), 300, y + h / 2);
+  spin_frames (2);
+  g_assert_true (gtk_widget_get_visible (timeline->row_popover));
+  button = find_menu_item (timeline->row_popover, item);
+  g_assert_nonnull (button);
+  g_signal_emit_by_name (button, "clicked");
+  spin_frames (1);
+  g_assert_false (gtk_widget_get_visible (timeline->row_popover));
+}
+
+static int
+row_top (TscopeTimeline *timeline,
+         TscopeRowKind   kind,
+         guint32         id)
+{
+  int y = -1;
+
+  g_assert_true (tscope_timeline_row_y (timeline, kind, id, &y, NULL));
+  return y;
+}
+
+/* The row menu's items do what they say: hide, show all, move, pin. */
+static void
+test_row_menu (void)
+{
+  TscopeWindow *window = open_window ("sched");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTimeline *timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  guint32 ping = task_of_pid (session, 9359);
+
+  spin_frames (3);
+  g_assert_cmpint (row_top (timeline, TSCOPE_ROW_CPU, 0), <, row_top (timeline, TSCOPE_ROW_CPU, 1));
+  row_menu_click (timeline, TSCOPE_ROW_CPU, 0, "Hide Row");
+  g_assert_false (tscope_timeline_row_y (timeline, TSCOPE_ROW_CPU, 0, NULL, NULL));
+  row_menu_click (timeline, TSCOPE_ROW_CPU, 1, "Show All Rows");
+  g_assert_true (tscope_timeline_row_y (timeline, TSCOPE_ROW_CPU, 0, NULL, NULL));
+  row_menu_click (timeline, TSCOPE_ROW_CPU, 0, "Move Down");
+  g_assert_cmpint (row_top (timeline, TSCOPE_ROW_CPU, 0), >, row_top (timeline, TSCOPE_ROW_CPU, 1));
+  row_menu_click (timeline, TSCOPE_ROW_CPU, 0, "Move Up");
+  g_assert_cmpint (row_top (timeline, TSCOPE_ROW_CPU, 0), <, row_top (timeline, TSCOPE_ROW_CPU, 1));
+  row_menu_click (timeline, TSCOPE_ROW_TASK, ping, "Pin to Top");
+  g_assert_cmpuint (tscope_session_row_pin_order (session, TSCOPE_ROW_TASK, ping), ==, 1);
+  g_assert_cmpint (row_top (timeline, TSCOPE_ROW_TASK, ping), <, row_top (timeline, TSCOPE_ROW_CPU, 0));
+  row_menu_click (timeline, TSCOPE_ROW_TASK, ping, "Unpin");
+  g_assert_cmpuint (tscope_session_row_pin_order (session, TSCOPE_ROW_TASK, ping), ==, 0);
+  close_window (window);
+}
+
+static GtkWidget *
+find_descendant (GtkWidget *widget,
+                 GType      type)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type))
+        return c;
+      if ((found = find_descendant (c, type)))
+        return found;
+    }
+  return NULL;
+}
+
+/* An interval picked on the timeline selects its switch in the event list
+ * and scrolls the list there. */
+static void
+test_event_list_scrolls (void)
+{
+  TscopeWindow *window = open_window ("sched");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTrace *trace = tscope_session_get_trace (session);
+  GtkWidget *view = find_descendant (tscope_window_get_event_list (window), GTK_TYPE_COLUMN_VIEW);
+  GtkAdjustment *adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
+  const TscopeCpuIntervals *iv = tscope_trace_get_cpu_intervals (trace, 0);
+  GtkSelectionModel *model = gtk_column_view_get_model (GTK_COLUMN_VIEW (view));
+  guint selected;
+
+  spin_frames (5);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, 0);
+  tscope_session_select_interval (session, 0, iv->n / 2);
+  spin_frames (5);
+  selected = gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (model));
+  g_assert_cmpuint (selected, >, 40000);
+  /* the selected row is on screen */
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), >, 0);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), <=, selected * 40.0);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj), >=, selected * 10.0);
+  close_window (window);
+}
+
+static const char *
+visible_page (TscopeWindow *window)
+{
+  return gtk_stack_get_visible_child_name (GTK_STACK (find_descendant (GTK_WIDGET (window), GTK_TYPE_STACK)));
+}
+
+static void
+open_name (TscopeWindow *window,
+           const char   *name)
+{
+  g_autofree char *path = tscope_test_data (name, ".dat");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  tscope_window_open (window, file);
+}
+
+/* Cancel goes back to what the window showed, without an error; a load
+ * replaced by a newer one does not end the newer one. */
+static void
+test_cancel_load (void)
+{
+  TscopeWindow *window = open_window ("sched-v6");
+  TscopeSession *before = tscope_window_get_session (window);
+  TscopeWindow *empty = tscope_window_new (app);
+
+  open_name (window, "sched");
+  g_assert_true (tscope_window_is_loading (window));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-load", NULL);
+  spin_until (not_loading, window, 60);
+  g_assert_null (tscope_window_get_error (window));
+  g_assert_true (tscope_window_get_session (window) == before);
+  g_assert_cmpstr (visible_page (window), ==, "trace");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "sched-v6.dat");
+
+  open_name (window, "sched");
+  open_name (window, "marker");
+  spin_until (not_loading, window, 60);
+  g_assert_null (tscope_window_get_error (window));
+  g_assert_true (g_str_has_suffix (tscope_trace_get_path (tscope_session_get_trace (tscope_window_get_session (window))),
+                                   "marker.dat"));
+  close_window (window);
+
+  gtk_window_present (GTK_WINDOW (empty));
+  open_name (empty, "sched");
+  gtk_widget_activate_action (GTK_WIDGET (empty), "win.cancel-load", NULL);
+  spin_until (not_loading, empty, 60);
+  g_assert_null (tscope_window_get_error (empty));
+  g_assert_null (tscope_window_get_session (empty));
+  g_assert_cmpstr (visible_page (empty), ==, "empty");
+  close_window (empty);
+}
+
+/* Open Recent's uri at @i, or NULL. */
+static char *
+recent_uri (TscopeWindow *window,
+            int           i)
+{
+  GtkWidget *button = find_descendant (gtk_window_get_titlebar (GTK_WINDOW (window)), GTK_TYPE_MENU_BUTTON);
+  GMenuModel *menu = gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (button));
+  g_autoptr(GMenuModel) section = g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION);
+  g_autoptr(GMenuModel) recent = g_menu_model_get_item_link (section, 1, G_MENU_LINK_SUBMENU);
+  char *uri = NULL;
+
+  if (i < g_menu_model_get_n_items (recent))
+    g_menu_model_get_item_attribute (recent, i, G_MENU_ATTRIBUTE_TARGET, "s", &uri);
+  return uri;
+}
+
+typedef struct
+{
+  TscopeWindow *window;
+  const char   *uri;
+} RecentFirst;
+
+static gboolean
+recent_first_is (gpointer data)
+{
+  RecentFirst *r = data;
+  g_autofree char *uri = recent_uri (r->window, 0);
+
+  return g_strcmp0 (uri, r->uri) == 0;
+}
+
+/* Open Recent lists the files that loaded, newest first, and follows
+ * the recent list as it changes. */
+static void
+test_recent (void)
+{
+  g_autofree char *bad_path = tscope_test_data ("garbage", ".dat");
+  g_autofree char *bad = g_filename_to_uri (bad_path, NULL, NULL);
+  g_autofree char *old_path = tscope_test_data ("sched-v6", ".dat");
+  g_autofree char *old = g_filename_to_uri (old_path, NULL, NULL);
+  g_autofree char *new_path = tscope_test_data ("marker", ".dat");
+  g_autofree char *new = g_filename_to_uri (new_path, NULL, NULL);
+  TscopeWindow *window = open_window ("garbage");
+  RecentFirst r = { window, old };
+
+  g_assert_false (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), bad));
+  open_name (window, "sched-v6");
+  spin_until (not_loading, window, 60);
+  spin_until (recent_first_is, &r, 10);
+  /* the recent list keeps modification times to the second */
+  g_usleep (1100000);
+  open_name (window, "marker");
+  spin_until (not_loading, window, 60);
+  r.uri = new;
+  spin_until (recent_first_is, &r, 10);
+  {
+    g_autofree char *second = recent_uri (window, 1);
+
+    g_assert_cmpstr (second, ==, old);
+  }
+  close_window (window);
+}
+
+/* What pressing @accel does with the focus where it is, unless a focused
+ * widget takes the key first: the window's timeline shortcut runs. */
+static gboolean
+press_window_key (TscopeWindow *window,
+                  const char   *accel)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (g_strcmp0 (gtk_event_controller_get_name (c), "timeline-shortcuts") != 0)
+        continue;
+      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (c)); k++)
+        {
+          g_autoptr(GtkShortcut) sc = g_list_model_get_item (G_LIST_MODEL (c), k);
+          g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (sc));
+
+          if (g_str_equal (trigger, accel))
+            return gtk_shortcut_action_activate (gtk_shortcut_get_action (sc), 0, GTK_WIDGET (window),
+                                                 gtk_shortcut_get_arguments (sc));
+        }
+    }
+  g_assert_not_reached ();
+}
+
+/* After a latency row is activated, W and F work with the focus still in
+ * the latency list; in a text entry they type. */
+static void
+test_window_keys (void)
+{
+  TscopeWindow *window = open_window ("sched");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeLatencyPanel *panel = TSCOPE_LATENCY_PANEL (tscope_window_get_latency_panel (window));
+  GtkWidget *entry = find_descendant (gtk_window_get_titlebar (GTK_WINDOW (window)), GTK_TYPE_SEARCH_ENTRY);
+  TscopeTrace *trace = tscope_session_get_trace (session);
+  TscopeSpan v0;
+  TscopeSpan v;
+
+  tscope_window_show_page (window, 1);
+  spin_until (latency_filled, panel, 30);
+  spin_frames (2);
+  gtk_widget_grab_focus (find_descendant (GTK_WIDGET (panel), GTK_TYPE_COLUMN_VIEW));
+  g_assert_true (tscope_latency_panel_activate (panel, 0));
+  v0 = tscope_session_get_view (session);
+  g_assert_true (press_window_key (window, "w"));
+  v = tscope_session_get_view (session);
+  g_assert_cmpint (v.end - v.begin, <, v0.end - v0.begin);
+  g_assert_true (press_window_key (window, "f"));
+  v = tscope_session_get_view (session);
+  g_assert_cmpint (v.begin, ==, tscope_trace_get_first_ts (trace));
+  g_assert_cmpint (v.end, ==, tscope_trace_get_last_ts (trace));
+  /* typing a w in the row finder does not zoom */
+  gtk_widget_grab_focus (entry);
+  g_assert_false (press_window_key (window, "w"));
+  g_assert_cmpint (tscope_session_get_view (session).end, ==, v.end);
+  close_window (window);
+}
+
+static void
+assert_view (TscopeSession    *session,
+             const TscopeSpan *want)
+{
+  TscopeSpan v = tscope_session_get_view (session);
+
+  g_assert_cmpint (v.begin, ==, want->begin);
+  g_assert_cmpint (v.end, ==, want->end);
+}
+
+/* W/S (and +/−, Ctrl+wheel) go into the zoom history, a quick burst of
+ * them as one entry. */
+static void
+test_zoom_history (void)
+{
+  TscopeWindow *window = open_window ("sched");
+  TscopeSession *session = tscope_window_get_session (window);
+  GtkWidget *timeline = tscope_window_get_timeline (window);
+  TscopeSpan v0 = { 1972000000000, 1973000000000 };
+  TscopeSpan v1;
+  TscopeSpan v2;
+
+  tscope_session_set_view (session, v0.begin, v0.end, TRUE);
+  for (guint i = 0; i < 3; i++)
+    gtk_widget_activate_action (timeline, "timeline.zoom-in", NULL);
+  v1 = tscope_session_get_view (session);
+  g_assert_cmpint (v1.end - v1.begin, <, (v0.end - v0.begin) / 2);
+  g_usleep (600000);
+  gtk_widget_activate_action (timeline, "timeline.zoom-out", NULL);
+  v2 = tscope_session_get_view (session);
+  g_assert_cmpint (v2.end - v2.begin, >, v1.end - v1.begin);
+  gtk_widget_activate_action (timeline, "timeline.back", NULL);
+  assert_view (session, &v1);
+  gtk_widget_activate_action (timeline, "timeline.back", NULL);
+  assert_view (session, &v0);
+  gtk_widget_activate_action (timeline, "timeline.forward", NULL);
+  assert_view (session, &v1);
+  gtk_widget_activate_action (timeline, "timeline.forward", NULL);
+  assert_view (session, &v2);
+  close_window (window);
+}
+
+static guint
+n_pinned_tasks (TscopeSession *session)
+{
+  TscopeTrace *trace = tscope_session_get_trace (session);
+  guint n = 0;
+
+  for (guint32 t = 0; t < tscope_trace_get_n_tasks (trace); t++)
+    n += tscope_session_row_pin_order (session, TSCOPE_ROW_TASK, t) > 0;
+  return n;
+}
+
+/* Each latency activation pins its woken task instead of the previous
+ * one's; rows the user pinned stay. */
+static void
+test_latency_pins (void)
+{
+  TscopeWindow *window = open_window ("sched");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeLatencyPanel *panel = TSCOPE_LATENCY_PANEL (tscope_window_get_latency_panel (window));
+  TscopeRowKind kind;
+  guint32 first;
+  guint32 task;
+
+  spin_until (latency_filled, panel, 30);
+  tscope_session_pin_row (session, TSCOPE_ROW_CPU, 1, TRUE);
+  for (guint i = 0; i < 6; i++)
+    {
+      g_assert_true (tscope_latency_panel_activate (panel, i));
+      g_assert_true (tscope_session_get_selected_row (session, &kind, &task));
+      g_assert_cmpuint (tscope_session_row_pin_order (session, TSCOPE_ROW_TASK, task), >, 0);
+      g_assert_cmpuint (n_pinned_tasks (session), ==, 1);
+    }
+  g_assert_cmpuint (tscope_session_row_pin_order (session, TSCOPE_ROW_CPU, 1), ==, 1);
+  /* the user pins the task shown: it stays */
+  tscope_latency_panel_activate (panel, 0);
+  tscope_session_get_selected_row (session, &kind, &first);
+  tscope_session_pin_row (session, TSCOPE_ROW_TASK, first, TRUE);
+  for (guint i = 1; i < 6; i++)
+    {
+      tscope_latency_panel_activate (panel, i);
+      tscope_session_get_selected_row (session, &kind, &task);
+      g_assert_cmpuint (tscope_session_row_pin_order (session, TSCOPE_ROW_TASK, first), >, 0);
+      g_assert_cmpuint (n_pinned_tasks (session), ==, task == first ? 1 : 2);
+    }
+  close_window (window);
+}
+
+/* ping's Runnable wait before 1972.797084019 is striped, never plain or
+ * in ping's colour like its Running. */
+static void
+test_runnable_striped (void)
+{
+  TscopeWindow *window = open_window ("sched");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTimeline *timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  guint32 ping = task_of_pid (session, 9359);
+  g_autoptr(GdkTexture) texture = NULL;
+  GdkRGBA color;
+  guint8 first[3];
+  gboolean striped = FALSE;
+  int x;
+  int y;
+  int h;
+
+  tscope_session_set_view (session, 1972796900000, 1972797200000, TRUE);
+  tscope_timeline_scroll_to_row (timeline, TSCOPE_ROW_TASK, ping);
+  spin_frames (5);
+  g_assert_true (tscope_timeline_row_y (timeline, TSCOPE_ROW_TASK, ping, &y, &h));
+  x = tscope_timeline_time_to_x (timeline, 1972797020000);
+  texture = render_widget (GTK_WIDGET (timeline));
+  tscope_color_for_pid (9359, &color);
+  pixel_at (texture, x, y + h / 2, first);
+  for (int i = 0; i < 16; i++)
+    {
+      guint8 px[3];
+
+      pixel_at (texture, x + i, y + h / 2, px);
+      striped |= memcmp (px, first, 3) != 0;
+      g_assert_false (ABS (px[0] - (int) (color.red * 255 + 0.5)) <= 2
+                      && ABS (px[1] - (int) (color.green * 255 + 0.5)) <= 2
+                      && ABS (px[2] - (int) (color.blue * 255 + 0.5)) <= 2);
+    }
+  g_assert_true (striped);
+  close_window (window);
+}
+
+/* kvm.dat's labels ("qemu-system-x86:12234") fit the label column whole. */
+static void
+test_labels_fit (void)
+{
+  TscopeWindow *window = open_window ("kvm");
+  TscopeTimeline *timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+
+  spin_frames (2);
+  g_assert_cmpint (timeline->label_w, <, TSCOPE_LABEL_W_MAX);
+  for (guint i = 0; i < timeline->rows->len; i++)
+    {
+      const Row *row = &g_array_index (timeline->rows, Row, i);
+      g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (timeline), row->label);
+      int w;
+
+      if (row->kind == ROW_GROUP)
+        continue;               /* bold: measured by the timeline */
+      pango_layout_get_pixel_size (layout, &w, NULL);
+      g_assert_cmpint (_tscope_timeline_label_x (row) + w, <=, timeline->label_w);
+    }
+  close_window (window);
+}
+
+static GtkLabel *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkLabel *found;
+
+      if (GTK_IS_LABEL (c) && g_str_equal (gtk_label_get_text (GTK_LABEL (c)), text))
+        return GTK_LABEL (c);
+      if ((found = find_label (c, text)))
+        return found;
+    }
+  return NULL;
+}
+
+/* The error and the range statistics show up unselected, also once the
+ * focus is in them. */
+static void
+test_nothing_preselected (void)
+{
+  TscopeWindow *window = open_window ("garbage");
+  TscopeStatsPanel *panel;
+  GtkLabel *label;
+
+  spin_frames (3);
+  label = find_label (GTK_WIDGET (window), tscope_window_get_error (window));
+  g_assert_nonnull (label);
+  g_assert_true (gtk_label_get_selectable (label));
+  g_assert_false (gtk_label_get_selection_bounds (label, NULL, NULL));
+  open_name (window, "sched");
+  spin_until (not_loading, window, 60);
+  panel = TSCOPE_STATS_PANEL (tscope_window_get_stats_panel (window));
+  tscope_session_set_selection (tscope_window_get_session (window), 1972796000000, 1972798000000);
+  spin_until (stats_ready, panel, 30);
+  tscope_window_show_page (window, 2);
+  spin_frames (2);
+  label = find_label (GTK_WIDGET (panel), tscope_stats_panel_get_text (panel));
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (label)));
+  spin_frames (1);
+  g_assert_false (gtk_label_get_selection_bounds (label, NULL, NULL));
+  close_window (window);
+}
+
+/* header-only.dat: a valid trace without records says so. */
+static void
+test_no_events (void)
+{
+  TscopeWindow *window = open_window ("header-only");
+  const char *notice = "This trace holds no events: it has the headers only.";
+
+  g_assert_null (tscope_window_get_error (window));
+  spin_frames (2);
+  g_assert_nonnull (find_label (GTK_WIDGET (window), notice));
+  /* a key changes the (empty) view: the notice stays */
+  gtk_widget_activate_action (tscope_window_get_timeline (window), "timeline.zoom-in", NULL);
+  spin_frames (1);
+  g_assert_nonnull (find_label (GTK_WIDGET (window), notice));
+  close_window (window);
+}
+
+/* Picking an event in the list selects its CPU's row on the timeline. */
+static void
+test_event_selects_cpu_row (void)
+{
+  TscopeWindow *window = open_window ("sched");
+  TscopeSession *session = tscope_window_get_session (window);
+  GtkWidget *view = find_descendant (tscope_window_get_event_list (window), GTK_TYPE_COLUMN_VIEW);
+  GtkSelectionModel *model;
+  TscopeRowKind kind;
+  guint32 id;
+
+  spin_frames (5);
+  model = gtk_column_view_get_model (GTK_COLUMN_VIEW (view));
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (model), i);
+
+      gtk_selection_model_select_item (model, i, TRUE);
+      g_assert_true (tscope_session_get_selected_row (session, &kind, &id));
+      g_assert_cmpint (kind, ==, TSCOPE_ROW_CPU);
+      g_assert_cmpuint (id, ==, tscope_event_item_get_cpu (TSCOPE_EVENT_ITEM (item)));
+    }
+  close_window (window);
+}
+
+static GtkWidget *
+find_entry (GtkWidget  *widget,
+            const char *placeholder)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+      g_autofree char *text = NULL;
+
+      if (GTK_IS_SEARCH_ENTRY (c))
+        g_object_get (c, "placeholder-text", &text, NULL);
+      if (g_strcmp0 (text, placeholder) == 0)
+        return c;
+      if ((found = find_entry (c, placeholder)))
+        return found;
+    }
+  return NULL;
+}
+
+/* The task filter applies while typing, without Enter. */
+static void
+test_task_filter_typing (void)
+{
+  TscopeWindow *window = open_window ("sched-v6");
+  TscopeEventList *list = TSCOPE_EVENT_LIST (tscope_window_get_event_list (window));
+  GtkWidget *entry = find_entry (GTK_WIDGET (list), "Task name or pid");
+  Shown s = { list, 30465 };
+
+  g_assert_true (shows (&s));
+  gtk_editable_set_text (GTK_EDITABLE (entry), "ping");
+  spin_until (not_all_shown, &s, 10);
+  g_assert_cmpuint (tscope_event_list_get_n_shown (list), >, 0);
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  spin_until (shows, &s, 10);
+  close_window (window);
+}
+
+/* Hovering ping's run on its task row tells who woke it, as on the CPU row. */
+static void
+test_task_tooltip_wakeup (void)
+{
+  TscopeWindow *window = open_window ("sched");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTimeline *timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  guint32 ping = task_of_pid (session, 9359);
+  g_autofree char *cpu_tip = NULL;
+  g_autofree char *task_tip = NULL;
+  int x;
+  int y;
+  int h;
+
+  tscope_session_set_view (session, 1972796900000, 1972797200000, TRUE);
+  spin_frames (2);
+  x = tscope_timeline_time_to_x (timeline, 1972797084019 + 3000);
+  g_assert_true (tscope_timeline_row_y (timeline, TSCOPE_ROW_CPU, 1, &y, &h));
+  cpu_tip = _tscope_timeline_tooltip_text (timeline, x, y + h / 2);
+  g_assert_nonnull (cpu_tip);
+  tscope_timeline_scroll_to_row (timeline, TSCOPE_ROW_TASK, ping);
+  spin_frames (2);
+  g_assert_true (tscope_timeline_row_y (timeline, TSCOPE_ROW_TASK, ping, &y, &h));
+  task_tip = _tscope_timeline_tooltip_text (timeline, x, y + h / 2);
+  g_assert_nonnull (task_tip);
+  g_assert_nonnull (strstr (cpu_tip, "wakeup latency <b>119.638 µs</b>"));
+  g_assert_nonnull (strstr (task_tip, "Running"));
+  g_assert_nonnull (strstr (task_tip, "wakeup latency <b>119.638 µs</b>"));
+  g_assert_nonnull (strstr (task_tip, "woken by"));
+  close_window (window);
+}
+
+/* --screenshot, also for a trace without a completed wakeup
+ * (public-kvm-host.dat) */
+static void
+test_screenshot_option (gconstpointer data)
 {
   g_autofree char *dir = g_dir_make_tmp ("tscope-shot-XXXXXX", NULL);
   g_autofree char *png = g_build_filename (dir, "shot.png", NULL);
-  g_autofree char *trace = tscope_test_data ("sched", ".dat");
+  g_autofree char *trace = tscope_test_data (data, ".dat");
   const char *argv[] = { TSCOPE_GUI, "--screenshot", png, trace, NULL };
   g_autoptr(GError) error = NULL;
   g_autoptr(GdkTexture) texture = NULL;
@@ -343,8 +976,11 @@ int
 main (int    argc,
       char **argv)
 {
+  g_autofree char *data_home = g_dir_make_tmp ("tscope-gui-XXXXXX", NULL);
   int status;
 
+  /* Open Recent is tested: keep the user's recent files out of it */
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
   gtk_test_init (&argc, &argv, NULL);
   app = tscope_application_new ();
   g_application_register (G_APPLICATION (app), NULL, NULL);
@@ -366,8 +1002,29 @@ main (int    argc,
   g_test_add_func ("/gui/latency-panel", test_latency_panel);
   g_test_add_func ("/gui/range-stats", test_range_stats);
   g_test_add_func ("/gui/event-filter", test_event_filter);
-  g_test_add_func ("/gui/screenshot-option", test_screenshot_option);
+  g_test_add_func ("/gui/row-menu", test_row_menu);
+  g_test_add_func ("/gui/event-list-scrolls", test_event_list_scrolls);
+  g_test_add_func ("/gui/cancel-load", test_cancel_load);
+  g_test_add_func ("/gui/recent", test_recent);
+  g_test_add_func ("/gui/window-keys", test_window_keys);
+  g_test_add_func ("/gui/zoom-history", test_zoom_history);
+  g_test_add_func ("/gui/latency-pins", test_latency_pins);
+  g_test_add_func ("/gui/runnable-striped", test_runnable_striped);
+  g_test_add_func ("/gui/labels-fit", test_labels_fit);
+  g_test_add_func ("/gui/nothing-preselected", test_nothing_preselected);
+  g_test_add_func ("/gui/no-events", test_no_events);
+  g_test_add_func ("/gui/event-selects-cpu-row", test_event_selects_cpu_row);
+  g_test_add_func ("/gui/task-filter-typing", test_task_filter_typing);
+  g_test_add_func ("/gui/task-tooltip-wakeup", test_task_tooltip_wakeup);
+  g_test_add_data_func ("/gui/screenshot-option", "sched", test_screenshot_option);
+  g_test_add_data_func ("/gui/screenshot-option/no-wakeup", "public-kvm-host", test_screenshot_option);
   status = g_test_run ();
   g_object_unref (app);
+  {
+    g_autofree char *xbel = g_build_filename (data_home, "recently-used.xbel", NULL);
+
+    g_unlink (xbel);
+    g_rmdir (data_home);
+  }
   return status;
 }
