@@ -95,7 +95,7 @@ ticks (Bench      *b,
 
   *drawn = 0;
   for (guint cpu = 0; cpu < tscope_trace_get_n_cpus (b->trace); cpu++)
-    *drawn += tscope_view_cpu_event_counts (b->trace, cpu, t0, t1, b->n_cols, b->counts, 16 * b->n_cols);
+    *drawn += tscope_view_cpu_event_density (b->trace, cpu, t0, t1, b->n_cols, b->counts, 16 * b->n_cols);
   return now_ms () - start;
 }
 
@@ -211,7 +211,7 @@ window (Bench      *b,
   for (guint i = 0; i < REPEATS; i++)
     frame[i] = cpu_rows (b, t0, t1) + task_rows (b, t0, t1);
   printf ("  %-24s median %8.3f ms\n", "frame (CPU + task rows)", median (frame, REPEATS));
-  measure (b, "event counts", ticks_rows, t0, t1, rand);
+  measure (b, "event density", ticks_rows, t0, t1, rand);
   ticks (b, t0, t1, &drawn);
   printf ("  %-24s %u of %u CPUs counted exactly (at most 16 records a column read)\n", "", drawn,
           tscope_trace_get_n_cpus (b->trace));

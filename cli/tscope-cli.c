@@ -584,7 +584,7 @@ cmd_latency (int    argc,
       return EXIT_FAILURE;
     }
   summarize_samples (samples, &sum);
-  tscope_latency_samples_sort_worst (samples);
+  tscope_latency_samples_sort_worst (samples, (guint) opt_top);
   if (opt_json)
     {
       json_object *o = json_object_new_object ();

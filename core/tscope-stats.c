@@ -36,16 +36,61 @@ tscope_percentile_nearest_rank (const TscopeTime *sorted,
 static gint cmp_time (gconstpointer a,
                       gconstpointer b);
 
+#define RADIX_BITS 11
+#define RADIX      (1u << RADIX_BITS)
+
 /**
  * tscope_times_sort:
  *
- * Sorts @times ascending.
+ * Sorts @times ascending: a least-significant-digit radix sort (11-bit
+ * digits, passes whose digit is the same everywhere skipped), several times
+ * faster than qsort() on the millions of latencies of a big trace.
  */
 void
 tscope_times_sort (TscopeTime *times,
                    guint       n)
 {
-  qsort (times, n, sizeof (TscopeTime), cmp_time);
+  g_autofree guint64 *buf = NULL;
+  g_autofree guint *counts = NULL;
+  guint64 *src;
+  guint64 *dst;
+
+  if (n < 256)
+    {
+      qsort (times, n, sizeof (TscopeTime), cmp_time);
+      return;
+    }
+  buf = g_new (guint64, n);
+  counts = g_new (guint, RADIX);
+  src = (guint64 *) times;
+  dst = buf;
+  /* flipping the sign bit orders signed values as unsigned ones */
+  for (guint i = 0; i < n; i++)
+    src[i] ^= G_GUINT64_CONSTANT (1) << 63;
+  for (guint shift = 0; shift < 64; shift += RADIX_BITS)
+    {
+      guint sum = 0;
+
+      memset (counts, 0, RADIX * sizeof *counts);
+      for (guint i = 0; i < n; i++)
+        counts[(src[i] >> shift) & (RADIX - 1)]++;
+      if (counts[(src[0] >> shift) & (RADIX - 1)] == n)
+        continue;                 /* one digit for all: nothing moves */
+      for (guint d = 0; d < RADIX; d++)
+        {
+          guint c = counts[d];
+
+          counts[d] = sum;
+          sum += c;
+        }
+      for (guint i = 0; i < n; i++)
+        dst[counts[(src[i] >> shift) & (RADIX - 1)]++] = src[i];
+      { guint64 *t = src; src = dst; dst = t; }
+    }
+  if (src != (guint64 *) times)
+    memcpy (times, src, (gsize) n * sizeof *src);
+  for (guint i = 0; i < n; i++)
+    times[i] = (TscopeTime) ((guint64) times[i] ^ (G_GUINT64_CONSTANT (1) << 63));
 }
 
 /**
@@ -192,13 +237,43 @@ cmp_worst (gconstpointer a,
 
 /**
  * tscope_latency_samples_sort_worst:
+ * @samples: from tscope_trace_latency_samples()
+ * @n: how many of the worst are wanted, G_MAXUINT for all
  *
- * Sorts samples from tscope_trace_latency_samples() worst first.
+ * Puts the @n worst samples first, in order (latency desc, then switch
+ * time, then pid); the others follow in no particular order.  Linear in
+ * the number of samples for a small @n: the @n-th worst latency is
+ * selected, and only the samples at or above it are sorted.
  */
 void
-tscope_latency_samples_sort_worst (GArray *samples)
+tscope_latency_samples_sort_worst (GArray *samples,
+                                   guint   n)
 {
-  g_array_sort (samples, cmp_worst);
+  g_autofree TscopeTime *lat = NULL;
+  TscopeTime threshold;
+  guint kept = 0;
+
+  if (n >= samples->len / 4)
+    {
+      g_array_sort (samples, cmp_worst);
+      return;
+    }
+  if (n == 0)
+    return;
+  lat = g_new (TscopeTime, samples->len);
+  for (guint i = 0; i < samples->len; i++)
+    lat[i] = g_array_index (samples, TscopeLatencySample, i).latency;
+  threshold = tscope_times_select (lat, samples->len, samples->len - n);
+  for (guint i = 0; i < samples->len; i++)
+    if (g_array_index (samples, TscopeLatencySample, i).latency >= threshold)
+      {
+        TscopeLatencySample t = g_array_index (samples, TscopeLatencySample, kept);
+
+        g_array_index (samples, TscopeLatencySample, kept) = g_array_index (samples, TscopeLatencySample, i);
+        g_array_index (samples, TscopeLatencySample, i) = t;
+        kept++;
+      }
+  qsort (samples->data, kept, sizeof (TscopeLatencySample), cmp_worst);
 }
 
 static gint
@@ -471,7 +546,7 @@ wakeup_json (TscopeTrace *trace)
     }
   json_object_object_add (o, "per_pid", per_pid);
 
-  tscope_latency_samples_sort_worst (samples);
+  tscope_latency_samples_sort_worst (samples, 10);
   for (guint i = 0; i < MIN (samples->len, 10); i++)
     {
       TscopeLatencySample *s = &g_array_index (samples, TscopeLatencySample, i);

@@ -51,7 +51,8 @@ GArray     *tscope_trace_latency_samples    (TscopeTrace *trace,
                                              const char  *comm,
                                              TscopeTime   from,
                                              TscopeTime   to);
-void        tscope_latency_samples_sort_worst (GArray *samples);
+void        tscope_latency_samples_sort_worst (GArray *samples,
+                                               guint   n);
 /* What happened in a time range. */
 typedef struct
 {

@@ -1778,41 +1778,20 @@ spread_page (const Columns *cols,
   counts[c1] += (guint32) MIN (k - done, G_MAXUINT32 - counts[c1]);
 }
 
-/**
- * tscope_view_cpu_event_counts:
- * @trace: a loaded trace
- * @cpu: a CPU of @trace
- * @t0: start of the window
- * @t1: end of the window, after @t0
- * @n_cols: pixel columns (see tscope_view_column_start())
- * @counts: (out caller-allocates) (array length=n_cols): records per column
- * @max_exact: the most records worth reading again
- *
- * How many records of @cpu each column holds, to draw a tick per record
- * when zoomed in (as KernelShark does) and their density when zoomed out,
- * also on CPUs without sched_switch.  Up to about @max_exact records in the
- * window are read again and counted exactly; beyond that, the records of
- * each ring-buffer page that lies wholly in the window are spread evenly
- * over the time from its first record to the next page's first, and only
- * the (at most two) pages the window's edges cut are read.  Either way the
- * counts add up to the window's records exactly.
- *
- * Returns: %TRUE when every column's count is exact.
- */
-gboolean
-tscope_view_cpu_event_counts (TscopeTrace *trace,
-                              guint        cpu,
-                              TscopeTime   t0,
-                              TscopeTime   t1,
-                              guint        n_cols,
-                              guint32     *counts,
-                              guint        max_exact)
+static gboolean
+event_counts (TscopeTrace *trace,
+              guint        cpu,
+              TscopeTime   t0,
+              TscopeTime   t1,
+              guint        n_cols,
+              guint32     *counts,
+              guint        max_exact,
+              gboolean     estimate)
 {
   const TscopePageIndex *pi = NULL;
   Columns cols;
   guint64 a;
   guint64 b;
-  guint64 total;
 
   g_return_val_if_fail (TSCOPE_IS_TRACE (trace), FALSE);
   g_return_val_if_fail (cpu < trace->n_cpus, FALSE);
@@ -1828,21 +1807,84 @@ tscope_view_cpu_event_counts (TscopeTrace *trace,
       count_records (trace, cpu, &cols, t0, t1, 0, G_MAXUINT64, counts);
       return TRUE;
     }
+  if (!estimate)
+    return FALSE;
   for (guint i = 0; i < trace->n_streams && pi == NULL; i++)
     if (trace->stream_cpu[i] == cpu)
       pi = &trace->pages[i];
   /* records_at_least () found pages a .. b - 1 starting in the window, b > a + 1 */
-  total = tscope_trace_get_cpu_n_events (trace, cpu);
   a = page_at_or_after (pi, 0, t0);
   b = page_at_or_after (pi, a, t1);
   /* the tail of the page before a, and all of page b - 1, read */
   count_records (trace, cpu, &cols, t0, t1, 0, pi->first_record[a], counts);
   count_records (trace, cpu, &cols, pi->first_ts[b - 1], t1, pi->first_record[b - 1],
-                 b < pi->n_pages ? pi->first_record[b] : total, counts);
+                 b < pi->n_pages ? pi->first_record[b] : tscope_trace_get_cpu_n_events (trace, cpu), counts);
   for (guint64 p = a; p + 1 < b; p++)
     spread_page (&cols, pi->first_ts[p], pi->first_ts[p + 1], pi->first_record[p + 1] - pi->first_record[p],
                  counts);
   return FALSE;
+}
+
+/**
+ * tscope_view_cpu_event_counts:
+ * @trace: a loaded trace
+ * @cpu: a CPU of @trace
+ * @t0: start of the window
+ * @t1: end of the window, after @t0
+ * @n_cols: pixel columns (see tscope_view_column_start())
+ * @counts: (out caller-allocates) (array length=n_cols): records per column
+ * @max_records: the most records worth reading again
+ *
+ * How many records of @cpu each column holds, exactly, to draw a tick per
+ * record when zoomed in, as KernelShark does.  Reads the records again; a
+ * dense window is refused from the page index alone.
+ *
+ * Returns: %FALSE, with @counts all 0, when the window holds more than
+ *   about @max_records records of @cpu.
+ */
+gboolean
+tscope_view_cpu_event_counts (TscopeTrace *trace,
+                              guint        cpu,
+                              TscopeTime   t0,
+                              TscopeTime   t1,
+                              guint        n_cols,
+                              guint32     *counts,
+                              guint        max_records)
+{
+  return event_counts (trace, cpu, t0, t1, n_cols, counts, max_records, FALSE);
+}
+
+/**
+ * tscope_view_cpu_event_density:
+ * @trace: a loaded trace
+ * @cpu: a CPU of @trace
+ * @t0: start of the window
+ * @t1: end of the window, after @t0
+ * @n_cols: pixel columns (see tscope_view_column_start())
+ * @counts: (out caller-allocates) (array length=n_cols): records per column
+ * @max_exact: the most records worth reading again
+ *
+ * Like tscope_view_cpu_event_counts(), but a dense window is estimated
+ * rather than refused, to draw where the records are at any zoom, also on
+ * CPUs without sched_switch.  Up to about @max_exact records are read and
+ * counted exactly; beyond that, the records of each ring-buffer page that
+ * lies wholly in the window are spread evenly over the time from its first
+ * record to the next page's first, and only the (at most two) pages the
+ * window's edges cut are read.  Either way the counts add up to the
+ * window's records exactly.
+ *
+ * Returns: %TRUE when every column's count is exact.
+ */
+gboolean
+tscope_view_cpu_event_density (TscopeTrace *trace,
+                               guint        cpu,
+                               TscopeTime   t0,
+                               TscopeTime   t1,
+                               guint        n_cols,
+                               guint32     *counts,
+                               guint        max_exact)
+{
+  return event_counts (trace, cpu, t0, t1, n_cols, counts, max_exact, TRUE);
 }
 
 /**

@@ -79,7 +79,14 @@ gboolean tscope_view_cpu_event_counts (TscopeTrace    *trace,
                                        TscopeTime      t1,
                                        guint           n_cols,
                                        guint32        *counts,
-                                       guint           max_exact);
+                                       guint           max_records);
+gboolean tscope_view_cpu_event_density (TscopeTrace    *trace,
+                                        guint           cpu,
+                                        TscopeTime      t0,
+                                        TscopeTime      t1,
+                                        guint           n_cols,
+                                        guint32        *counts,
+                                        guint           max_exact);
 TscopeTime tscope_view_column_start  (TscopeTime      t0,
                                       TscopeTime      t1,
                                       guint           n_cols,

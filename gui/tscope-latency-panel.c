@@ -243,7 +243,7 @@ job_thread (GTask        *task,
     lat[i] = g_array_index (kept, TscopeLatencySample, i).latency;
   tscope_times_sort (lat, kept->len);
   tscope_latency_summarize (lat, kept->len, &job->summary);
-  tscope_latency_samples_sort_worst (kept);
+  tscope_latency_samples_sort_worst (kept, TOP);
   job->items = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < MIN (kept->len, TOP); i++)
     {

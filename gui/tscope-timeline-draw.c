@@ -139,7 +139,10 @@ draw_cpu_row (TscopeTimeline *self,
   /* every record as a tick when zoomed in far enough to tell them apart;
    * where nothing runs in view (no sched_switch in the trace), the records'
    * density, so that the busiest CPUs do not look idle */
-  tscope_view_cpu_event_counts (trace, row->id, v.begin, v.end, n, counts, running ? n : 16 * n);
+  if (running)
+    tscope_view_cpu_event_counts (trace, row->id, v.begin, v.end, n, counts, n);
+  else
+    tscope_view_cpu_event_density (trace, row->id, v.begin, v.end, n, counts, 16 * n);
   for (guint c = 0; c < n; c++)
     {
       records += counts[c];

@@ -3,6 +3,8 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
+
 #include "tscope-stats.h"
 #include "tscope-time.h"
 
@@ -144,6 +146,97 @@ test_select (void)
   g_rand_free (rand);
 }
 
+static int
+cmp_ref (const void *a,
+         const void *b)
+{
+  TscopeTime x = *(const TscopeTime *) a;
+  TscopeTime y = *(const TscopeTime *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The radix sort agrees with qsort (): negative, huge, equal and few
+ * distinct values, below and above its cut-over size. */
+static void
+test_sort (void)
+{
+  GRand *rand = g_rand_new_with_seed (17);
+
+  for (guint round = 0; round < 60; round++)
+    {
+      guint n = round % 3 == 0 ? (guint) g_rand_int_range (rand, 0, 300) : (guint) g_rand_int_range (rand, 256, 50000);
+      g_autofree TscopeTime *v = g_new (TscopeTime, n + 1);
+      g_autofree TscopeTime *want = NULL;
+
+      for (guint i = 0; i < n; i++)
+        switch (round % 4)
+          {
+          case 0:
+            v[i] = (TscopeTime) (((guint64) g_rand_int (rand) << 32) | g_rand_int (rand));
+            break;
+          case 1:
+            v[i] = g_rand_int_range (rand, -3, 3);
+            break;
+          case 2:
+            v[i] = g_rand_boolean (rand) ? G_MININT64 + g_rand_int_range (rand, 0, 9)
+                                         : G_MAXINT64 - g_rand_int_range (rand, 0, 9);
+            break;
+          default:
+            v[i] = g_rand_int_range (rand, 0, 2000000000);
+            break;
+          }
+      want = g_memdup2 (v, (n + 1) * sizeof *v);
+      qsort (want, n, sizeof *want, cmp_ref);
+      tscope_times_sort (v, n);
+      g_assert_cmpmem (v, n * sizeof *v, want, n * sizeof *want);
+    }
+  g_rand_free (rand);
+}
+
+/* The n worst first, in the full sort's order, ties on latency included. */
+static void
+test_sort_worst (void)
+{
+  GRand *rand = g_rand_new_with_seed (23);
+
+  for (guint round = 0; round < 40; round++)
+    {
+      guint len = (guint) g_rand_int_range (rand, 0, 20000);
+      guint n = round % 5 == 0 ? len + 3 : (guint) g_rand_int_range (rand, 0, 600);
+      g_autoptr(GArray) part = g_array_new (FALSE, FALSE, sizeof (TscopeLatencySample));
+      g_autoptr(GArray) full = NULL;
+
+      for (guint i = 0; i < len; i++)
+        {
+          TscopeLatencySample s = { 0 };
+
+          s.latency = g_rand_int_range (rand, 0, round % 2 ? 50 : 1000000);
+          s.switch_ts = g_rand_int_range (rand, 0, 100);
+          s.pid = g_rand_int_range (rand, 1, 40);
+          s.index = i;
+          g_array_append_val (part, s);
+        }
+      full = g_array_copy (part);
+      tscope_latency_samples_sort_worst (full, G_MAXUINT);
+      tscope_latency_samples_sort_worst (part, n);
+      for (guint i = 0; i < MIN (n, len); i++)
+        {
+          TscopeLatencySample *a = &g_array_index (part, TscopeLatencySample, i);
+          TscopeLatencySample *b = &g_array_index (full, TscopeLatencySample, i);
+
+          /* equal keys may come in either order: compare the keys */
+          g_assert_cmpint (a->latency, ==, b->latency);
+          g_assert_cmpint (a->switch_ts, ==, b->switch_ts);
+          g_assert_cmpint (a->pid, ==, b->pid);
+        }
+      for (guint i = 1; i < len; i++)
+        g_assert_cmpint (g_array_index (full, TscopeLatencySample, i - 1).latency, >=,
+                         g_array_index (full, TscopeLatencySample, i).latency);
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -156,5 +249,7 @@ main (int    argc,
   g_test_add_func ("/time/parse-position", test_parse_position);
   g_test_add_func ("/time/percentiles", test_percentiles);
   g_test_add_func ("/time/select", test_select);
+  g_test_add_func ("/time/sort", test_sort);
+  g_test_add_func ("/time/sort-worst", test_sort_worst);
   return g_test_run ();
 }

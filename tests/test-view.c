@@ -819,8 +819,9 @@ test_task_spans (gconstpointer data)
 
 /* ---- event counts ---- */
 
-/* Exact counts against a count of the records themselves; estimated ones
- * (from the page index, beyond max_exact) add up to the same total. */
+/* Exact counts against a count of the records themselves, refused beyond
+ * max; the density's estimated counts (from the page index) add up to the
+ * same total. */
 static void
 test_event_counts (gconstpointer data)
 {
@@ -885,7 +886,17 @@ test_event_counts (gconstpointer data)
               for (guint c = lo; c <= hi; c++)
                 want[c]++;
             }
-          was_exact = tscope_view_cpu_event_counts (trace, cpu, t0, t1, n, got, max);
+          /* exact or refused, with nothing counted */
+          if (tscope_view_cpu_event_counts (trace, cpu, t0, t1, n, got, max))
+            g_assert_cmpmem (got, n * sizeof *got, want, n * sizeof *want);
+          else
+            {
+              g_assert_cmpuint (in, >, max);
+              for (guint c = 0; c < n; c++)
+                g_assert_cmpuint (got[c], ==, 0);
+            }
+          memset (got, 0xaa, n * sizeof *got);
+          was_exact = tscope_view_cpu_event_density (trace, cpu, t0, t1, n, got, max);
           if (was_exact)
             {
               g_assert_cmpmem (got, n * sizeof *got, want, n * sizeof *want);
@@ -1077,6 +1088,9 @@ test_empty_rows (gconstpointer data)
         {
           memset (counts, 0xaa, sizeof counts);
           g_assert_true (tscope_view_cpu_event_counts (trace, cpu, t0, t1, 1920, counts, 0));
+          g_assert_true (tscope_view_cpu_event_density (trace, cpu, t0, t1, 1920, counts, 0));
+          for (guint c = 0; c < 1920; c++)
+            g_assert_cmpuint (counts[c], ==, 0);
           for (guint c = 0; c < 1920; c++)
             g_assert_cmpuint (counts[c], ==, 0);
         }
