@@ -446,26 +446,108 @@ parse_formats (TscopeTep   *t,
   return TRUE;
 }
 
+/* ---- line texts: printk formats, saved cmdlines, kallsyms ---- */
+
+typedef gboolean (*LineCheck) (const char *line,
+                               const char *end);
+
+static const char *
+skip_hex (const char *p,
+          const char *end)
+{
+  while (p < end && g_ascii_isxdigit (*p))
+    p++;
+  return p;
+}
+
+/* "0xffffffff8281972f : \"thaw_processes\"" */
+static gboolean
+printk_line (const char *p,
+             const char *end)
+{
+  const char *q;
+
+  if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+    p += 2;
+  q = skip_hex (p, end);
+  if (q == p)
+    return FALSE;
+  while (q < end && *q == ' ')
+    q++;
+  return q + 1 < end && *q == ':';
+}
+
+/* "1234 sched-messaging" */
+static gboolean
+cmdline_line (const char *p,
+              const char *end)
+{
+  const char *q = p;
+
+  while (q < end && g_ascii_isdigit (*q))
+    q++;
+  return q > p && q + 1 < end && *q == ' ';
+}
+
+/* "ffffffff81000000 T _stext" or "ffffffffc0a01000 t foo\t[kvm]" */
+static gboolean
+kallsyms_line (const char *p,
+               const char *end)
+{
+  const char *q = skip_hex (p, end);
+
+  return q > p && end - q >= 4 && q[0] == ' ' && q[1] != ' ' && q[2] == ' ' && !g_ascii_isspace (q[3]);
+}
+
+/* libtraceevent 1.7 reads past the end of lines that are not as the kernel
+ * writes them (a printk line without "ADDR : ", for one): only lines of the
+ * right shape reach it.  Returns a NUL-terminated copy. */
+static char *
+good_lines (GBytes      *bytes,
+            LineCheck    check,
+            const char  *what)
+{
+  gsize len;
+  const char *d = g_bytes_get_data (bytes, &len);
+  const char *end = d + len;
+  GString *out = g_string_sized_new (len + 1);
+  guint dropped = 0;
+
+  for (const char *p = d; p < end;)
+    {
+      const char *eol = memchr (p, '\n', end - p);
+      const char *stop = eol ? eol : end;
+
+      if (memchr (p, '\0', stop - p) == NULL && check (p, stop))
+        {
+          g_string_append_len (out, p, stop - p);
+          g_string_append_c (out, '\n');
+        }
+      else if (stop > p)
+        dropped++;
+      p = stop + 1;
+    }
+  if (dropped)
+    g_debug ("%u malformed %s lines left out", dropped, what);
+  return g_string_free (out, FALSE);
+}
+
 /* kallsyms, printk formats and saved cmdlines are texts; NUL-terminate them. */
 static void
 parse_texts (TscopeTep  *t,
              TscopeFile *file)
 {
-  gsize len;
-  const char *d;
   g_autofree char *text = NULL;
 
-  d = g_bytes_get_data (file->printk, &len);
-  if (len > 0)
+  if (g_bytes_get_size (file->printk) > 0)
     {
-      text = g_strndup (d, len);
+      text = good_lines (file->printk, printk_line, "printk format");
       tep_parse_printk_formats (t->tep, text);
       g_clear_pointer (&text, g_free);
     }
-  d = g_bytes_get_data (file->cmdlines, &len);
-  if (len > 0)
+  if (g_bytes_get_size (file->cmdlines) > 0)
     {
-      text = g_strndup (d, len);
+      text = good_lines (file->cmdlines, cmdline_line, "saved cmdline");
       tep_parse_saved_cmdlines (t->tep, text);
     }
   /* libtraceevent sorts the cmdlines on the first lookup: do it now, not
@@ -579,12 +661,9 @@ _tscope_tep_ensure_symbols (TscopeTep  *t,
   g_mutex_lock (&t->symbols_lock);
   if (!t->symbols_loaded)
     {
-      gsize len;
-      const char *d = g_bytes_get_data (file->kallsyms, &len);
-
-      if (len > 0)
+      if (g_bytes_get_size (file->kallsyms) > 0)
         {
-          g_autofree char *text = g_strndup (d, len);
+          g_autofree char *text = good_lines (file->kallsyms, kallsyms_line, "kallsyms");
 
           tep_parse_kallsyms (t->tep, text);
         }
