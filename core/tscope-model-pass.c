@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <time.h>
 
 #include "tscope-error.h"
 #include "tscope-model-private.h"
@@ -31,6 +32,18 @@ static const guint8 is_global[TSCOPE_EV_N_KINDS] = {
   [TSCOPE_EV_KVM_OTHER] = 1,
   [TSCOPE_EV_PRINT] = 1,
 };
+
+/* CPU time of the calling thread, in µs: the debug figures of the load
+ * (wall time on a shared machine counts the neighbours' work too). */
+static gint64
+thread_cpu_us (void)
+{
+  struct timespec ts;
+
+  if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+    return 0;
+  return (gint64) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
 
 /* ---- the queue to the builder thread ---- */
 
@@ -52,6 +65,7 @@ typedef struct
   GAsyncQueue *free;
   Block       *cur;
   GThread     *thread;
+  TscopeInflater *inflater;             /* compressed data: help it while the queue is empty */
 } Pipe;
 
 static inline gsize
@@ -66,10 +80,28 @@ builder_thread (gpointer data)
   Pipe *p = data;
   Block *blk;
   gint64 busy = 0;
+  gint64 cpu0 = thread_cpu_us ();
+  void *codec_ctx = NULL;
+  guint helped = 0;
 
-  while ((blk = g_async_queue_pop (p->full)) != (Block *) p)
+  for (;;)
     {
-      gint64 t0 = g_get_monotonic_time ();
+      gint64 t0;
+
+      blk = g_async_queue_try_pop (p->full);
+      if (blk == NULL)
+        {
+          /* nothing to build: inflate a chunk ahead for the reader instead */
+          if (p->inflater != NULL && _tscope_inflater_help (p->inflater, &codec_ctx))
+            {
+              helped++;
+              continue;
+            }
+          blk = g_async_queue_pop (p->full);
+        }
+      if (blk == (Block *) p)
+        break;
+      t0 = g_get_monotonic_time ();
 
       for (gsize off = 0; off < blk->used;)
         {
@@ -103,9 +135,10 @@ builder_thread (gpointer data)
       gint64 t0 = g_get_monotonic_time ();
 
       _tscope_builder_finish_tasks (p->b);
-      g_debug ("builder thread: %.1f ms applying, %.1f ms closing", busy / 1e3,
-               (g_get_monotonic_time () - t0) / 1e3);
+      g_debug ("builder thread: %.1f ms applying, %.1f ms closing; %.1f ms of CPU, %u chunks inflated",
+               busy / 1e3, (g_get_monotonic_time () - t0) / 1e3, (thread_cpu_us () - cpu0) / 1e3, helped);
     }
+  _tscope_file_free_codec_context (p->b->t->file, codec_ctx);
   return NULL;
 }
 
@@ -230,34 +263,45 @@ changed_comm (Builder           *b,
   return comm;
 }
 
-/* Fills @op from a record of a task-wide kind and applies or queues it. */
+/* The record of a pass: where it lies and what the reader knows of it. */
+typedef struct
+{
+  const guint8 *rec;
+  guint         size;
+  guint         cpu;
+  gint64        ts;
+} Rec;
+
+/* Fills an op from a record of a task-wide kind and applies or queues it. */
 static inline void
 extract (Builder         *b,
          Pipe            *pipe,
          TscopeEventKind  kind,
          guint            id,
-         TscopeStream    *s)
+         const Rec       *r)
 {
   const TscopeTep *tep = b->tep;
   const TscopeField *f = tep->fields[kind];
-  const guint8 *rec = s->rec;
+  const guint8 *rec = r->rec;
   const guint8 *comm_a = NULL;
   const guint8 *comm_b = NULL;
   const guint8 *raw = NULL;
   TscopeOp op;
 
-  op.ts = s->ts;
-  op.cpu = (guint16) s->cpu;
+  op.ts = r->ts;
+  op.cpu = (guint16) r->cpu;
   op.id = (guint16) id;
   op.kind = (guint8) kind;
   op.flags = 0;
-  op.extra = 0;
+  op.u = 0;
+  op.c = 0;
+  op.d = 0;
   switch (kind)
     {
     case TSCOPE_EV_SCHED_SWITCH:
       op.a = _tscope_field_i32 (tep, &f[F_PREV_PID], rec);
       op.b = _tscope_field_i32 (tep, &f[F_NEXT_PID], rec);
-      op.u = (guint64) _tscope_field_get (tep, &f[F_PREV_STATE], rec);
+      op.u = (guint16) CLAMP (_tscope_field_get (tep, &f[F_PREV_STATE], rec), 0, G_MAXUINT16);
       comm_a = changed_comm (b, op.a, &f[F_PREV_COMM], rec);
       comm_b = changed_comm (b, op.b, &f[F_NEXT_COMM], rec);
       break;
@@ -271,6 +315,7 @@ extract (Builder         *b,
       break;
     case TSCOPE_EV_SCHED_MIGRATE:
       op.a = _tscope_field_i32 (tep, &f[F_PID], rec);
+      op.b = 0;
       op.c = _tscope_field_i32 (tep, &f[F_ORIG_CPU], rec);
       op.d = _tscope_field_i32 (tep, &f[F_DEST_CPU], rec);
       comm_a = changed_comm (b, op.a, &f[F_COMM], rec);
@@ -286,12 +331,14 @@ extract (Builder         *b,
       break;
     case TSCOPE_EV_SCHED_EXIT:
       op.a = _tscope_field_i32 (tep, &f[F_PID], rec);
+      op.b = 0;
       comm_a = changed_comm (b, op.a, &f[F_COMM], rec);
       break;
     default:
       /* KVM and trace_marker records go whole */
+      op.a = op.b = 0;
       raw = rec;
-      op.extra = s->rec_size;
+      op.extra = r->size;
       break;
     }
   if (pipe)
@@ -300,49 +347,59 @@ extract (Builder         *b,
     _tscope_builder_apply (b, &op, comm_a, comm_b, raw);
 }
 
-static inline void
-dispatch (Builder      *b,
-          Pipe         *pipe,
-          TscopeStream *s)
+/* What the pass reads of the formats, in locals of the hot loop. */
+typedef struct
 {
-  const guint8 *rec = s->rec;
-  guint size = s->rec_size;
-  guint id = G_LIKELY (size >= 2) ? (guint) _tscope_read_uint (rec + b->tep->common_type.offset,
-                                                               b->tep->common_type.size, b->tep->swap)
-                                   : G_MAXUINT;
+  const guint8 *kinds;
+  guint         max_id;
+  guint         type_offset;
+  guint         type_size;
+  gboolean      swap;
+} Ids;
+
+static inline void
+dispatch (Builder   *b,
+          Pipe      *pipe,
+          guint64   *counts,
+          const Ids *ids,
+          const Rec *r)
+{
+  guint id = G_LIKELY (r->size >= 2)
+               ? (guint) _tscope_read_uint (r->rec + ids->type_offset, ids->type_size, ids->swap)
+               : G_MAXUINT;
   TscopeEventKind kind;
 
-  if (G_UNLIKELY (id >= b->tep->max_id))
+  if (G_UNLIKELY (id >= ids->max_id))
     {
-      b->t->event_counts[b->tep->max_id]++;
+      counts[ids->max_id]++;
       return;
     }
-  b->t->event_counts[id]++;
-  kind = b->tep->kinds[id];
+  counts[id]++;
+  kind = ids->kinds[id];
   if (kind == TSCOPE_EV_OTHER)
     return;
-  if (G_UNLIKELY (size < b->tep->min_size[kind]))
+  if (G_UNLIKELY (r->size < b->tep->min_size[kind]))
     {
-      g_debug ("a %u-byte record of event %u is too short for its format", size, id);
+      g_debug ("a %u-byte record of event %u is too short for its format", r->size, id);
       return;
     }
   if (is_global[kind])
     {
-      extract (b, pipe, kind, id, s);
+      extract (b, pipe, kind, id, r);
       return;
     }
   switch (kind)
     {
     case TSCOPE_EV_IRQ_ENTRY:
-      _tscope_builder_irq_entry (b, s->ts, s->cpu, rec, size);
+      _tscope_builder_irq_entry (b, r->ts, r->cpu, r->rec, r->size);
       break;
     case TSCOPE_EV_IRQ_EXIT:
-      _tscope_builder_irq_exit (b, s->ts, s->cpu, rec, size);
+      _tscope_builder_irq_exit (b, r->ts, r->cpu, r->rec, r->size);
       break;
     case TSCOPE_EV_SOFTIRQ_ENTRY:
     case TSCOPE_EV_SOFTIRQ_EXIT:
     case TSCOPE_EV_SOFTIRQ_RAISE:
-      _tscope_builder_softirq (b, kind, s->ts, s->cpu, rec, size);
+      _tscope_builder_softirq (b, kind, r->ts, r->cpu, r->rec, r->size);
       break;
     default:
       break;
@@ -435,6 +492,115 @@ mark_row (TscopeTrace   *self,
   self->n_row_marks++;
 }
 
+typedef struct
+{
+  TscopeTrace             *self;
+  Builder                 *b;
+  Pipe                    *pipe;
+  TscopeStream            *streams;
+  TscopeStream           **order;
+  guint64                 *next_page;
+  const TscopeLoadOptions *options;
+  Ids                      ids;
+  guint64                  count;           /* records so far, all CPUs */
+  guint64                  progress_mark;   /* count >> 16 at the last report */
+  gint64                   first;
+  gint64                   last;
+} Pass;
+
+/* Reads stream @s (order[@si]) from its current record on, while it
+ * stays before @limit; the stream's state lives in locals meanwhile, so
+ * that the compiler keeps it in registers (stores into the queue could
+ * alias it otherwise).  Returns: %FALSE on an error or a cancel. */
+static gboolean
+run_stream (Pass          *x,
+            TscopeStream  *s,
+            guint          si,
+            gint64         limit,
+            GError       **error)
+{
+  Builder *b = x->b;
+  Pipe *pipe = x->pipe;
+  guint64 *counts = x->self->event_counts;
+  const Ids ids = x->ids;
+  const gboolean swap = s->swap;
+  const gboolean big_endian = s->big_endian;
+  const gboolean convert = s->convert_ts;
+  const guint8 *next = s->next;
+  const guint8 *end = s->end;
+  guint64 raw_ts = s->raw_ts;
+  guint64 index = s->index;
+  guint64 count = x->count;
+  guint64 start = count;
+  gint64 first = x->first;
+  gint64 last = x->last;
+  gboolean ok = TRUE;
+  Rec r = { s->rec, s->rec_size, s->cpu, s->ts };
+
+  for (;;)
+    {
+      if (G_UNLIKELY ((count & (TSCOPE_ROW_STEP - 1)) == 0))
+        {
+          s->index = index;
+          mark_row (x->self, x->order);
+        }
+      first = MIN (first, r.ts);
+      last = MAX (last, r.ts);
+      count++;
+      dispatch (b, pipe, counts, &ids, &r);
+      index++;
+      if (G_LIKELY (_tscope_rb_decode (swap, big_endian, &next, end, &raw_ts, &r.rec, &r.size)))
+        r.ts = G_UNLIKELY (convert) ? _tscope_file_convert_ts (s->file, r.cpu, raw_ts) : (gint64) raw_ts;
+      else
+        {
+          /* the page is done: the stream's slow path loads the next one */
+          s->next = next;
+          s->raw_ts = raw_ts;
+          s->index = index;
+          if (!_tscope_stream_next_page (s))
+            {
+              if (s->error)
+                {
+                  g_propagate_error (error, g_steal_pointer (&s->error));
+                  ok = FALSE;
+                }
+              break;
+            }
+          index_page (&x->self->pages[si], s, &x->next_page[si]);
+          next = s->next;
+          end = s->end;
+          raw_ts = s->raw_ts;
+          r.rec = s->rec;
+          r.size = s->rec_size;
+          r.ts = s->ts;
+          if (G_UNLIKELY ((count >> 16) != x->progress_mark))
+            {
+              x->progress_mark = count >> 16;
+              x->count = count;
+              if (!report_progress (x->self, x->streams, x->options, error))
+                {
+                  ok = FALSE;
+                  break;
+                }
+            }
+        }
+      if (r.ts >= limit)
+        break;
+    }
+  s->next = next;
+  s->end = end;
+  s->raw_ts = raw_ts;
+  s->index = index;
+  s->rec = r.rec;
+  s->rec_size = r.size;
+  s->ts = r.ts;
+  x->self->cpu_events[r.cpu] += count - start;
+  x->count = count;
+  x->first = first;
+  x->last = last;
+  return ok;
+}
+
 static gboolean
 merge_pass (TscopeTrace             *self,
             Builder                 *b,
@@ -445,67 +611,58 @@ merge_pass (TscopeTrace             *self,
             const TscopeLoadOptions *options,
             GError                 **error)
 {
-  TscopeMerge merge = { order, self->n_streams };
-  guint64 count = 0;
-
-  gint64 first = G_MAXINT64;
-  gint64 last = G_MININT64;
+  Pass x = {
+    .self = self,
+    .b = b,
+    .pipe = pipe,
+    .streams = streams,
+    .order = order,
+    .next_page = next_page,
+    .options = options,
+    .ids = {
+      .kinds = b->tep->kinds,
+      .max_id = b->tep->max_id,
+      .type_offset = b->tep->common_type.offset,
+      .type_size = b->tep->common_type.size,
+      .swap = b->tep->swap,
+    },
+    .first = G_MAXINT64,
+    .last = G_MININT64,
+  };
+  guint n = self->n_streams;
 
   for (;;)
     {
-      TscopeStream *s = _tscope_merge_peek (&merge);
-      guint si;
-      gint64 limit;
-      guint64 cpu_count = 0;
+      TscopeStream *s = NULL;
+      guint si = 0;
+      gint64 limit = G_MAXINT64;
 
+      /* the stream with the smallest timestamp, the lowest CPU on ties */
+      for (guint i = 0; i < n; i++)
+        if (order[i]->valid && (s == NULL || order[i]->ts < s->ts))
+          {
+            s = order[i];
+            si = i;
+          }
       if (s == NULL)
         break;
-      /* The next stream in line: s keeps going while it stays before it
-       * (ties go to the lower CPU, as in trace-cmd). */
-      limit = G_MAXINT64;
-      si = 0;
-      for (guint i = 0; i < merge.n; i++)
+      /* s keeps going while it stays before the next stream in line (ties
+       * go to the lower CPU, as in trace-cmd) */
+      for (guint i = 0; i < n; i++)
         {
-          TscopeStream *o = merge.streams[i];
+          TscopeStream *o = order[i];
 
-          if (o == s)
-            si = i;
-          else if (o->valid && o->ts + (o->cpu > s->cpu) < limit)
-            limit = o->ts + (o->cpu > s->cpu);     /* a higher CPU loses ties */
+          if (o != s && o->valid && o->ts + (o->cpu > s->cpu) < limit)
+            limit = o->ts + (o->cpu > s->cpu);
         }
-      do
-        {
-          guint64 page = s->page;
-
-          if (G_UNLIKELY ((count & (TSCOPE_ROW_STEP - 1)) == 0))
-            mark_row (self, order);
-          first = MIN (first, s->ts);
-          last = MAX (last, s->ts);
-          count++;
-          cpu_count++;
-          dispatch (b, pipe, s);
-          if (!_tscope_stream_next (s))
-            {
-              if (s->error)
-                {
-                  g_propagate_error (error, g_steal_pointer (&s->error));
-                  return FALSE;
-                }
-              break;
-            }
-          if (s->page != page)
-            index_page (&self->pages[si], s, &next_page[si]);
-          if (G_UNLIKELY ((count & 0xffff) == 0) && !report_progress (self, streams, options, error))
-            return FALSE;
-        }
-      while (s->ts < limit);
-      self->cpu_events[s->cpu] += cpu_count;
+      if (!run_stream (&x, s, si, limit, error))
+        return FALSE;
     }
-  self->first_ts = first;
-  self->last_ts = last;
+  self->first_ts = x.first;
+  self->last_ts = x.last;
   if (self->first_ts == G_MAXINT64)
     self->first_ts = self->last_ts = 0;
-  self->n_events = count;
+  self->n_events = x.count;
   return TRUE;
 }
 
@@ -575,17 +732,20 @@ _tscope_trace_build (TscopeTrace             *self,
       /* a thread pays off from a few MB of records on */
       if (threads >= 2 && pages >= 256)
         {
-          Pipe pipe = { 0 };
+          Pipe pipe = { .inflater = inflater };
 
           pipe_start (&pipe, &b);
           gint64 t0 = g_get_monotonic_time ();
+          gint64 cpu0 = thread_cpu_us ();
           gint64 t1;
+          gint64 cpu1;
 
           ok = merge_pass (self, &b, &pipe, streams, order, next_page, options, error);
           t1 = g_get_monotonic_time ();
+          cpu1 = thread_cpu_us ();
           pipe_finish (&pipe, ok);
-          g_debug ("reader: %.1f ms reading, %.1f ms until the builder was done", (t1 - t0) / 1e3,
-                   (g_get_monotonic_time () - t1) / 1e3);
+          g_debug ("reader: %.1f ms reading (%.1f ms of CPU), %.1f ms until the builder was done",
+                   (t1 - t0) / 1e3, (cpu1 - cpu0) / 1e3, (g_get_monotonic_time () - t1) / 1e3);
         }
       else
         {

@@ -54,21 +54,27 @@ typedef struct
 
 /* A record as the task-wide builder needs it, extracted by the reader:
  * the fields it uses, comm bytes only when a pid's name changed, or the
- * whole record (KVM, trace_marker). */
+ * whole record (KVM, trace_marker).  32 bytes: the queue carries one per
+ * record of a task-wide kind. */
 typedef struct
 {
   gint64  ts;
-  guint64 u;                /* prev_state */
   gint32  a;                /* prev_pid, pid, parent_pid */
   gint32  b;                /* next_pid, waker pid, child_pid */
   gint32  c;                /* target_cpu, orig_cpu */
-  gint32  d;                /* dest_cpu */
-  guint32 extra;            /* bytes of raw record that follow */
+  union
+  {
+    gint32  d;              /* dest_cpu */
+    guint32 extra;          /* TSCOPE_OP_RAW: bytes of raw record that follow */
+  };
+  guint16 u;                /* prev_state, clamped to 0..G_MAXUINT16 as state codes are */
   guint16 cpu;
   guint16 id;               /* event id */
   guint8  kind;             /* TscopeEventKind */
   guint8  flags;            /* TSCOPE_OP_* */
 } TscopeOp;
+
+G_STATIC_ASSERT (sizeof (TscopeOp) == 32);
 
 #define TSCOPE_OP_COMM_A 1  /* 16 bytes of a's name follow */
 #define TSCOPE_OP_COMM_B 2  /* 16 bytes of b's name follow (after a's) */

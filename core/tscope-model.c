@@ -325,13 +325,13 @@ on_switch (Builder        *b,
     {
       if (b->tb[c->cur].pid != prev_pid)
         iv->prev_pid_mismatches++;
-      iv->state[iv->n - 1] = state_code (b, (gint64) op->u);
+      iv->state[iv->n - 1] = state_code (b, op->u);
       b->tb[c->cur].oncpu--;
     }
   /* an exiting task can still be preempted and run again: it is gone only
    * when it leaves the CPU dead (X, Z) */
   if (G_UNLIKELY (b->tb[prev].exiting)
-      && tscope_trace_state_of_prev_state (t, (guint16) CLAMP ((gint64) op->u, 0, G_MAXUINT16), NULL)
+      && tscope_trace_state_of_prev_state (t, op->u, NULL)
            == TSCOPE_STATE_DEAD)
     b->tb[prev].dead = 1;
 

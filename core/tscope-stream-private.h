@@ -84,7 +84,10 @@ TscopeInflater *_tscope_inflater_new   (TscopeStream      **streams,
 guint8       *_tscope_inflater_next    (TscopeInflater     *f,
                                         guint               slot,
                                         guint               c,
+                                        void              **ctx,
                                         GError            **error);
+gboolean      _tscope_inflater_help    (TscopeInflater     *f,
+                                        void              **ctx);
 void          _tscope_inflater_free    (TscopeInflater     *f,
                                         TscopeStream      **streams);
 
@@ -98,20 +101,35 @@ _tscope_stream_u32 (const TscopeStream *s,
   return s->swap ? GUINT32_SWAP_LE_BE (v) : v;
 }
 
-/* Decodes events from s->next until one is a record (as kbuffer's
- * __next_event: padding and time events only move the clock). */
-static inline gboolean
-_tscope_stream_decode (TscopeStream *s)
+/* The ring-buffer event decoder, on explicit state so that a hot loop can
+ * keep it in registers: decodes events from *next until one is a record
+ * (as kbuffer's __next_event: padding and time events only move the
+ * clock), and leaves it in *rec, *size.  Returns: %FALSE at the end of the
+ * page's committed data or on a corrupt event (*next then stops short). */
+static inline __attribute__ ((always_inline)) gboolean
+_tscope_rb_decode (gboolean       swap,
+                   gboolean       big_endian,
+                   const guint8 **next,
+                   const guint8  *end,
+                   guint64       *raw_ts,
+                   const guint8 **rec,
+                   guint         *size)
 {
-  while (s->next + 4 <= s->end)
+  const guint8 *p = *next;
+  guint64 ts = *raw_ts;
+
+  while (p + 4 <= end)
     {
-      const guint8 *p = s->next;
-      guint32 word = _tscope_stream_u32 (s, p);
+      const guint8 *q;                /* after the header word */
+      guint32 word;
       guint type_len;
       guint32 delta;
       guint32 length;
 
-      if (s->big_endian)
+      memcpy (&word, p, 4);
+      if (swap)
+        word = GUINT32_SWAP_LE_BE (word);
+      if (big_endian)
         {
           type_len = word >> 27;
           delta = word & ((1u << 27) - 1);
@@ -121,56 +139,66 @@ _tscope_stream_decode (TscopeStream *s)
           type_len = word & 31;
           delta = word >> 5;
         }
-      p += 4;
-      switch (type_len)
+      q = p + 4;
+      if (G_LIKELY (type_len - 1 < TSCOPE_RB_PADDING - 1))
+        length = type_len * 4;       /* the common case: a record of type_len words */
+      else
         {
-        case TSCOPE_RB_PADDING:
-          if (p + 4 > s->end)
-            return FALSE;
-          length = _tscope_stream_u32 (s, p);
-          s->raw_ts += delta;
-          /* as kbuffer: the next event is length bytes after the header;
-           * padding that reaches past the commit ends the page */
-          s->next = length > (guint32) (s->end - p) ? s->end : p + length;
-          continue;
-        case TSCOPE_RB_TIME_EXTEND:
-        case TSCOPE_RB_TIME_STAMP:
-          {
-            guint64 ext;
+          guint32 arg;
 
-            if (p + 4 > s->end)
-              return FALSE;
-            ext = ((guint64) _tscope_stream_u32 (s, p) << TSCOPE_RB_TS_SHIFT) + delta;
-            if (type_len == TSCOPE_RB_TIME_EXTEND)
-              s->raw_ts += ext;
-            else
-              s->raw_ts = ext | (s->raw_ts & (G_GUINT64_CONSTANT (0xf8) << 56));
-            s->next = p + 4;
-            continue;
-          }
-        case 0:
-          if (p + 4 > s->end)
-            return FALSE;
-          length = _tscope_stream_u32 (s, p);
-          if (length < 4)
-            return FALSE;
-          length = (length - 4 + 3) & ~3u;
-          p += 4;
-          break;
-        default:
-          length = type_len * 4;
-          break;
+          if (q + 4 > end)
+            break;
+          memcpy (&arg, q, 4);
+          if (swap)
+            arg = GUINT32_SWAP_LE_BE (arg);
+          if (type_len == TSCOPE_RB_PADDING)
+            {
+              ts += delta;
+              /* as kbuffer: the next event is length bytes after the header;
+               * padding that reaches past the commit ends the page */
+              p = arg > (guint32) (end - q) ? end : q + arg;
+              continue;
+            }
+          if (type_len != 0)
+            {
+              guint64 ext = ((guint64) arg << TSCOPE_RB_TS_SHIFT) + delta;
+
+              if (type_len == TSCOPE_RB_TIME_EXTEND)
+                ts += ext;
+              else
+                ts = ext | (ts & (G_GUINT64_CONSTANT (0xf8) << 56));
+              p = q + 4;
+              continue;
+            }
+          /* type_len 0: a length word follows the header */
+          if (arg < 4)
+            break;
+          length = (arg - 4 + 3) & ~3u;
+          q += 4;
         }
-      s->raw_ts += delta;
-      if (length > (guint32) (s->end - p))
-        return FALSE;                 /* a record runs past the page: corrupt */
-      s->rec = p;
-      s->rec_size = length;
-      s->next = p + length;
-      s->ts = s->convert_ts ? _tscope_file_convert_ts (s->file, s->cpu, s->raw_ts) : (gint64) s->raw_ts;
+      ts += delta;
+      if (length > (guint32) (end - q))
+        break;                        /* a record runs past the page: corrupt */
+      *rec = q;
+      *size = length;
+      *next = q + length;
+      *raw_ts = ts;
       return TRUE;
     }
+  /* *next stays on the event that could not be decoded:
+   * _tscope_stream_next_page() tells a page's end from a corrupt event by it */
+  *next = p;
+  *raw_ts = ts;
   return FALSE;
+}
+
+static inline gboolean
+_tscope_stream_decode (TscopeStream *s)
+{
+  if (!_tscope_rb_decode (s->swap, s->big_endian, &s->next, s->end, &s->raw_ts, &s->rec, &s->rec_size))
+    return FALSE;
+  s->ts = s->convert_ts ? _tscope_file_convert_ts (s->file, s->cpu, s->raw_ts) : (gint64) s->raw_ts;
+  return TRUE;
 }
 
 /**
