@@ -68,11 +68,6 @@ typedef struct
   TscopeInflater *inflater;             /* compressed data: help it while the queue is empty */
 } Pipe;
 
-static inline gsize
-padded (gsize n)
-{
-  return (n + 7) & ~(gsize) 7;
-}
 
 static gpointer
 builder_thread (gpointer data)
@@ -103,26 +98,7 @@ builder_thread (gpointer data)
         break;
       t0 = g_get_monotonic_time ();
 
-      for (gsize off = 0; off < blk->used;)
-        {
-          const TscopeOp *op = (const TscopeOp *) (blk->data + off);
-          const guint8 *tail = (const guint8 *) (op + 1);
-          const guint8 *comm_a = NULL;
-          const guint8 *comm_b = NULL;
-
-          if (op->flags & TSCOPE_OP_COMM_A)
-            {
-              comm_a = tail;
-              tail += 16;
-            }
-          if (op->flags & TSCOPE_OP_COMM_B)
-            {
-              comm_b = tail;
-              tail += 16;
-            }
-          _tscope_builder_apply (p->b, op, comm_a, comm_b, tail);
-          off = (gsize) (tail - blk->data) + padded (op->flags & TSCOPE_OP_RAW ? op->extra : 0);
-        }
+      _tscope_builder_apply_ops (p->b, blk->data, blk->used);
       if (blk->oversize)
         g_free (blk);
       else
@@ -175,14 +151,14 @@ pipe_reserve (Pipe  *p,
   return at;
 }
 
-static void
+static inline __attribute__ ((always_inline)) void
 pipe_push (Pipe           *p,
            const TscopeOp *op,
            const guint8   *comm_a,
            const guint8   *comm_b,
            const guint8   *raw)
 {
-  gsize need = sizeof *op + (comm_a ? 16 : 0) + (comm_b ? 16 : 0) + (raw ? padded (op->extra) : 0);
+  gsize need = sizeof *op + (comm_a ? 16 : 0) + (comm_b ? 16 : 0) + (raw ? TSCOPE_OP_PAD (op->extra) : 0);
   guint8 *at = pipe_reserve (p, need);
   TscopeOp *copy = (TscopeOp *) at;
 
@@ -234,33 +210,39 @@ pipe_finish (Pipe     *p,
 
 /* ---- extracting records ---- */
 
-/* The comm field of @pid, or NULL when it is the name sent last time for
- * this pid (names rarely change: most records need no name at all).  A
- * small direct-mapped cache of (pid, name hash) stays in L2; a slot taken
- * by another pid only means sending the name once more. */
+/* The comm at @comm (16 bytes) of @pid, or NULL when it is the name sent
+ * last time for this pid (names rarely change: most records need no name
+ * at all).  A small direct-mapped cache of (pid, name) stays in L2; a slot
+ * taken by another pid only means sending the name once more. */
+static inline const guint8 *
+changed_name (Builder      *b,
+              gint32        pid,
+              const guint8 *comm)
+{
+  TscopeCommSlot *slot = &b->comm_cache[(guint32) pid & (TSCOPE_COMM_CACHE - 1)];
+  guint64 x;
+  guint64 y;
+
+  memcpy (&x, comm, 8);
+  memcpy (&y, comm + 8, 8);
+  if (slot->pid == pid && slot->name[0] == x && slot->name[1] == y)
+    return NULL;
+  slot->pid = pid;
+  slot->name[0] = x;
+  slot->name[1] = y;
+  return comm;
+}
+
+/* The same for a comm field that may be absent or not char[16]. */
 static inline const guint8 *
 changed_comm (Builder           *b,
               gint32             pid,
               const TscopeField *f,
               const guint8      *rec)
 {
-  const guint8 *comm = rec + f->offset;
-  TscopeCommSlot *slot = &b->comm_cache[(guint32) pid & (TSCOPE_COMM_CACHE - 1)];
-  guint64 x;
-  guint64 y;
-  guint64 h;
-
   if (G_UNLIKELY (f->size != 16))
     return NULL;
-  memcpy (&x, comm, 8);
-  memcpy (&y, comm + 8, 8);
-  h = x ^ (y * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
-  if (slot->pid == pid && slot->hash == h && slot->used)
-    return NULL;
-  slot->pid = pid;
-  slot->hash = h;
-  slot->used = TRUE;
-  return comm;
+  return changed_name (b, pid, rec + f->offset);
 }
 
 /* The record of a pass: where it lies and what the reader knows of it. */
@@ -272,8 +254,138 @@ typedef struct
   gint64        ts;
 } Rec;
 
-/* Fills an op from a record of a task-wide kind and applies or queues it. */
+static inline gint32
+rd_i32 (const guint8 *p)
+{
+  gint32 v;
+
+  memcpy (&v, p, 4);
+  return v;
+}
+
 static inline void
+emit (Builder        *b,
+      Pipe           *pipe,
+      TscopeOp       *op,
+      const guint8   *comm_a,
+      const guint8   *comm_b,
+      const guint8   *raw)
+{
+  if (pipe)
+    pipe_push (pipe, op, comm_a, comm_b, raw);
+  else
+    _tscope_builder_apply (b, op, comm_a, comm_b, raw);
+}
+
+/* Fills an op from a record of a task-wide kind and applies or queues it,
+ * reading the fields the way a format that passed fast_kind() lays them. */
+static inline void
+extract_fast (Builder         *b,
+              Pipe            *pipe,
+              TscopeEventKind  kind,
+              guint            id,
+              const Rec       *r)
+{
+  const TscopeField *f = b->tep->fields[kind];
+  const guint8 *rec = r->rec;
+  const guint8 *comm_a = NULL;
+  const guint8 *comm_b = NULL;
+  TscopeOp op;
+
+  op.ts = r->ts;
+  op.cpu = (guint16) r->cpu;
+  op.id = (guint16) id;
+  op.kind = (guint8) kind;
+  op.flags = 0;
+  op.u = 0;
+  op.b = 0;
+  op.c = 0;
+  op.d = 0;
+  switch (kind)
+    {
+    case TSCOPE_EV_SCHED_SWITCH:
+      {
+        gint64 state;
+
+        memcpy (&state, rec + f[F_PREV_STATE].offset, 8);
+        op.a = rd_i32 (rec + f[F_PREV_PID].offset);
+        op.b = rd_i32 (rec + f[F_NEXT_PID].offset);
+        op.u = (guint16) CLAMP (state, 0, G_MAXUINT16);
+        comm_a = changed_name (b, op.a, rec + f[F_PREV_COMM].offset);
+        comm_b = changed_name (b, op.b, rec + f[F_NEXT_COMM].offset);
+        break;
+      }
+    case TSCOPE_EV_SCHED_WAKING:
+    case TSCOPE_EV_SCHED_WAKEUP:
+    case TSCOPE_EV_SCHED_WAKEUP_NEW:
+      op.a = rd_i32 (rec + f[F_PID].offset);
+      op.b = rd_i32 (rec + b->tep->common_pid.offset);
+      op.c = rd_i32 (rec + f[F_TARGET_CPU].offset);
+      comm_a = changed_name (b, op.a, rec + f[F_COMM].offset);
+      break;
+    case TSCOPE_EV_SCHED_MIGRATE:
+      op.a = rd_i32 (rec + f[F_PID].offset);
+      op.c = rd_i32 (rec + f[F_ORIG_CPU].offset);
+      op.d = rd_i32 (rec + f[F_DEST_CPU].offset);
+      comm_a = changed_name (b, op.a, rec + f[F_COMM].offset);
+      break;
+    case TSCOPE_EV_SCHED_FORK:
+      /* a fork names a new task: always send both names */
+      op.a = rd_i32 (rec + f[F_PARENT_PID].offset);
+      op.b = rd_i32 (rec + f[F_CHILD_PID].offset);
+      comm_a = rec + f[F_PARENT_COMM].offset;
+      comm_b = rec + f[F_CHILD_COMM].offset;
+      changed_name (b, op.a, comm_a);
+      changed_name (b, op.b, comm_b);
+      break;
+    case TSCOPE_EV_SCHED_EXIT:
+    default:
+      op.a = rd_i32 (rec + f[F_PID].offset);
+      comm_a = changed_name (b, op.a, rec + f[F_COMM].offset);
+      break;
+    }
+  emit (b, pipe, &op, comm_a, comm_b, NULL);
+}
+
+/* Whether records of @kind can take extract_fast(): the file is in the
+ * host's byte order and the format has the fields every 64-bit kernel
+ * writes (4-byte pids and CPUs, an 8-byte prev_state, char[16] comms).
+ * Any other layout goes through extract(), field by field. */
+static gboolean
+fast_kind (const TscopeTep *tep,
+           TscopeEventKind  kind)
+{
+  static const struct { TscopeFieldId id; guint size; } need[][6] = {
+    [TSCOPE_EV_SCHED_SWITCH] = { { F_PREV_PID, 4 }, { F_NEXT_PID, 4 }, { F_PREV_STATE, 8 },
+                                 { F_PREV_COMM, 16 }, { F_NEXT_COMM, 16 } },
+    [TSCOPE_EV_SCHED_WAKING] = { { F_PID, 4 }, { F_TARGET_CPU, 4 }, { F_COMM, 16 } },
+    [TSCOPE_EV_SCHED_WAKEUP] = { { F_PID, 4 }, { F_TARGET_CPU, 4 }, { F_COMM, 16 } },
+    [TSCOPE_EV_SCHED_WAKEUP_NEW] = { { F_PID, 4 }, { F_TARGET_CPU, 4 }, { F_COMM, 16 } },
+    [TSCOPE_EV_SCHED_MIGRATE] = { { F_PID, 4 }, { F_ORIG_CPU, 4 }, { F_DEST_CPU, 4 }, { F_COMM, 16 } },
+    [TSCOPE_EV_SCHED_FORK] = { { F_PARENT_PID, 4 }, { F_CHILD_PID, 4 }, { F_PARENT_COMM, 16 },
+                               { F_CHILD_COMM, 16 } },
+    [TSCOPE_EV_SCHED_EXIT] = { { F_PID, 4 }, { F_COMM, 16 } },
+  };
+
+  if (tep->swap || kind >= G_N_ELEMENTS (need) || need[kind][0].size == 0)
+    return FALSE;
+  if (kind != TSCOPE_EV_SCHED_SWITCH && kind != TSCOPE_EV_SCHED_MIGRATE && kind != TSCOPE_EV_SCHED_FORK
+      && kind != TSCOPE_EV_SCHED_EXIT && tep->common_pid.size != 4)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (need[kind]) && need[kind][i].size; i++)
+    {
+      const TscopeField *f = &tep->fields[kind][need[kind][i].id];
+
+      if (!(f->flags & TSCOPE_FIELD_PRESENT) || f->size != need[kind][i].size
+          || (f->flags & (TSCOPE_FIELD_DYNAMIC | TSCOPE_FIELD_RELATIVE)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Fills an op from a record of a task-wide kind and applies or queues it,
+ * field by field: any layout, any byte order. */
+static void
 extract (Builder         *b,
          Pipe            *pipe,
          TscopeEventKind  kind,
@@ -294,6 +406,8 @@ extract (Builder         *b,
   op.kind = (guint8) kind;
   op.flags = 0;
   op.u = 0;
+  op.a = 0;
+  op.b = 0;
   op.c = 0;
   op.d = 0;
   switch (kind)
@@ -315,7 +429,6 @@ extract (Builder         *b,
       break;
     case TSCOPE_EV_SCHED_MIGRATE:
       op.a = _tscope_field_i32 (tep, &f[F_PID], rec);
-      op.b = 0;
       op.c = _tscope_field_i32 (tep, &f[F_ORIG_CPU], rec);
       op.d = _tscope_field_i32 (tep, &f[F_DEST_CPU], rec);
       comm_a = changed_comm (b, op.a, &f[F_COMM], rec);
@@ -331,31 +444,66 @@ extract (Builder         *b,
       break;
     case TSCOPE_EV_SCHED_EXIT:
       op.a = _tscope_field_i32 (tep, &f[F_PID], rec);
-      op.b = 0;
       comm_a = changed_comm (b, op.a, &f[F_COMM], rec);
       break;
     default:
       /* KVM and trace_marker records go whole */
-      op.a = op.b = 0;
       raw = rec;
       op.extra = r->size;
       break;
     }
-  if (pipe)
-    pipe_push (pipe, &op, comm_a, comm_b, raw);
-  else
-    _tscope_builder_apply (b, &op, comm_a, comm_b, raw);
+  emit (b, pipe, &op, comm_a, comm_b, raw);
 }
+
+/* What the pass knows of an event id, in 4 bytes. */
+typedef struct
+{
+  guint8  kind;             /* TscopeEventKind */
+  guint8  route;            /* ROUTE_* */
+  guint16 min_size;         /* bytes a record needs for its fields */
+} IdInfo;
+
+enum
+{
+  ROUTE_NONE,               /* counted only */
+  ROUTE_FAST,               /* task-wide, extract_fast() */
+  ROUTE_GLOBAL,             /* task-wide, extract() */
+  ROUTE_CPU,                /* irq, softirq: per CPU, the reader's */
+};
 
 /* What the pass reads of the formats, in locals of the hot loop. */
 typedef struct
 {
-  const guint8 *kinds;
+  const IdInfo *info;       /* [max_id] */
   guint         max_id;
   guint         type_offset;
   guint         type_size;
   gboolean      swap;
 } Ids;
+
+static IdInfo *
+id_infos (const TscopeTep *tep)
+{
+  IdInfo *info = g_new0 (IdInfo, MAX (tep->max_id, 1));
+  gboolean fast[TSCOPE_EV_N_KINDS];
+
+  for (guint k = 0; k < TSCOPE_EV_N_KINDS; k++)
+    fast[k] = fast_kind (tep, (TscopeEventKind) k);
+  for (guint id = 0; id < tep->max_id; id++)
+    {
+      TscopeEventKind kind = tep->kinds[id];
+
+      info[id].kind = (guint8) kind;
+      info[id].min_size = tep->min_size[kind];
+      if (kind == TSCOPE_EV_OTHER)
+        info[id].route = ROUTE_NONE;
+      else if (!is_global[kind])
+        info[id].route = ROUTE_CPU;
+      else
+        info[id].route = fast[kind] ? ROUTE_FAST : ROUTE_GLOBAL;
+    }
+  return info;
+}
 
 static inline void
 dispatch (Builder   *b,
@@ -367,7 +515,7 @@ dispatch (Builder   *b,
   guint id = G_LIKELY (r->size >= 2)
                ? (guint) _tscope_read_uint (r->rec + ids->type_offset, ids->type_size, ids->swap)
                : G_MAXUINT;
-  TscopeEventKind kind;
+  IdInfo info;
 
   if (G_UNLIKELY (id >= ids->max_id))
     {
@@ -375,20 +523,20 @@ dispatch (Builder   *b,
       return;
     }
   counts[id]++;
-  kind = ids->kinds[id];
-  if (kind == TSCOPE_EV_OTHER)
+  info = ids->info[id];
+  if (info.route == ROUTE_NONE)
     return;
-  if (G_UNLIKELY (r->size < b->tep->min_size[kind]))
+  if (G_UNLIKELY (r->size < info.min_size))
     {
       g_debug ("a %u-byte record of event %u is too short for its format", r->size, id);
       return;
     }
-  if (is_global[kind])
+  if (G_LIKELY (info.route == ROUTE_FAST))
     {
-      extract (b, pipe, kind, id, r);
+      extract_fast (b, pipe, info.kind, id, r);
       return;
     }
-  switch (kind)
+  switch (info.kind)
     {
     case TSCOPE_EV_IRQ_ENTRY:
       _tscope_builder_irq_entry (b, r->ts, r->cpu, r->rec, r->size);
@@ -399,9 +547,10 @@ dispatch (Builder   *b,
     case TSCOPE_EV_SOFTIRQ_ENTRY:
     case TSCOPE_EV_SOFTIRQ_EXIT:
     case TSCOPE_EV_SOFTIRQ_RAISE:
-      _tscope_builder_softirq (b, kind, r->ts, r->cpu, r->rec, r->size);
+      _tscope_builder_softirq (b, info.kind, r->ts, r->cpu, r->rec, r->size);
       break;
     default:
+      extract (b, pipe, info.kind, id, r);
       break;
     }
 }
@@ -611,6 +760,7 @@ merge_pass (TscopeTrace             *self,
             const TscopeLoadOptions *options,
             GError                 **error)
 {
+  g_autofree IdInfo *infos = id_infos (b->tep);
   Pass x = {
     .self = self,
     .b = b,
@@ -620,7 +770,7 @@ merge_pass (TscopeTrace             *self,
     .next_page = next_page,
     .options = options,
     .ids = {
-      .kinds = b->tep->kinds,
+      .info = infos,
       .max_id = b->tep->max_id,
       .type_offset = b->tep->common_type.offset,
       .type_size = b->tep->common_type.size,

@@ -79,12 +79,12 @@ G_STATIC_ASSERT (sizeof (TscopeOp) == 32);
 #define TSCOPE_OP_COMM_A 1  /* 16 bytes of a's name follow */
 #define TSCOPE_OP_COMM_B 2  /* 16 bytes of b's name follow (after a's) */
 #define TSCOPE_OP_RAW    4  /* the record follows */
+#define TSCOPE_OP_PAD(n) (((gsize) (n) + 7) & ~(gsize) 7)  /* ops stay 8-byte aligned */
 
 typedef struct
 {
-  gint32   pid;
-  gboolean used;
-  guint64  hash;
+  gint64  pid;              /* G_MININT64: empty */
+  guint64 name[2];          /* the 16 bytes of the name sent last */
 } TscopeCommSlot;
 
 #define TSCOPE_COMM_CACHE 8192
@@ -154,6 +154,9 @@ void     _tscope_builder_apply       (Builder         *b,
                                       const guint8    *comm_a,
                                       const guint8    *comm_b,
                                       const guint8    *raw);
+void     _tscope_builder_apply_ops   (Builder         *b,
+                                      const guint8    *data,
+                                      gsize            size);
 gboolean _tscope_builder_prescan     (Builder         *b,
                                       TscopeStream    *s,
                                       GError         **error);

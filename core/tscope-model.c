@@ -48,7 +48,7 @@ comm_id (Builder    *b,
 
 /* Names a task: @comm is a char[16] comm field, or NULL when the reader
  * saw the same name for this pid last time. */
-static inline void
+static inline __attribute__ ((always_inline)) void
 set_comm (Builder      *b,
           guint32       task,
           const guint8 *comm)
@@ -126,7 +126,7 @@ pid_slot (Builder *b,
 
 /* The task that @pid names now.  @fresh: the pid may be (re)born here (a
  * fork child, a switch-in or a wakeup_new) and must not join a dead task. */
-static inline guint32
+static inline __attribute__ ((always_inline)) guint32
 task_of (Builder  *b,
          gint32    pid,
          gint64    ts,
@@ -166,7 +166,7 @@ _tscope_builder_task_of (Builder  *b,
 
 /* ---- CPU intervals ---- */
 
-static inline guint
+static inline __attribute__ ((always_inline)) guint
 push_interval (Builder *b,
                guint    cpu,
                gint64   start,
@@ -217,7 +217,7 @@ state_code (Builder *b,
 
 /* ---- wakeups ---- */
 
-static inline void
+static inline __attribute__ ((always_inline)) void
 start_wakeup (Builder          *b,
               TscopeWakeupKind  kind,
               gint64            ts,
@@ -280,7 +280,7 @@ park_wakeup (Builder *b,
   tb->pending = NONE;
 }
 
-static inline void
+static inline __attribute__ ((always_inline)) void
 on_wakeup (Builder        *b,
            const TscopeOp *op,
            const guint8   *comm)
@@ -289,17 +289,20 @@ on_wakeup (Builder        *b,
 
   if (op->a == 0)
     return;
+  static const guint8 wakeup_kind[] = {
+    [TSCOPE_EV_SCHED_WAKING] = TSCOPE_WAKEUP_WAKING,
+    [TSCOPE_EV_SCHED_WAKEUP] = TSCOPE_WAKEUP_WAKEUP,
+    [TSCOPE_EV_SCHED_WAKEUP_NEW] = TSCOPE_WAKEUP_NEW,
+  };
+
   task = task_of (b, op->a, op->ts, op->kind == TSCOPE_EV_SCHED_WAKEUP_NEW);
-  start_wakeup (b,
-                op->kind == TSCOPE_EV_SCHED_WAKING ? TSCOPE_WAKEUP_WAKING
-                : op->kind == TSCOPE_EV_SCHED_WAKEUP ? TSCOPE_WAKEUP_WAKEUP : TSCOPE_WAKEUP_NEW,
-                op->ts, op->cpu, op->b, task, op->c);
+  start_wakeup (b, (TscopeWakeupKind) wakeup_kind[op->kind], op->ts, op->cpu, op->b, task, op->c);
   set_comm (b, task, comm);
 }
 
 /* ---- sched_switch ---- */
 
-static void
+static inline __attribute__ ((always_inline)) void
 on_switch (Builder        *b,
            const TscopeOp *op,
            const guint8   *prev_comm,
@@ -450,20 +453,12 @@ on_process_exit (Builder        *b,
   b->tb[task].exiting = 1;
 }
 
-/**
- * _tscope_builder_apply:
- * @comm_a: (nullable): the name of op->a's pid when it changed
- * @comm_b: (nullable): the name of op->b's pid when it changed
- * @raw: (nullable): the record, for TSCOPE_OP_RAW ops
- *
- * Applies one record, in trace order, to the task-wide models.
- */
-void
-_tscope_builder_apply (Builder        *b,
-                       const TscopeOp *op,
-                       const guint8   *comm_a,
-                       const guint8   *comm_b,
-                       const guint8   *raw)
+static inline __attribute__ ((always_inline)) void
+apply (Builder        *b,
+       const TscopeOp *op,
+       const guint8   *comm_a,
+       const guint8   *comm_b,
+       const guint8   *raw)
 {
   switch (op->kind)
     {
@@ -495,6 +490,58 @@ _tscope_builder_apply (Builder        *b,
       break;
     default:
       break;
+    }
+}
+
+
+/**
+ * _tscope_builder_apply:
+ * @comm_a: (nullable): the name of op->a's pid when it changed
+ * @comm_b: (nullable): the name of op->b's pid when it changed
+ * @raw: (nullable): the record, for TSCOPE_OP_RAW ops
+ *
+ * Applies one record, in trace order, to the task-wide models.
+ */
+void
+_tscope_builder_apply (Builder        *b,
+                       const TscopeOp *op,
+                       const guint8   *comm_a,
+                       const guint8   *comm_b,
+                       const guint8   *raw)
+{
+  apply (b, op, comm_a, comm_b, raw);
+}
+
+/**
+ * _tscope_builder_apply_ops:
+ * @data: (array length=size): TscopeOps as tscope-model-pass.c queues them
+ *
+ * Applies a block of queued ops, in order (one call a block, not an op).
+ */
+void
+_tscope_builder_apply_ops (Builder      *b,
+                           const guint8 *data,
+                           gsize         size)
+{
+  for (gsize off = 0; off < size;)
+    {
+      const TscopeOp *op = (const TscopeOp *) (data + off);
+      const guint8 *tail = (const guint8 *) (op + 1);
+      const guint8 *comm_a = NULL;
+      const guint8 *comm_b = NULL;
+
+      if (op->flags & TSCOPE_OP_COMM_A)
+        {
+          comm_a = tail;
+          tail += 16;
+        }
+      if (op->flags & TSCOPE_OP_COMM_B)
+        {
+          comm_b = tail;
+          tail += 16;
+        }
+      apply (b, op, comm_a, comm_b, tail);
+      off = (gsize) (tail - data) + (op->flags & TSCOPE_OP_RAW ? TSCOPE_OP_PAD (op->extra) : 0);
     }
 }
 
@@ -557,6 +604,8 @@ _tscope_builder_init (Builder     *b,
   b->kvm_counts = g_hash_table_new (NULL, NULL);
   b->state_codes = g_hash_table_new (NULL, NULL);
   b->comm_cache = g_new0 (TscopeCommSlot, TSCOPE_COMM_CACHE);
+  for (guint i = 0; i < TSCOPE_COMM_CACHE; i++)
+    b->comm_cache[i].pid = G_MININT64;
   t->n_states = 1;                       /* code 0: not ended by a switch */
   t->wk.side = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   comm_id (b, "", 0);
