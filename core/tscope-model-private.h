@@ -149,6 +149,8 @@ field_pid (Builder           *b,
   return (gint32) _tscope_field_get (b->tep, f, rec);
 }
 
+extern gboolean _tscope_model_general_reader;
+
 void     _tscope_builder_apply       (Builder         *b,
                                       const TscopeOp  *op,
                                       const guint8    *comm_a,
