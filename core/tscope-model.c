@@ -193,17 +193,13 @@ push_interval (Builder *b,
 }
 
 /* prev_state values are few: a palette code of one byte each. */
-static guint8
-state_code (Builder *b,
-            gint64   prev_state)
+static __attribute__ ((noinline)) guint8
+state_code_slow (Builder *b,
+                 guint16  v)
 {
   TscopeTrace *t = b->t;
-  guint16 v = (guint16) CLAMP (prev_state, 0, G_MAXUINT16);
-  gpointer code;
+  gpointer code = g_hash_table_lookup (b->state_codes, GUINT_TO_POINTER (v));
 
-  if (G_LIKELY (v < G_N_ELEMENTS (b->small_states) && b->small_states[v]))
-    return b->small_states[v];
-  code = g_hash_table_lookup (b->state_codes, GUINT_TO_POINTER (v));
   if (code)
     return (guint8) GPOINTER_TO_UINT (code);
   if (t->n_states == G_N_ELEMENTS (t->states))
@@ -213,6 +209,17 @@ state_code (Builder *b,
   if (v < G_N_ELEMENTS (b->small_states))
     b->small_states[v] = (guint8) t->n_states;
   return (guint8) t->n_states++;
+}
+
+static inline guint8
+state_code (Builder *b,
+            gint64   prev_state)
+{
+  guint16 v = (guint16) CLAMP (prev_state, 0, G_MAXUINT16);
+
+  if (G_LIKELY (v < G_N_ELEMENTS (b->small_states) && b->small_states[v]))
+    return b->small_states[v];
+  return state_code_slow (b, v);
 }
 
 /* ---- wakeups ---- */
