@@ -301,6 +301,15 @@ typedef struct
   gint64        ts;
 } Rec;
 
+/* An op for record @r, its fields zero until the extractor sets them. */
+static inline TscopeOp
+op_for (const Rec       *r,
+        TscopeEventKind  kind,
+        guint            id)
+{
+  return (TscopeOp) { .ts = r->ts, .cpu = (guint16) r->cpu, .id = (guint16) id, .kind = (guint8) kind };
+}
+
 static inline gint32
 rd_i32 (const guint8 *p)
 {
@@ -338,17 +347,7 @@ extract_fast (Builder         *b,
   const guint8 *rec = r->rec;
   const guint8 *comm_a = NULL;
   const guint8 *comm_b = NULL;
-  TscopeOp op;
-
-  op.ts = r->ts;
-  op.cpu = (guint16) r->cpu;
-  op.id = (guint16) id;
-  op.kind = (guint8) kind;
-  op.flags = 0;
-  op.u = 0;
-  op.b = 0;
-  op.c = 0;
-  op.d = 0;
+  TscopeOp op = op_for (r, kind, id);
   switch (kind)
     {
     case TSCOPE_EV_SCHED_SWITCH:
@@ -446,18 +445,7 @@ extract (Builder         *b,
   const guint8 *comm_a = NULL;
   const guint8 *comm_b = NULL;
   const guint8 *raw = NULL;
-  TscopeOp op;
-
-  op.ts = r->ts;
-  op.cpu = (guint16) r->cpu;
-  op.id = (guint16) id;
-  op.kind = (guint8) kind;
-  op.flags = 0;
-  op.u = 0;
-  op.a = 0;
-  op.b = 0;
-  op.c = 0;
-  op.d = 0;
+  TscopeOp op = op_for (r, kind, id);
   switch (kind)
     {
     case TSCOPE_EV_SCHED_SWITCH:
