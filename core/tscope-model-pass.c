@@ -67,6 +67,8 @@ typedef struct
   gboolean     finish;                  /* the pass went through: close the models */
   GAsyncQueue *free;
   Block       *cur;
+  guint8      *at;                      /* the free part of cur, between the runs of the pass */
+  guint8      *end;
   GThread     *thread;
   TscopeInflater *inflater;             /* compressed data: help it while the queue is empty */
   /* uncompressed data: each CPU's mapped data not yet populated */
@@ -175,30 +177,36 @@ block_new (gsize size)
   return blk;
 }
 
-/* Room for @need bytes in the current block. */
-static inline guint8 *
-pipe_reserve (Pipe  *p,
-              gsize  need)
+/* Where the reader writes into the current block.  The hot loop keeps
+ * it in a local that never escapes: stores into the queue then cannot
+ * alias it, and it stays in registers (in the Pipe, every op reloaded
+ * and stored it). */
+typedef struct
 {
   guint8 *at;
+  guint8 *end;
+} Cursor;
 
-  if (G_UNLIKELY (p->cur->used + need > BLOCK_SIZE))
-    {
-      g_async_queue_push (p->full, p->cur);
-      if (need > BLOCK_SIZE)
-        p->cur = block_new (need);
-      else
-        {
-          p->cur = g_async_queue_pop (p->free);
-          p->cur->used = 0;
-        }
-    }
-  at = p->cur->data + p->cur->used;
-  p->cur->used += need;
-  return at;
+/* Sends the current block (filled up to @at) and takes a free one with
+ * room for @need bytes. */
+static G_GNUC_NO_INLINE Cursor
+pipe_flip (Pipe   *p,
+           guint8 *at,
+           gsize   need)
+{
+  p->cur->used = (gsize) (at - p->cur->data);
+  g_async_queue_push (p->full, p->cur);
+  if (need > BLOCK_SIZE)
+    p->cur = block_new (need);
+  else
+    p->cur = g_async_queue_pop (p->free);
+  p->cur->used = 0;
+  return (Cursor) { p->cur->data, p->cur->data + MAX (need, BLOCK_SIZE) };
 }
 
-static inline __attribute__ ((always_inline)) void
+/* Queues @op as the general reader builds it (put_fast() is the fast
+ * reader's way). */
+static void
 pipe_push (Pipe           *p,
            const TscopeOp *op,
            const guint8   *comm_a,
@@ -206,8 +214,19 @@ pipe_push (Pipe           *p,
            const guint8   *raw)
 {
   gsize need = sizeof *op + (comm_a ? 16 : 0) + (comm_b ? 16 : 0) + (raw ? TSCOPE_OP_PAD (op->extra) : 0);
-  guint8 *at = pipe_reserve (p, need);
-  TscopeOp *copy = (TscopeOp *) at;
+  guint8 *at;
+  TscopeOp *copy;
+
+  if ((gsize) (p->end - p->at) < need)
+    {
+      Cursor q = pipe_flip (p, p->at, need);
+
+      p->at = q.at;
+      p->end = q.end;
+    }
+  at = p->at;
+  p->at += need;
+  copy = (TscopeOp *) at;
 
   *copy = *op;
   copy->flags = (comm_a ? TSCOPE_OP_COMM_A : 0) | (comm_b ? TSCOPE_OP_COMM_B : 0) | (raw ? TSCOPE_OP_RAW : 0);
@@ -236,6 +255,8 @@ pipe_start (Pipe    *p,
   for (guint i = 0; i < N_BLOCKS; i++)
     g_async_queue_push (p->free, block_new (BLOCK_SIZE));
   p->cur = g_async_queue_pop (p->free);
+  p->at = p->cur->data;
+  p->end = p->cur->data + BLOCK_SIZE;
   p->thread = g_thread_new ("tscope-build", builder_thread, p);
 }
 
@@ -246,6 +267,7 @@ pipe_finish (Pipe     *p,
              gboolean  finish)
 {
   p->finish = finish;
+  p->cur->used = (gsize) (p->at - p->cur->data);
   g_async_queue_push (p->full, p->cur);
   g_async_queue_push (p->full, p);
   if (finish)
@@ -333,11 +355,75 @@ emit (Builder        *b,
     _tscope_builder_apply (b, op, comm_a, comm_b, raw);
 }
 
+/* Applies or queues the op of record @r with these fields.  Given as
+ * scalars, and written straight into the queue: a TscopeOp built first
+ * lives on the stack (GCC does not keep it in registers) and is copied
+ * with 16-byte loads of the narrow stores just made, which the store
+ * buffer cannot forward. */
+static inline __attribute__ ((always_inline)) void
+put_fast (Builder         *b,
+          Pipe            *pipe,
+          Cursor          *q,
+          gboolean         piped,
+          const Rec       *r,
+          TscopeEventKind  kind,
+          guint            id,
+          gint32           a,
+          gint32           bb,
+          gint32           c,
+          gint32           d,
+          guint16          u,
+          const guint8    *comm_a,
+          const guint8    *comm_b)
+{
+  if (piped)
+    {
+      gsize need = sizeof (TscopeOp) + (comm_a ? 16 : 0) + (comm_b ? 16 : 0);
+      TscopeOp *op;
+      guint8 *tail;
+
+      if (G_UNLIKELY ((gsize) (q->end - q->at) < need))
+        *q = pipe_flip (pipe, q->at, need);
+      op = (TscopeOp *) q->at;
+      tail = q->at + sizeof *op;
+      q->at += need;
+      op->ts = r->ts;
+      op->a = a;
+      op->b = bb;
+      op->c = c;
+      op->d = d;
+      op->u = u;
+      op->cpu = (guint16) r->cpu;
+      op->id = (guint16) id;
+      op->kind = (guint8) kind;
+      op->flags = (comm_a ? TSCOPE_OP_COMM_A : 0) | (comm_b ? TSCOPE_OP_COMM_B : 0);
+      if (comm_a)
+        {
+          memcpy (tail, comm_a, 16);
+          tail += 16;
+        }
+      if (comm_b)
+        memcpy (tail, comm_b, 16);
+    }
+  else
+    {
+      TscopeOp op = op_for (r, kind, id);
+
+      op.a = a;
+      op.b = bb;
+      op.c = c;
+      op.d = d;
+      op.u = u;
+      _tscope_builder_apply (b, &op, comm_a, comm_b, NULL);
+    }
+}
+
 /* Fills an op from a record of a task-wide kind and applies or queues it,
  * reading the fields the way a format that passed fast_kind() lays them. */
 static inline __attribute__ ((always_inline)) void
 extract_fast (Builder         *b,
               Pipe            *pipe,
+              Cursor          *q,
               gboolean         piped,
               TscopeEventKind  kind,
               guint            id,
@@ -345,53 +431,62 @@ extract_fast (Builder         *b,
 {
   const TscopeField *f = b->tep->fields[kind];
   const guint8 *rec = r->rec;
-  const guint8 *comm_a = NULL;
-  const guint8 *comm_b = NULL;
-  TscopeOp op = op_for (r, kind, id);
+
   switch (kind)
     {
     case TSCOPE_EV_SCHED_SWITCH:
       {
         gint64 state;
+        gint32 prev = rd_i32 (rec + f[F_PREV_PID].offset);
+        gint32 next = rd_i32 (rec + f[F_NEXT_PID].offset);
+        const guint8 *comm_a = changed_name (b, prev, rec + f[F_PREV_COMM].offset);
+        const guint8 *comm_b = changed_name (b, next, rec + f[F_NEXT_COMM].offset);
 
         memcpy (&state, rec + f[F_PREV_STATE].offset, 8);
-        op.a = rd_i32 (rec + f[F_PREV_PID].offset);
-        op.b = rd_i32 (rec + f[F_NEXT_PID].offset);
-        op.u = (guint16) CLAMP (state, 0, G_MAXUINT16);
-        comm_a = changed_name (b, op.a, rec + f[F_PREV_COMM].offset);
-        comm_b = changed_name (b, op.b, rec + f[F_NEXT_COMM].offset);
+        put_fast (b, pipe, q, piped, r, kind, id, prev, next, 0, 0, (guint16) CLAMP (state, 0, G_MAXUINT16),
+                  comm_a, comm_b);
         break;
       }
     case TSCOPE_EV_SCHED_WAKING:
     case TSCOPE_EV_SCHED_WAKEUP:
     case TSCOPE_EV_SCHED_WAKEUP_NEW:
-      op.a = rd_i32 (rec + f[F_PID].offset);
-      op.b = rd_i32 (rec + b->tep->common_pid.offset);
-      op.c = rd_i32 (rec + f[F_TARGET_CPU].offset);
-      comm_a = changed_name (b, op.a, rec + f[F_COMM].offset);
-      break;
+      {
+        gint32 pid = rd_i32 (rec + f[F_PID].offset);
+
+        put_fast (b, pipe, q, piped, r, kind, id, pid, rd_i32 (rec + b->tep->common_pid.offset),
+                  rd_i32 (rec + f[F_TARGET_CPU].offset), 0, 0, changed_name (b, pid, rec + f[F_COMM].offset), NULL);
+        break;
+      }
     case TSCOPE_EV_SCHED_MIGRATE:
-      op.a = rd_i32 (rec + f[F_PID].offset);
-      op.c = rd_i32 (rec + f[F_ORIG_CPU].offset);
-      op.d = rd_i32 (rec + f[F_DEST_CPU].offset);
-      comm_a = changed_name (b, op.a, rec + f[F_COMM].offset);
-      break;
+      {
+        gint32 pid = rd_i32 (rec + f[F_PID].offset);
+
+        put_fast (b, pipe, q, piped, r, kind, id, pid, 0, rd_i32 (rec + f[F_ORIG_CPU].offset),
+                  rd_i32 (rec + f[F_DEST_CPU].offset), 0, changed_name (b, pid, rec + f[F_COMM].offset), NULL);
+        break;
+      }
     case TSCOPE_EV_SCHED_FORK:
-      /* a fork names a new task: always send both names */
-      op.a = rd_i32 (rec + f[F_PARENT_PID].offset);
-      op.b = rd_i32 (rec + f[F_CHILD_PID].offset);
-      comm_a = rec + f[F_PARENT_COMM].offset;
-      comm_b = rec + f[F_CHILD_COMM].offset;
-      changed_name (b, op.a, comm_a);
-      changed_name (b, op.b, comm_b);
-      break;
+      {
+        /* a fork names a new task: always send both names */
+        gint32 parent = rd_i32 (rec + f[F_PARENT_PID].offset);
+        gint32 child = rd_i32 (rec + f[F_CHILD_PID].offset);
+
+        changed_name (b, parent, rec + f[F_PARENT_COMM].offset);
+        changed_name (b, child, rec + f[F_CHILD_COMM].offset);
+        put_fast (b, pipe, q, piped, r, kind, id, parent, child, 0, 0, 0, rec + f[F_PARENT_COMM].offset,
+                  rec + f[F_CHILD_COMM].offset);
+        break;
+      }
     case TSCOPE_EV_SCHED_EXIT:
     default:
-      op.a = rd_i32 (rec + f[F_PID].offset);
-      comm_a = changed_name (b, op.a, rec + f[F_COMM].offset);
-      break;
+      {
+        gint32 pid = rd_i32 (rec + f[F_PID].offset);
+
+        put_fast (b, pipe, q, piped, r, kind, id, pid, 0, 0, 0, 0, changed_name (b, pid, rec + f[F_COMM].offset),
+                  NULL);
+        break;
+      }
     }
-  emit (b, piped ? pipe : NULL, &op, comm_a, comm_b, NULL);
 }
 
 /* Whether records of @kind can take extract_fast(): the file is in the
@@ -551,6 +646,7 @@ id_infos (const TscopeTep *tep)
 static inline __attribute__ ((always_inline)) void
 dispatch (Builder   *b,
           Pipe      *pipe,
+          Cursor    *q,
           gboolean   piped,
           gboolean   native,
           guint64   *counts,
@@ -587,7 +683,7 @@ dispatch (Builder   *b,
     }
   if (G_LIKELY (info.route == ROUTE_FAST))
     {
-      extract_fast (b, pipe, piped, info.kind, id, r);
+      extract_fast (b, pipe, q, piped, info.kind, id, r);
       return;
     }
   switch (info.kind)
@@ -604,7 +700,15 @@ dispatch (Builder   *b,
       _tscope_builder_softirq (b, info.kind, r->ts, r->cpu, r->rec, r->size);
       break;
     default:
-      extract (b, pipe, info.kind, id, r);
+      /* out of line: it takes the cursor from the pipe and gives it back */
+      if (piped)
+        {
+          pipe->at = q->at;
+          pipe->end = q->end;
+        }
+      extract (b, piped ? pipe : NULL, info.kind, id, r);
+      if (piped)
+        *q = (Cursor) { pipe->at, pipe->end };
       break;
     }
 }
@@ -709,6 +813,7 @@ typedef struct
   guint64                  progress_mark;   /* count >> 16 at the last report */
   gint64                   first;
   gint64                   last;
+  gboolean                 native;          /* every stream in the host's byte order, 2-byte ids */
 } Pass;
 
 /* Reads stream @s (order[@si]) from its current record on, while it
@@ -741,6 +846,10 @@ run_stream_as (Pass          *x,
   gint64 last = x->last;
   gboolean ok = TRUE;
   Rec r = { s->rec, s->rec_size, s->cpu, s->ts };
+  Cursor q = { NULL, NULL };
+
+  if (piped)
+    q = (Cursor) { pipe->at, pipe->end };
 
   for (;;)
     {
@@ -752,7 +861,7 @@ run_stream_as (Pass          *x,
       first = MIN (first, r.ts);
       last = MAX (last, r.ts);
       count++;
-      dispatch (b, pipe, piped, native, counts, &ids, &r);
+      dispatch (b, pipe, &q, piped, native, counts, &ids, &r);
       index++;
       if (G_LIKELY (_tscope_rb_decode (swap, big_endian, &next, end, &raw_ts, &r.rec, &r.size)))
         r.ts = G_UNLIKELY (convert) ? _tscope_file_convert_ts (s->file, r.cpu, raw_ts) : (gint64) raw_ts;
@@ -792,6 +901,11 @@ run_stream_as (Pass          *x,
       if (r.ts >= limit)
         break;
     }
+  if (piped)
+    {
+      pipe->at = q.at;
+      pipe->end = q.end;
+    }
   s->next = next;
   s->end = end;
   s->raw_ts = raw_ts;
@@ -813,14 +927,11 @@ run_stream (Pass          *x,
             gint64         limit,
             GError       **error)
 {
-  gboolean native = !_tscope_model_general_reader && !s->swap && !s->big_endian && !x->ids.swap
-                    && x->ids.type_size == 2;
-
   if (x->pipe != NULL)
-    return native ? run_stream_as (x, s, si, limit, error, TRUE, TRUE)
-                  : run_stream_as (x, s, si, limit, error, TRUE, FALSE);
-  return native ? run_stream_as (x, s, si, limit, error, FALSE, TRUE)
-                : run_stream_as (x, s, si, limit, error, FALSE, FALSE);
+    return x->native ? run_stream_as (x, s, si, limit, error, TRUE, TRUE)
+                     : run_stream_as (x, s, si, limit, error, TRUE, FALSE);
+  return x->native ? run_stream_as (x, s, si, limit, error, FALSE, TRUE)
+                   : run_stream_as (x, s, si, limit, error, FALSE, FALSE);
 }
 
 static gboolean
@@ -854,6 +965,9 @@ merge_pass (TscopeTrace             *self,
   };
   guint n = self->n_streams;
 
+  x.native = !_tscope_model_general_reader && !x.ids.swap && x.ids.type_size == 2;
+  for (guint i = 0; i < n; i++)
+    x.native = x.native && !streams[i].swap && !streams[i].big_endian;
   for (;;)
     {
       TscopeStream *s = NULL;

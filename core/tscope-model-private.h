@@ -33,6 +33,8 @@ typedef struct
   gint64  pending_ts;       /* its wakeup time */
   gint64  first_ts;
   gint64  last_ts;
+  gint64  run_ns;           /* its closed intervals' time (see on_switch) */
+  guint32 n_runs;           /* its closed intervals */
   guint32 comm_id;
   guint32 vcpu;             /* index in vcpus, or NONE */
   guint32 switch_ins;

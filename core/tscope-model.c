@@ -333,10 +333,20 @@ on_switch (Builder        *b,
 
   if (c->cur != NONE)
     {
-      if (b->tb[c->cur].pid != prev_pid)
+      TaskBuild *ob = &b->tb[c->cur];
+      guint last = iv->n - 1;
+
+      if (ob->pid != prev_pid)
         iv->prev_pid_mismatches++;
-      iv->state[iv->n - 1] = state_code (b, op->u);
-      b->tb[c->cur].oncpu--;
+      iv->state[last] = state_code (b, op->u);
+      ob->oncpu--;
+      /* the interval ends: its task's running time, counted here where
+       * the task is in the cache (a CPU's first interval, started before
+       * its first switch, has its start only when the pass is over) */
+      ob->n_runs++;
+      if (G_LIKELY (last > 0 || !iv->first_is_partial))
+        ob->run_ns += ts - iv->start[last];
+      ob->last_ts = MAX (ob->last_ts, ts);
     }
   /* an exiting task can still be preempted and run again: it is gone only
    * when it leaves the CPU dead (X, Z) */
@@ -658,14 +668,18 @@ finish_intervals (Builder *b)
       SHRINK (iv->state, iv->n);
       t->cpu_run_base[c] = (guint32) total;
       total += iv->n;
-      for (guint i = 0; i < iv->n; i++)
+      /* on_switch() counted the intervals that a switch ended, but for a
+       * first one that started before the first switch; the last one ends
+       * with the trace */
+      if (iv->n > 1 && iv->first_is_partial)
+        t->tasks[iv->task[0]].pub.run_ns += iv->start[1] - iv->start[0];
+      if (iv->n > 0)
         {
-          TscopeTask *task = &t->tasks[iv->task[i]].pub;
-          gint64 end = i + 1 < iv->n ? iv->start[i + 1] : t->last_ts;
+          TscopeTask *task = &t->tasks[iv->task[iv->n - 1]].pub;
 
           task->n_runs++;
-          task->run_ns += end - iv->start[i];
-          task->last_ts = MAX (task->last_ts, end);
+          task->run_ns += t->last_ts - iv->start[iv->n - 1];
+          task->last_ts = MAX (task->last_ts, t->last_ts);
         }
     }
   t->cpu_run_base[t->n_cpus] = (guint32) total;
@@ -696,6 +710,8 @@ finish_tasks (Builder *b)
       r->pub.parent = tb->parent;
       r->pub.first_ts = tb->first_ts;
       r->pub.last_ts = tb->last_ts;
+      r->pub.run_ns = tb->run_ns;
+      r->pub.n_runs = tb->n_runs;
       r->pub.switch_ins = tb->switch_ins;
       r->pub.migrations = tb->migrations;
       r->pub.cpu_changes = tb->cpu_changes;
