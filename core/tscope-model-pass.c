@@ -185,11 +185,20 @@ typedef struct
 {
   guint8 *at;
   guint8 *end;
+  guint8 *waking_end;       /* at after queuing a sched_waking without a name */
 } Cursor;
+
+/* A block's free space (returned in two registers, where a Cursor would
+ * go through memory). */
+typedef struct
+{
+  guint8 *at;
+  guint8 *end;
+} Room;
 
 /* Sends the current block (filled up to @at) and takes a free one with
  * room for @need bytes. */
-static G_GNUC_NO_INLINE Cursor
+static G_GNUC_NO_INLINE Room
 pipe_flip (Pipe   *p,
            guint8 *at,
            gsize   need)
@@ -201,7 +210,7 @@ pipe_flip (Pipe   *p,
   else
     p->cur = g_async_queue_pop (p->free);
   p->cur->used = 0;
-  return (Cursor) { p->cur->data, p->cur->data + MAX (need, BLOCK_SIZE) };
+  return (Room) { p->cur->data, p->cur->data + MAX (need, BLOCK_SIZE) };
 }
 
 /* Queues @op as the general reader builds it (put_fast() is the fast
@@ -219,7 +228,7 @@ pipe_push (Pipe           *p,
 
   if ((gsize) (p->end - p->at) < need)
     {
-      Cursor q = pipe_flip (p, p->at, need);
+      Room q = pipe_flip (p, p->at, need);
 
       p->at = q.at;
       p->end = q.end;
@@ -383,7 +392,11 @@ put_fast (Builder         *b,
       guint8 *tail;
 
       if (G_UNLIKELY ((gsize) (q->end - q->at) < need))
-        *q = pipe_flip (pipe, q->at, need);
+        {
+          Room room = pipe_flip (pipe, q->at, need);
+
+          *q = (Cursor) { room.at, room.end, NULL };
+        }
       op = (TscopeOp *) q->at;
       tail = q->at + sizeof *op;
       q->at += need;
@@ -447,14 +460,32 @@ extract_fast (Builder         *b,
                   comm_a, comm_b);
         break;
       }
-    case TSCOPE_EV_SCHED_WAKING:
     case TSCOPE_EV_SCHED_WAKEUP:
+      {
+        gint32 pid = rd_i32 (rec + f[F_PID].offset);
+        const guint8 *comm = changed_name (b, pid, rec + f[F_COMM].offset);
+
+        /* right after the sched_waking of its pid, with the same name: it
+         * changes nothing the waking did not, and is folded into it */
+        if (piped && q->at == q->waking_end && comm == NULL && ((TscopeOp *) q->at)[-1].a == pid)
+          {
+            ((TscopeOp *) q->at)[-1].flags |= TSCOPE_OP_WAKEUP;
+            break;
+          }
+        put_fast (b, pipe, q, piped, r, kind, id, pid, rd_i32 (rec + b->tep->common_pid.offset),
+                  rd_i32 (rec + f[F_TARGET_CPU].offset), 0, 0, comm, NULL);
+        break;
+      }
+    case TSCOPE_EV_SCHED_WAKING:
     case TSCOPE_EV_SCHED_WAKEUP_NEW:
       {
         gint32 pid = rd_i32 (rec + f[F_PID].offset);
+        const guint8 *comm = changed_name (b, pid, rec + f[F_COMM].offset);
 
         put_fast (b, pipe, q, piped, r, kind, id, pid, rd_i32 (rec + b->tep->common_pid.offset),
-                  rd_i32 (rec + f[F_TARGET_CPU].offset), 0, 0, changed_name (b, pid, rec + f[F_COMM].offset), NULL);
+                  rd_i32 (rec + f[F_TARGET_CPU].offset), 0, 0, comm, NULL);
+        if (piped && kind == TSCOPE_EV_SCHED_WAKING && comm == NULL)
+          q->waking_end = q->at;
         break;
       }
     case TSCOPE_EV_SCHED_MIGRATE:
@@ -708,7 +739,7 @@ dispatch (Builder   *b,
         }
       extract (b, piped ? pipe : NULL, info.kind, id, r);
       if (piped)
-        *q = (Cursor) { pipe->at, pipe->end };
+        *q = (Cursor) { pipe->at, pipe->end, NULL };
       break;
     }
 }
@@ -816,47 +847,107 @@ typedef struct
   gboolean                 native;          /* every stream in the host's byte order, 2-byte ids */
 } Pass;
 
-/* Reads stream @s (order[@si]) from its current record on, while it
- * stays before @limit; the stream's state lives in locals meanwhile, so
- * that the compiler keeps it in registers (stores into the queue could
- * alias it otherwise).  Returns: %FALSE on an error or a cancel. */
+/* The next run of the merge: the stream with the smallest timestamp, the
+ * lowest CPU on ties (as in trace-cmd; order[] is by CPU), and @limit, the
+ * first timestamp at which another stream goes first.  Returns: %FALSE
+ * when every stream is done. */
+static gboolean
+next_run (Pass          *x,
+          TscopeStream **sp,
+          guint         *sip,
+          gint64        *limit)
+{
+  TscopeStream **order = x->order;
+  guint n = x->self->n_streams;
+  TscopeStream *s = NULL;
+  guint si = 0;
+
+  for (guint i = 0; i < n; i++)
+    if (order[i]->valid && (s == NULL || order[i]->ts < s->ts))
+      {
+        s = order[i];
+        si = i;
+      }
+  if (s == NULL)
+    return FALSE;
+  *limit = G_MAXINT64;
+  for (guint i = 0; i < n; i++)
+    {
+      TscopeStream *o = order[i];
+
+      if (o != s && o->valid && o->ts + (o->cpu > s->cpu) < *limit)
+        *limit = o->ts + (o->cpu > s->cpu);
+    }
+  *sp = s;
+  *sip = si;
+  return TRUE;
+}
+
+/* The merge: runs of records of one stream after the other, in timestamp
+ * order.  The current stream's state lives in locals, so that the compiler
+ * keeps it in registers (stores into the queue could alias it otherwise),
+ * and goes back to its TscopeStream only when the run ends: with two
+ * streams, every 4 records or so.  Returns: %FALSE on an error or a
+ * cancel. */
 static inline __attribute__ ((always_inline)) gboolean
-run_stream_as (Pass          *x,
-               TscopeStream  *s,
-               guint          si,
-               gint64         limit,
-               GError       **error,
-               gboolean       piped,
-               gboolean       native)
+merge_as (Pass     *x,
+          GError  **error,
+          gboolean  piped,
+          gboolean  native)
 {
   Builder *b = x->b;
   Pipe *pipe = x->pipe;
+  TscopeStream **order = x->order;
+  const guint n = x->self->n_streams;
   guint64 *counts = x->self->event_counts;
   const Ids ids = x->ids;
-  const gboolean swap = native ? FALSE : s->swap;
-  const gboolean big_endian = native ? FALSE : s->big_endian;
-  const gboolean convert = s->convert_ts;
-  const guint8 *next = s->next;
-  const guint8 *end = s->end;
-  guint64 raw_ts = s->raw_ts;
-  guint64 index = s->index;
   guint64 count = x->count;
-  guint64 start = count;
   gint64 first = x->first;
   gint64 last = x->last;
   gboolean ok = TRUE;
-  Rec r = { s->rec, s->rec_size, s->cpu, s->ts };
-  Cursor q = { NULL, NULL };
+  Cursor q = { NULL, NULL, NULL };
+  TscopeStream *s;
+  guint si;
+  gint64 limit;
+  gboolean swap, big_endian, convert;
+  const guint8 *next, *end;
+  guint64 raw_ts, index;
+  Rec r;
 
   if (piped)
-    q = (Cursor) { pipe->at, pipe->end };
+    q = (Cursor) { pipe->at, pipe->end, NULL };
+  if (!next_run (x, &s, &si, &limit))
+    goto out;
 
+#define LOAD_STREAM()                                           \
+  G_STMT_START {                                                \
+    swap = native ? FALSE : s->swap;                            \
+    big_endian = native ? FALSE : s->big_endian;                \
+    convert = s->convert_ts;                                    \
+    next = s->next;                                             \
+    end = s->end;                                               \
+    raw_ts = s->raw_ts;                                         \
+    index = s->index;                                           \
+    r = (Rec) { s->rec, s->rec_size, s->cpu, s->ts };           \
+  } G_STMT_END
+#define STORE_STREAM()                                          \
+  G_STMT_START {                                                \
+    s->next = next;                                             \
+    s->end = end;                                               \
+    s->raw_ts = raw_ts;                                         \
+    s->index = index;                                           \
+    s->rec = r.rec;                                             \
+    s->rec_size = r.size;                                       \
+    s->ts = r.ts;                                               \
+  } G_STMT_END
+
+  LOAD_STREAM ();
   for (;;)
     {
       if (G_UNLIKELY ((count & (TSCOPE_ROW_STEP - 1)) == 0))
         {
           s->index = index;
-          mark_row (x->self, x->order);
+          mark_row (x->self, order);
         }
       first = MIN (first, r.ts);
       last = MAX (last, r.ts);
@@ -877,8 +968,13 @@ run_stream_as (Pass          *x,
                 {
                   g_propagate_error (error, g_steal_pointer (&s->error));
                   ok = FALSE;
+                  break;
                 }
-              break;
+              /* the stream is done: on with the others */
+              if (!next_run (x, &s, &si, &limit))
+                break;
+              LOAD_STREAM ();
+              continue;
             }
           index_page (&x->self->pages[si], s, &x->next_page[si]);
           next = s->next;
@@ -893,45 +989,57 @@ run_stream_as (Pass          *x,
               x->count = count;
               if (!report_progress (x->self, x->streams, x->options, error))
                 {
+                  STORE_STREAM ();
                   ok = FALSE;
                   break;
                 }
             }
         }
-      if (r.ts >= limit)
-        break;
+      if (G_UNLIKELY (r.ts >= limit))
+        {
+          /* another stream goes first: with two, the other one, which
+           * then runs until this one's record */
+          STORE_STREAM ();
+          if (n == 2 && order[si ^ 1]->valid)
+            {
+              TscopeStream *o = order[si ^ 1];
+
+              limit = r.ts + (s->cpu > o->cpu);
+              s = o;
+              si ^= 1;
+            }
+          else if (!next_run (x, &s, &si, &limit))
+            break;
+          LOAD_STREAM ();
+        }
     }
+#undef LOAD_STREAM
+#undef STORE_STREAM
+
+out:
   if (piped)
     {
       pipe->at = q.at;
       pipe->end = q.end;
     }
-  s->next = next;
-  s->end = end;
-  s->raw_ts = raw_ts;
-  s->index = index;
-  s->rec = r.rec;
-  s->rec_size = r.size;
-  s->ts = r.ts;
-  x->self->cpu_events[r.cpu] += count - start;
   x->count = count;
   x->first = first;
   x->last = last;
   return ok;
 }
 
-static gboolean
-run_stream (Pass          *x,
-            TscopeStream  *s,
-            guint          si,
-            gint64         limit,
-            GError       **error)
+static G_GNUC_NO_INLINE gboolean
+merge_piped (Pass     *x,
+             GError  **error)
 {
-  if (x->pipe != NULL)
-    return x->native ? run_stream_as (x, s, si, limit, error, TRUE, TRUE)
-                     : run_stream_as (x, s, si, limit, error, TRUE, FALSE);
-  return x->native ? run_stream_as (x, s, si, limit, error, FALSE, TRUE)
-                   : run_stream_as (x, s, si, limit, error, FALSE, FALSE);
+  return x->native ? merge_as (x, error, TRUE, TRUE) : merge_as (x, error, TRUE, FALSE);
+}
+
+static G_GNUC_NO_INLINE gboolean
+merge_direct (Pass     *x,
+              GError  **error)
+{
+  return x->native ? merge_as (x, error, FALSE, TRUE) : merge_as (x, error, FALSE, FALSE);
 }
 
 static gboolean
@@ -964,37 +1072,17 @@ merge_pass (TscopeTrace             *self,
     .last = G_MININT64,
   };
   guint n = self->n_streams;
+  gboolean ok;
 
   x.native = !_tscope_model_general_reader && !x.ids.swap && x.ids.type_size == 2;
   for (guint i = 0; i < n; i++)
     x.native = x.native && !streams[i].swap && !streams[i].big_endian;
-  for (;;)
-    {
-      TscopeStream *s = NULL;
-      guint si = 0;
-      gint64 limit = G_MAXINT64;
-
-      /* the stream with the smallest timestamp, the lowest CPU on ties */
-      for (guint i = 0; i < n; i++)
-        if (order[i]->valid && (s == NULL || order[i]->ts < s->ts))
-          {
-            s = order[i];
-            si = i;
-          }
-      if (s == NULL)
-        break;
-      /* s keeps going while it stays before the next stream in line (ties
-       * go to the lower CPU, as in trace-cmd) */
-      for (guint i = 0; i < n; i++)
-        {
-          TscopeStream *o = order[i];
-
-          if (o != s && o->valid && o->ts + (o->cpu > s->cpu) < limit)
-            limit = o->ts + (o->cpu > s->cpu);
-        }
-      if (!run_stream (&x, s, si, limit, error))
-        return FALSE;
-    }
+  ok = pipe != NULL ? merge_piped (&x, error) : merge_direct (&x, error);
+  /* a stream's index counts its records from 0 */
+  for (guint i = 0; i < n; i++)
+    self->cpu_events[order[i]->cpu] += order[i]->index;
+  if (!ok)
+    return FALSE;
   self->first_ts = x.first;
   self->last_ts = x.last;
   if (self->first_ts == G_MAXINT64)

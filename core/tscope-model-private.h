@@ -81,6 +81,8 @@ G_STATIC_ASSERT (sizeof (TscopeOp) == 32);
 #define TSCOPE_OP_COMM_A 1  /* 16 bytes of a's name follow */
 #define TSCOPE_OP_COMM_B 2  /* 16 bytes of b's name follow (after a's) */
 #define TSCOPE_OP_RAW    4  /* the record follows */
+#define TSCOPE_OP_WAKEUP 8  /* a sched_waking: the sched_wakeup of its pid
+                             * came next, folded in (tscope-model-pass.c) */
 #define TSCOPE_OP_PAD(n) (((gsize) (n) + 7) & ~(gsize) 7)  /* ops stay 8-byte aligned */
 
 typedef struct

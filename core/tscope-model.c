@@ -305,6 +305,10 @@ on_wakeup (Builder        *b,
   task = task_of (b, op->a, op->ts, op->kind == TSCOPE_EV_SCHED_WAKEUP_NEW);
   start_wakeup (b, (TscopeWakeupKind) wakeup_kind[op->kind], op->ts, op->cpu, op->b, task, op->c);
   set_comm (b, task, comm);
+  /* the folded sched_wakeup: the waking left a wakeup pending, which it
+   * joins, unless the task is running, when it is ignored and counted */
+  if (G_UNLIKELY (op->flags & TSCOPE_OP_WAKEUP) && b->tb[task].oncpu > 0)
+    b->t->wk.ignored_running++;
 }
 
 /* ---- sched_switch ---- */
