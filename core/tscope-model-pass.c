@@ -69,6 +69,7 @@ typedef struct
   Block       *cur;
   guint8      *at;                      /* the free part of cur, between the runs of the pass */
   guint8      *end;
+  guint64      folded;                  /* sched_wakeups folded into their waking */
   GThread     *thread;
   TscopeInflater *inflater;             /* compressed data: help it while the queue is empty */
   /* uncompressed data: each CPU's mapped data not yet populated */
@@ -470,6 +471,7 @@ extract_fast (Builder         *b,
         if (piped && q->at == q->waking_end && comm == NULL && ((TscopeOp *) q->at)[-1].a == pid)
           {
             ((TscopeOp *) q->at)[-1].flags |= TSCOPE_OP_WAKEUP;
+            pipe->folded++;
             break;
           }
         put_fast (b, pipe, q, piped, r, kind, id, pid, rd_i32 (rec + b->tep->common_pid.offset),
@@ -1215,8 +1217,9 @@ _tscope_trace_build (TscopeTrace             *self,
           t1 = g_get_monotonic_time ();
           cpu1 = thread_cpu_us ();
           pipe_finish (&pipe, ok);
-          g_debug ("reader: %.1f ms reading (%.1f ms of CPU), %.1f ms until the builder was done",
-                   (t1 - t0) / 1e3, (cpu1 - cpu0) / 1e3, (g_get_monotonic_time () - t1) / 1e3);
+          g_debug ("reader: %.1f ms reading (%.1f ms of CPU), %.1f ms until the builder was done; "
+                   "%" G_GUINT64_FORMAT " wakeups folded into their waking",
+                   (t1 - t0) / 1e3, (cpu1 - cpu0) / 1e3, (g_get_monotonic_time () - t1) / 1e3, pipe.folded);
         }
       else
         {
