@@ -675,7 +675,7 @@ id_infos (const TscopeTep *tep)
 
 /* @piped: ops go to the builder thread's queue, not to the builder;
  * @native: the file is in the host's byte order, common_type 2 bytes.
- * Both are constants where run_stream() is instantiated. */
+ * Both are constants where merge_as() is instantiated. */
 static inline __attribute__ ((always_inline)) void
 dispatch (Builder   *b,
           Pipe      *pipe,
