@@ -59,12 +59,15 @@ tscope_cursor_new (TscopeTrace *trace)
       if (!_tscope_stream_init (&c->streams[i], trace->file, b, i, trace->tep->commit_size, NULL))
         g_error ("out of memory");
     }
-  for (guint i = 0; i < trace->n_streams; i++)
+  {
+    g_autoptr(GHashTable) by_cpu = g_hash_table_new (NULL, NULL);
+
     for (guint j = 0; j < trace->n_streams; j++)
-      if (c->streams[j].cpu == trace->stream_cpu[i])
-        c->order[i] = &c->streams[j];
-  c->merge.streams = c->order;
-  c->merge.n = trace->n_streams;
+      g_hash_table_insert (by_cpu, GUINT_TO_POINTER (c->streams[j].cpu), &c->streams[j]);
+    for (guint i = 0; i < trace->n_streams; i++)
+      c->order[i] = g_hash_table_lookup (by_cpu, GUINT_TO_POINTER (trace->stream_cpu[i]));
+  }
+  _tscope_merge_init (&c->merge, c->order, trace->n_streams);
   trace_seq_init (&c->seq);
   _tscope_tep_ensure_symbols (trace->tep, trace->file);
   return c;
@@ -77,6 +80,7 @@ tscope_cursor_free (TscopeCursor *c)
     return;
   for (guint i = 0; i < c->trace->n_streams; i++)
     _tscope_stream_clear (&c->streams[i]);
+  _tscope_merge_clear (&c->merge);
   g_free (c->streams);
   g_free (c->order);
   trace_seq_destroy (&c->seq);
@@ -154,7 +158,7 @@ tscope_cursor_seek_time (TscopeCursor *c,
 {
   for (guint i = 0; i < c->trace->n_streams; i++)
     seek_stream (c, i, t);
-  c->current = _tscope_merge_peek (&c->merge);
+  c->current = _tscope_merge_reset (&c->merge);
   return c->current != NULL;
 }
 
@@ -220,7 +224,7 @@ tscope_cursor_seek_row (TscopeCursor *c,
     }
   for (guint i = 0; i < t->n_streams; i++)
     seek_stream_index (c, i, t->row_marks[mark * t->n_streams + i]);
-  c->current = _tscope_merge_peek (&c->merge);
+  c->current = _tscope_merge_reset (&c->merge);
   for (guint64 r = mark * TSCOPE_ROW_STEP; r < row && c->current; r++)
     tscope_cursor_next (c);
   return c->current != NULL;
@@ -254,7 +258,7 @@ tscope_cursor_next (TscopeCursor *c)
     return FALSE;
   if (!_tscope_stream_next (c->current))
     take_stream_error (c, c->current);
-  c->current = _tscope_merge_peek (&c->merge);
+  c->current = _tscope_merge_advanced (&c->merge);
   return c->current != NULL;
 }
 

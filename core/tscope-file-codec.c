@@ -11,6 +11,7 @@
 
 #include "tscope-error.h"
 #include "tscope-file-private.h"
+#include "tscope-limits.h"
 
 const char *
 _tscope_codec_name (TscopeCodec codec)
@@ -25,6 +26,100 @@ _tscope_codec_name (TscopeCodec codec)
     default:
       return "none";
     }
+}
+
+/**
+ * _tscope_file_check_block:
+ * @block: the compressed bytes
+ * @usize: what the file says they inflate to
+ * @limit: the most a block of this kind may hold
+ * @what: the block, for the message ("CPU 3 chunk 12")
+ *
+ * Checks a block's claimed size against @limit and against what its codec
+ * can reach from @csize bytes, before anything is allocated for it; a zstd
+ * frame that states its size must fit in @usize.
+ */
+gboolean
+_tscope_file_check_block (const TscopeFile  *file,
+                          const guint8      *block,
+                          guint32            csize,
+                          guint64            usize,
+                          guint64            limit,
+                          const char        *what,
+                          GError           **error)
+{
+  guint64 ratio = file->codec == TSCOPE_CODEC_ZLIB ? TSCOPE_LIMIT_RATIO_ZLIB : TSCOPE_LIMIT_RATIO_ZSTD;
+
+  if (usize > limit)
+    {
+      g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_CORRUPT,
+                   "%s: file is corrupt: %s claims %" G_GUINT64_FORMAT " MiB uncompressed, more than the %"
+                   G_GUINT64_FORMAT " MiB a block may hold", file->path, what, usize >> 20, limit >> 20);
+      return FALSE;
+    }
+  if (usize > (guint64) csize * ratio)
+    {
+      g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_CORRUPT,
+                   "%s: file is corrupt: %s claims %" G_GUINT64_FORMAT " bytes from %u compressed,"
+                   " more than %s can reach", file->path, what, usize, csize, _tscope_codec_name (file->codec));
+      return FALSE;
+    }
+  if (file->codec == TSCOPE_CODEC_ZSTD && csize > 0)
+    {
+      unsigned long long declared = ZSTD_getFrameContentSize (block, csize);
+
+      if (declared == ZSTD_CONTENTSIZE_ERROR
+          || (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared > usize))
+        {
+          g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_CORRUPT,
+                       "%s: file is corrupt: %s %s", file->path, what,
+                       declared == ZSTD_CONTENTSIZE_ERROR ? "is not a zstd frame"
+                                                          : "holds more than it claims");
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* ---- the decompression budget (TSCOPE_LIMIT_INFLATE_BUDGET) ---- */
+
+static guint64 inflate_held;
+
+/**
+ * _tscope_inflate_reserve:
+ * @bytes: decompression buffers about to be allocated
+ *
+ * Counts @bytes against the process-wide decompression budget.
+ *
+ * Returns: %FALSE, with the file's one-line error, when they do not fit.
+ */
+gboolean
+_tscope_inflate_reserve (const TscopeFile  *file,
+                         guint64            bytes,
+                         GError           **error)
+{
+  guint64 held = __atomic_load_n (&inflate_held, __ATOMIC_RELAXED);
+
+  do
+    {
+      if (bytes > TSCOPE_LIMIT_INFLATE_BUDGET || held > TSCOPE_LIMIT_INFLATE_BUDGET - bytes)
+        {
+          g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_UNSUPPORTED,
+                       "%s: decompressing it needs %" G_GUINT64_FORMAT " MiB of buffers at once, more than"
+                       " the %" G_GUINT64_FORMAT " MiB allowed", file->path, (held + bytes) >> 20,
+                       TSCOPE_LIMIT_INFLATE_BUDGET >> 20);
+          return FALSE;
+        }
+    }
+  while (!__atomic_compare_exchange_n (&inflate_held, &held, held + bytes, TRUE,
+                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+  return TRUE;
+}
+
+void
+_tscope_inflate_release (guint64 bytes)
+{
+  __atomic_fetch_sub (&inflate_held, bytes, __ATOMIC_RELAXED);
 }
 
 /**

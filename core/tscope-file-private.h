@@ -43,6 +43,8 @@ typedef struct
   guint          page_size;
   guint          n_cpus;        /* CPUs with a data entry */
   TscopeCpuData *cpus;
+  gboolean       compressed;    /* v7: its data section is compressed */
+  guint32        max_usize;     /* the largest chunk, uncompressed */
   guint64        table_offset;  /* v6 instances: where their CPU table is */
 } TscopeBuffer;
 
@@ -80,6 +82,7 @@ typedef struct
   char           *uname;
   char           *tracer_version;
   TscopeShiftCpu *shift_cpus;
+  guint           sigbus_slot;      /* the SIGBUS guard's record of the mapping */
 
   /* borrowed from mapped */
   const guint8   *data;
@@ -126,6 +129,19 @@ gint64      _tscope_file_convert_ts      (const TscopeFile *file,
                                           guint64           raw);
 gboolean    _tscope_file_needs_ts_conversion (const TscopeFile *file);
 const char *_tscope_codec_name           (TscopeCodec    codec);
+gboolean    _tscope_file_check_intact    (const TscopeFile *file,
+                                          GError          **error);
+gboolean    _tscope_file_check_block     (const TscopeFile *file,
+                                          const guint8     *block,
+                                          guint32           csize,
+                                          guint64           usize,
+                                          guint64           limit,
+                                          const char       *what,
+                                          GError          **error);
+gboolean    _tscope_inflate_reserve      (const TscopeFile *file,
+                                          guint64           bytes,
+                                          GError          **error);
+void        _tscope_inflate_release      (guint64           bytes);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TscopeFile, _tscope_file_free)
 

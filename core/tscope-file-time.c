@@ -9,6 +9,7 @@
 
 #include "tscope-error.h"
 #include "tscope-file-private.h"
+#include "tscope-limits.h"
 
 /* Guest → host clock (libtracecmd's timestamp_host_sync()): the samples
  * around @ts give an offset (interpolated with the INTERPOLATE flag) added
@@ -22,19 +23,28 @@ shift_calc (const TscopeFile     *f,
             guint64               ts)
 {
   guint hi = lo + 1;
-  gint64 cor;
+  gint64 cor = s->offset[lo];
   guint64 scaled;
 
+  /* libtracecmd computes this in gint64 and overflows (or divides
+   * INT64_MIN by -1) on extreme samples; the same sums, checked, give
+   * the same result wherever it has one, and no interpolation elsewhere */
   if ((f->shift_flags & TSYNC_FLAG_INTERPOLATE) && hi < s->n_samples && s->ts[hi] != s->ts[lo])
     {
-      gint64 delta = (gint64) (s->ts[hi] - s->ts[lo]);
-      gint64 off = ((gint64) ts - (gint64) s->ts[lo]) * (s->offset[hi] - s->offset[lo]);
+      gint64 delta;
+      gint64 span;
+      gint64 since;
+      gint64 off;
+      gint64 num;
 
-      cor = s->offset[lo] + (off + delta / 2) / delta;
-    }
-  else
-    {
-      cor = s->offset[lo];
+      if (!__builtin_sub_overflow ((gint64) s->ts[hi], (gint64) s->ts[lo], &delta) && delta != 0
+          && !__builtin_sub_overflow ((gint64) ts, (gint64) s->ts[lo], &since)
+          && !__builtin_sub_overflow (s->offset[hi], s->offset[lo], &span)
+          && !__builtin_mul_overflow (since, span, &off)
+          && !__builtin_add_overflow (off, delta / 2, &num)
+          && !(delta == -1 && num == G_MININT64)
+          && __builtin_add_overflow (s->offset[lo], num / delta, &cor))
+        cor = s->offset[lo];
     }
   scaled = s->fraction[lo] < 64 ? (ts * s->scaling[lo]) >> s->fraction[lo] : 0;
   return scaled + (guint64) cor;
@@ -116,11 +126,11 @@ _tscope_file_convert_ts (const TscopeFile *f,
   guint64 ts = raw;
 
   if (G_LIKELY (!f->has_timeshift && !f->has_tsc2nsec && f->ts_offset == 0))
-    return (gint64) raw;
+    return _tscope_clamp_ts (raw);
   if (f->has_timeshift)
     ts = host_sync (f, cpu, ts);
   if (f->has_tsc2nsec)
     ts = mul_u64_u32_shr (ts, f->tsc_mult, f->tsc_shift);
   ts += (guint64) f->ts_offset;
-  return (gint64) ts;
+  return _tscope_clamp_ts (ts);
 }

@@ -20,13 +20,12 @@
 
 #include "tscope-error.h"
 #include "tscope-file-private.h"
+#include "tscope-limits.h"
+#include "tscope-sigbus-private.h"
 
 #define MAGIC          "\x17\x08\x44tracing"
 #define MAGIC_LEN      10
-#define MAX_SECTION    (G_GUINT64_CONSTANT (1) << 31)   /* 2 GiB of metadata */
-#define MAX_CHUNK      (G_GUINT64_CONSTANT (1) << 30)
-#define MAX_CPUS       65536
-#define MAX_FORMATS    1000000
+#define MAX_FORMATS    1000000          /* each also needs its 8 size bytes */
 
 enum {
   OPT_DONE = 0,
@@ -182,8 +181,8 @@ read_block (Parser     *p,
 
   if (src == NULL)
     return truncated (p, what), NULL;
-  if (usize > MAX_SECTION)
-    return fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: %s claims %u bytes", what, usize), NULL;
+  if (!_tscope_file_check_block (p->file, src, csize, usize, TSCOPE_LIMIT_SECTION_BYTES, what, p->error))
+    return NULL;
   dst = g_malloc (usize ? usize : 1);
   if (!_tscope_file_decompress (p->file, NULL, src, csize, dst, usize, p->error))
     return NULL;
@@ -364,33 +363,48 @@ index_chunks (Parser        *p,
 {
   Cursor c;
   guint32 count;
+  guint64 pages = 0;
 
   if (d->size == 0)
     return TRUE;
-  /* trace-cmd convert 3.1.6 stores a size 4 bytes short: only the count
-   * bounds the chunk list (as in libtracecmd), the file bounds the bytes. */
-  cursor_init (&c, p->file->data + d->offset, p->file->size - d->offset,
+  /* trace-cmd convert 3.1.6 stores a size 4 bytes short (the count's):
+   * the chunk list may run 4 bytes past the size, no further, so that
+   * CPUs can't read each other's chunks (check_cpu_ranges()). */
+  cursor_init (&c, p->file->data + d->offset, MIN (p->file->size - d->offset, d->size + 4),
                p->file->big_endian);
   count = cursor_u32 (&c);
-  if (c.failed || count > (p->file->size - d->offset) / 8)
+  if (c.failed || count > c.len / 8)
     return fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: CPU %u has a bad chunk count", d->cpu);
   d->chunks = g_new0 (TscopeChunk, count ? count : 1);
   d->n_chunks = count;
   for (guint32 i = 0; i < count; i++)
     {
       TscopeChunk *k = &d->chunks[i];
+      const guint8 *block;
+      char what[64];
 
       k->csize = cursor_u32 (&c);
       k->usize = cursor_u32 (&c);
       k->file_offset = d->offset + c.pos;
-      if (cursor_take (&c, k->csize) == NULL)
+      block = cursor_take (&c, k->csize);
+      if (block == NULL)
         return fail (p, TSCOPE_ERROR_TRUNCATED,
                      "file is truncated: CPU %u chunk %u runs past its data", d->cpu, i);
-      if (k->usize > MAX_CHUNK || k->usize % b->page_size != 0)
+      g_snprintf (what, sizeof what, "CPU %u chunk %u", d->cpu, i);
+      if (!_tscope_file_check_block (p->file, block, k->csize, k->usize, TSCOPE_LIMIT_CHUNK_BYTES, what,
+                                     p->error))
+        return FALSE;
+      if (k->usize % b->page_size != 0)
         return fail (p, TSCOPE_ERROR_CORRUPT,
                      "file is corrupt: CPU %u chunk %u holds %u bytes, not whole %u-byte pages",
                      d->cpu, i, k->usize, b->page_size);
+      b->max_usize = MAX (b->max_usize, k->usize);
+      pages += k->usize / b->page_size;
     }
+  if (pages > c.len / TSCOPE_LIMIT_PAGE_BYTES)
+    return fail (p, TSCOPE_ERROR_CORRUPT,
+                 "file is corrupt: CPU %u claims %" G_GUINT64_FORMAT " pages from %" G_GSIZE_FORMAT
+                 " compressed bytes, more than ring-buffer pages compress to", d->cpu, pages, c.len);
   return TRUE;
 }
 
@@ -416,7 +430,7 @@ parse_buffer_v7 (Parser       *p,
   clock = cursor_string (&c);
   page_size = cursor_u32 (&c);
   n_cpus = cursor_u32 (&c);
-  if (c.failed || n_cpus > MAX_CPUS || n_cpus > (size - c.pos) / 20)
+  if (c.failed || n_cpus > TSCOPE_LIMIT_CPUS || n_cpus > (c.len - c.pos) / 20)
     return fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: bad BUFFER option");
   if (page_size < 64 || page_size > TSCOPE_MAX_PAGE_SIZE || (page_size & (page_size - 1)))
     return fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: buffer page size %u", page_size);
@@ -431,10 +445,12 @@ parse_buffer_v7 (Parser       *p,
     compressed = (cursor_u16 (&h) & SECTION_COMPRESSED) != 0;
   }
   b = buffer_new (name, clock, page_size, n_cpus);
+  b->compressed = compressed && p->file->codec != TSCOPE_CODEC_NONE;
   if (*name == '\0')
     g_ptr_array_insert (p->file->buffers, 0, b);
   else
     g_ptr_array_add (p->file->buffers, b);
+  /* the chunks are indexed once every CPU's range is known to be its own */
   for (guint32 i = 0; i < n_cpus; i++)
     {
       TscopeCpuData *d = &b->cpus[i];
@@ -443,8 +459,6 @@ parse_buffer_v7 (Parser       *p,
       d->offset = cursor_u64 (&c);
       d->size = cursor_u64 (&c);
       if (!check_cpu_data (p, b, d))
-        return FALSE;
-      if (compressed && p->file->codec != TSCOPE_CODEC_NONE && !index_chunks (p, b, d))
         return FALSE;
     }
   return TRUE;
@@ -496,6 +510,86 @@ parse_buffer_v6 (Parser       *p,
   return TRUE;
 }
 
+typedef struct
+{
+  guint64             offset;
+  guint64             end;
+  const TscopeBuffer *buffer;
+  guint               cpu;
+} Range;
+
+static gint
+cmp_range (gconstpointer a,
+           gconstpointer b)
+{
+  const Range *x = a;
+  const Range *y = b;
+
+  return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* No two CPUs, of any buffer, may share their data: what is read, indexed
+ * and merged for each CPU is then bounded by the file's own bytes. */
+static gboolean
+check_cpu_ranges (Parser *p)
+{
+  g_autoptr(GArray) ranges = g_array_new (FALSE, FALSE, sizeof (Range));
+
+  for (guint i = 0; i < p->file->buffers->len; i++)
+    {
+      const TscopeBuffer *b = p->file->buffers->pdata[i];
+
+      for (guint j = 0; j < b->n_cpus; j++)
+        if (b->cpus[j].size > 0)
+          {
+            Range r = { b->cpus[j].offset, b->cpus[j].offset + b->cpus[j].size, b, b->cpus[j].cpu };
+
+            g_array_append_val (ranges, r);
+          }
+    }
+  g_array_sort (ranges, cmp_range);
+  for (guint i = 1; i < ranges->len; i++)
+    {
+      const Range *a = &g_array_index (ranges, Range, i - 1);
+      const Range *r = &g_array_index (ranges, Range, i);
+
+      if (r->offset < a->end)
+        return fail (p, TSCOPE_ERROR_CORRUPT,
+                     "file is corrupt: the data of CPU %u%s%s%s and CPU %u%s%s%s overlap",
+                     a->cpu, *a->buffer->name ? " of \"" : "", a->buffer->name, *a->buffer->name ? "\"" : "",
+                     r->cpu, *r->buffer->name ? " of \"" : "", r->buffer->name, *r->buffer->name ? "\"" : "");
+    }
+  return TRUE;
+}
+
+/* v6 instances: their CPU tables may not overlap (each allocates a CPU
+ * table, which must then be backed by its own bytes). */
+static gboolean
+check_instance_tables (Parser *p)
+{
+  g_autoptr(GArray) ranges = g_array_new (FALSE, FALSE, sizeof (Range));
+  guint64 table = 10 + 16 * (guint64) p->file->cpus;
+
+  for (guint i = 1; i < p->file->buffers->len; i++)
+    {
+      const TscopeBuffer *b = p->file->buffers->pdata[i];
+      Range r = { b->table_offset, b->table_offset + table, b, 0 };
+
+      if (b->table_offset > p->file->size || table > p->file->size - b->table_offset)
+        return fail (p, TSCOPE_ERROR_TRUNCATED,
+                     "file is truncated: the CPU table of buffer \"%s\" runs past the end of the file",
+                     b->name);
+      g_array_append_val (ranges, r);
+    }
+  g_array_sort (ranges, cmp_range);
+  for (guint i = 1; i < ranges->len; i++)
+    if (g_array_index (ranges, Range, i).offset < g_array_index (ranges, Range, i - 1).end)
+      return fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: buffers \"%s\" and \"%s\" share a CPU table",
+                   g_array_index (ranges, Range, i - 1).buffer->name,
+                   g_array_index (ranges, Range, i).buffer->name);
+  return TRUE;
+}
+
 static gboolean
 read_buffer_table_v6 (Parser       *p,
                       TscopeBuffer *b)
@@ -517,6 +611,21 @@ read_buffer_table_v6 (Parser       *p,
   b->n_cpus = p->file->cpus;
   b->cpus = g_new0 (TscopeCpuData, b->n_cpus);
   return parse_cpu_table_v6 (p, &t, b);
+}
+
+static void
+shift_free (TscopeFile *f)
+{
+  for (guint i = 0; f->shift_cpus && i < f->shift_n_cpus; i++)
+    {
+      g_free (f->shift_cpus[i].ts);
+      g_free (f->shift_cpus[i].offset);
+      g_free (f->shift_cpus[i].scaling);
+      g_free (f->shift_cpus[i].fraction);
+    }
+  g_clear_pointer (&f->shift_cpus, g_free);
+  f->shift_n_cpus = 0;
+  f->has_timeshift = FALSE;
 }
 
 static gint
@@ -571,11 +680,13 @@ parse_timeshift (Parser       *p,
 
   if (size < 16)
     return TRUE;
+  /* a second TimeShift option replaces the first (libtracecmd keeps the last) */
+  shift_free (f);
   cursor_init (&c, data, size, f->big_endian);
   f->shift_peer_id = cursor_u64 (&c);
   f->shift_flags = cursor_u32 (&c);
   f->shift_n_cpus = cursor_u32 (&c);
-  if (c.failed || f->shift_n_cpus > MAX_CPUS || f->shift_n_cpus > size / 4)
+  if (c.failed || f->shift_n_cpus > TSCOPE_LIMIT_CPUS || f->shift_n_cpus > size / 4)
     return fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: bad TimeShift option");
   f->shift_cpus = g_new0 (TscopeShiftCpu, f->shift_n_cpus ? f->shift_n_cpus : 1);
   for (guint i = 0; i < f->shift_n_cpus; i++)
@@ -664,8 +775,15 @@ parse_option (Parser       *p,
         g_autofree char *s = g_strndup ((const char *) data, size);
         gint64 v = g_ascii_strtoll (s, NULL, 0);
 
-        /* DATE is in microseconds, OFFSET in nanoseconds; both are added */
-        f->ts_offset += id == OPT_DATE ? v * 1000 : v;
+        /* DATE is in microseconds, OFFSET in nanoseconds; both are added.
+         * An offset that moves time past TSCOPE_LIMIT_MAX_TS is corrupt. */
+        if ((id == OPT_DATE && __builtin_mul_overflow (v, 1000, &v))
+            || __builtin_add_overflow (f->ts_offset, v, &v)
+            || v > TSCOPE_LIMIT_MAX_TS || v < -TSCOPE_LIMIT_MAX_TS)
+          return fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: the %s option moves time by more than %"
+                       G_GINT64_FORMAT " years", id == OPT_DATE ? "DATE" : "OFFSET",
+                       TSCOPE_LIMIT_MAX_TS / (G_GINT64_CONSTANT (1000000000) * 3600 * 24 * 365));
+        f->ts_offset = v;
         return TRUE;
       }
     case OPT_CPUCOUNT:
@@ -743,20 +861,22 @@ parse_v6 (Parser *p,
       tag = cursor_take (c, 10);
     }
   /* a CPUCOUNT option replaces the header's count */
-  if (f->cpus == 0 || f->cpus > MAX_CPUS)
+  if (f->cpus == 0 || f->cpus > TSCOPE_LIMIT_CPUS)
     return fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: %u CPUs", f->cpus);
+  if (tag == NULL || 16 * (guint64) f->cpus > c->len - c->pos)
+    return truncated (p, "the data header");
+  if (!check_instance_tables (p))
+    return FALSE;
   top = buffer_new ("", NULL, f->page_size, f->cpus);
   g_ptr_array_insert (f->buffers, 0, top);
   for (guint i = 1; i < f->buffers->len; i++)
     if (!read_buffer_table_v6 (p, f->buffers->pdata[i]))
       return FALSE;
-  if (tag == NULL)
-    return truncated (p, "the data header");
   if (memcmp (tag, "latency  ", 10) == 0)
     return fail (p, TSCOPE_ERROR_UNSUPPORTED, "unsupported file: latency (text) format");
   if (memcmp (tag, "flyrecord", 10) != 0)
     return fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: no flyrecord data header");
-  if (!parse_cpu_table_v6 (p, c, top))
+  if (!parse_cpu_table_v6 (p, c, top) || !check_cpu_ranges (p))
     return FALSE;
   /* The trace clock text follows the table (u64 size, text), read only
    * when a TRACECLOCK option says so, as libtracecmd does. */
@@ -818,6 +938,24 @@ read_section (Parser      *p,
     }
   *out = g_bytes_new_static (body, size);
   return TRUE;
+}
+
+/* Where the section at @offset ends, as far as the file can tell. */
+static guint64
+section_end (const TscopeFile *f,
+             guint64           offset)
+{
+  Cursor c;
+  guint64 size;
+
+  if (offset >= f->size)
+    return offset + 1;
+  cursor_init (&c, f->data, f->size, f->big_endian);
+  c.pos = offset + 8;
+  size = cursor_u64 (&c);
+  if (c.failed)
+    return f->size;
+  return offset + 16 + MIN (size, f->size - offset);
 }
 
 static gboolean
@@ -902,6 +1040,7 @@ parse_v7 (Parser *p,
   const char *version = cursor_string (c);
   guint64 next = cursor_u64 (c);
   guint hops = 0;
+  g_autofree Range *visited = g_new0 (Range, TSCOPE_LIMIT_OPTION_SECTIONS);
 
   if (c->failed)
     return truncated (p, "the file header");
@@ -916,7 +1055,8 @@ parse_v7 (Parser *p,
   else
     return fail (p, TSCOPE_ERROR_UNSUPPORTED, "unsupported compression \"%s\"", name);
 
-  /* Options sections are chained by their DONE option. */
+  /* Options sections are chained by their DONE option; none is read twice
+   * (each one read is decompressed), and none may overlap another. */
   while (next != 0)
     {
       g_autoptr(GBytes) sec = NULL;
@@ -924,8 +1064,15 @@ parse_v7 (Parser *p,
       const guint8 *d;
       gsize len;
 
-      if (++hops > 4096)
-        return fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: options sections form a loop");
+      for (guint i = 0; i < hops; i++)
+        if (next >= visited[i].offset && next < visited[i].end)
+          return fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: options sections form a loop");
+      if (hops == TSCOPE_LIMIT_OPTION_SECTIONS)
+        return fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: more than %u options sections",
+                     TSCOPE_LIMIT_OPTION_SECTIONS);
+      visited[hops].offset = next;
+      visited[hops].end = section_end (f, next);
+      hops++;
       if (!read_section (p, next, 0, "an options section", &sec))
         return FALSE;
       next = 0;
@@ -959,21 +1106,40 @@ parse_v7 (Parser *p,
   for (guint i = 0; i < f->buffers->len; i++)
     {
       TscopeBuffer *b = f->buffers->pdata[i];
+      g_autofree guint8 *seen = g_new0 (guint8, TSCOPE_LIMIT_CPUS / 8);
 
       for (guint j = 0; j < b->n_cpus; j++)
         {
-          if (b->cpus[j].cpu >= MAX_CPUS)
-            return fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: CPU id %u", b->cpus[j].cpu);
-          f->cpus = MAX (f->cpus, b->cpus[j].cpu + 1);
-          for (guint k = 0; k < j; k++)
-            if (b->cpus[k].cpu == b->cpus[j].cpu)
-              return fail (p, TSCOPE_ERROR_CORRUPT,
-                           "file is corrupt: buffer \"%s\" lists CPU %u twice", b->name, b->cpus[j].cpu);
+          guint cpu = b->cpus[j].cpu;
+
+          if (cpu >= TSCOPE_LIMIT_CPUS)
+            return fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: CPU id %u", cpu);
+          if (seen[cpu / 8] & (1u << (cpu % 8)))
+            return fail (p, TSCOPE_ERROR_CORRUPT,
+                         "file is corrupt: buffer \"%s\" lists CPU %u twice", b->name, cpu);
+          seen[cpu / 8] |= 1u << (cpu % 8);
+          f->cpus = MAX (f->cpus, cpu + 1);
         }
     }
   if (((TscopeBuffer *) f->buffers->pdata[0])->name[0] != '\0')
     return fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: no top-level buffer");
-  if (f->cpus == 0 || f->cpus > MAX_CPUS)
+  if (!check_cpu_ranges (p))
+    return FALSE;
+  for (guint i = 0; i < f->buffers->len; i++)
+    {
+      TscopeBuffer *b = f->buffers->pdata[i];
+
+      for (guint j = 0; j < b->n_cpus && b->compressed; j++)
+        if (!index_chunks (p, b, &b->cpus[j]))
+          return FALSE;
+      /* every CPU is read at once: a chunk of each inflated */
+      if (b->n_cpus * (guint64) b->max_usize > TSCOPE_LIMIT_INFLATE_BUDGET)
+        return fail (p, TSCOPE_ERROR_UNSUPPORTED,
+                     "unsupported file: decompressing buffer \"%s\" needs %" G_GUINT64_FORMAT
+                     " MiB at once, more than the %" G_GUINT64_FORMAT " MiB allowed", b->name,
+                     (b->n_cpus * (guint64) b->max_usize) >> 20, TSCOPE_LIMIT_INFLATE_BUDGET >> 20);
+    }
+  if (f->cpus == 0 || f->cpus > TSCOPE_LIMIT_CPUS)
     return fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: %u CPUs", f->cpus);
   return TRUE;
 }
@@ -1094,9 +1260,20 @@ _tscope_file_open (const char  *path,
     }
   f->data = (const guint8 *) g_mapped_file_get_contents (f->mapped);
   f->size = g_mapped_file_get_length (f->mapped);
+  f->sigbus_slot = _tscope_sigbus_watch (f->data, f->size);
   p.file = f;
   p.error = error;
   if (!parse_file (&p))
+    {
+      /* a file cut while we read it: that is the error, not what it left */
+      if (!_tscope_file_check_intact (f, NULL))
+        {
+          g_clear_error (error);
+          _tscope_file_check_intact (f, error);
+        }
+      return NULL;
+    }
+  if (!_tscope_file_check_intact (f, error))
     return NULL;
   return g_steal_pointer (&f);
 }
@@ -1114,14 +1291,8 @@ _tscope_file_free (TscopeFile *f)
   g_clear_pointer (&f->printk, g_bytes_unref);
   g_clear_pointer (&f->cmdlines, g_bytes_unref);
   g_clear_pointer (&f->buffers, g_ptr_array_unref);
-  for (guint i = 0; f->shift_cpus && i < f->shift_n_cpus; i++)
-    {
-      g_free (f->shift_cpus[i].ts);
-      g_free (f->shift_cpus[i].offset);
-      g_free (f->shift_cpus[i].scaling);
-      g_free (f->shift_cpus[i].fraction);
-    }
-  g_free (f->shift_cpus);
+  shift_free (f);
+  _tscope_sigbus_forget (f->sigbus_slot);
   g_clear_pointer (&f->mapped, g_mapped_file_unref);
   g_free (f->compression);
   g_free (f->compression_version);
@@ -1133,3 +1304,20 @@ _tscope_file_free (TscopeFile *f)
 }
 
 
+
+/**
+ * _tscope_file_check_intact:
+ *
+ * Returns: %FALSE with the file's one-line error once a read of its
+ * mapping has faulted because the file shrank.
+ */
+gboolean
+_tscope_file_check_intact (const TscopeFile  *f,
+                           GError           **error)
+{
+  if (!_tscope_sigbus_faulted (f->sigbus_slot))
+    return TRUE;
+  g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_TRUNCATED,
+               "%s: the file shrank while it was open (was it recorded again?): reopen it", f->path);
+  return FALSE;
+}

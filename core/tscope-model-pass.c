@@ -646,6 +646,7 @@ typedef struct
   guint         max_id;
   guint         type_offset;
   guint         type_size;
+  guint         type_end;   /* bytes a record needs for its id */
   gboolean      swap;
 } Ids;
 
@@ -689,7 +690,7 @@ dispatch (Builder   *b,
   guint id;
   IdInfo info;
 
-  if (G_UNLIKELY (r->size < 2))
+  if (G_UNLIKELY (r->size < ids->type_end))
     id = G_MAXUINT;
   else if (native)
     {
@@ -847,6 +848,8 @@ typedef struct
   gint64                   first;
   gint64                   last;
   gboolean                 native;          /* every stream in the host's byte order, 2-byte ids */
+  TscopeMerge              merge;           /* its heap, from TSCOPE_MERGE_HEAP_FROM streams on */
+  gboolean                 started;
 } Pass;
 
 /* The next run of the merge: the stream with the smallest timestamp, the
@@ -864,6 +867,28 @@ next_run (Pass          *x,
   TscopeStream *s = NULL;
   guint si = 0;
 
+  if (x->merge.heap != NULL)
+    {
+      /* the heap's top is the stream that ran last: it moved on or ended */
+      TscopeMerge *m = &x->merge;
+
+      s = x->started ? _tscope_merge_advanced (m) : _tscope_merge_reset (m);
+      x->started = TRUE;
+      if (s == NULL)
+        return FALSE;
+      si = m->heap[0];
+      /* the next stream by (time, CPU) is one of the top's children */
+      *limit = G_MAXINT64;
+      for (guint c = 1; c <= 2 && c < m->heap_n; c++)
+        {
+          TscopeStream *o = order[m->heap[c]];
+
+          *limit = MIN (*limit, o->ts + (o->cpu > s->cpu));
+        }
+      *sp = s;
+      *sip = si;
+      return TRUE;
+    }
   for (guint i = 0; i < n; i++)
     if (order[i]->valid && (s == NULL || order[i]->ts < s->ts))
       {
@@ -957,7 +982,8 @@ merge_as (Pass     *x,
       dispatch (b, pipe, &q, piped, native, counts, &ids, &r);
       index++;
       if (G_LIKELY (_tscope_rb_decode (swap, big_endian, &next, end, &raw_ts, &r.rec, &r.size)))
-        r.ts = G_UNLIKELY (convert) ? _tscope_file_convert_ts (s->file, r.cpu, raw_ts) : (gint64) raw_ts;
+        r.ts = G_UNLIKELY (convert) ? _tscope_file_convert_ts (s->file, r.cpu, raw_ts)
+                                    : _tscope_clamp_ts (raw_ts);
       else
         {
           /* the page is done: the stream's slow path loads the next one */
@@ -1068,6 +1094,7 @@ merge_pass (TscopeTrace             *self,
       .max_id = b->tep->max_id,
       .type_offset = b->tep->common_type.offset,
       .type_size = b->tep->common_type.size,
+      .type_end = (guint) b->tep->common_type.offset + b->tep->common_type.size,
       .swap = b->tep->swap,
     },
     .first = G_MAXINT64,
@@ -1079,7 +1106,9 @@ merge_pass (TscopeTrace             *self,
   x.native = !_tscope_model_general_reader && !x.ids.swap && x.ids.type_size == 2;
   for (guint i = 0; i < n; i++)
     x.native = x.native && !streams[i].swap && !streams[i].big_endian;
+  _tscope_merge_init (&x.merge, order, n);
   ok = pipe != NULL ? merge_piped (&x, error) : merge_direct (&x, error);
+  _tscope_merge_clear (&x.merge);
   /* a stream's index counts its records from 0 */
   for (guint i = 0; i < n; i++)
     self->cpu_events[order[i]->cpu] += order[i]->index;

@@ -580,8 +580,12 @@ _tscope_builder_prescan (Builder       *b,
   /* A CPU without any switch is read to its end here: bounded by its size. */
   for (gboolean ok = _tscope_stream_seek_page (s, 0); ok; ok = _tscope_stream_next (s))
     {
-      guint id = (guint) _tscope_read_uint (s->rec + b->tep->common_type.offset,
-                                            b->tep->common_type.size, b->tep->swap);
+      guint id;
+
+      if (s->rec_size < (guint) b->tep->common_type.offset + b->tep->common_type.size)
+        continue;
+      id = (guint) _tscope_read_uint (s->rec + b->tep->common_type.offset,
+                                      b->tep->common_type.size, b->tep->swap);
 
       if (id < b->tep->max_id && b->tep->kinds[id] == TSCOPE_EV_SCHED_SWITCH
           && s->rec_size >= b->tep->min_size[TSCOPE_EV_SCHED_SWITCH])

@@ -17,6 +17,7 @@
 #include <glib.h>
 
 #include "tscope-file-private.h"
+#include "tscope-limits.h"
 
 G_BEGIN_DECLS
 
@@ -45,6 +46,7 @@ typedef struct
   guint64             *chunk_first_page;
   guint                chunk;        /* inflated chunk, G_MAXUINT if none */
   guint8              *chunk_buf;
+  guint32              chunk_buf_size; /* counted against the decompression budget */
   const guint8        *chunk_data;   /* the inflated current chunk */
   void                *codec_ctx;    /* zstd decompression context */
   TscopeInflater      *inflater;     /* inflates ahead for a sequential pass, or NULL */
@@ -197,7 +199,7 @@ _tscope_stream_decode (TscopeStream *s)
 {
   if (!_tscope_rb_decode (s->swap, s->big_endian, &s->next, s->end, &s->raw_ts, &s->rec, &s->rec_size))
     return FALSE;
-  s->ts = s->convert_ts ? _tscope_file_convert_ts (s->file, s->cpu, s->raw_ts) : (gint64) s->raw_ts;
+  s->ts = s->convert_ts ? _tscope_file_convert_ts (s->file, s->cpu, s->raw_ts) : _tscope_clamp_ts (s->raw_ts);
   return TRUE;
 }
 
@@ -219,26 +221,37 @@ _tscope_stream_next (TscopeStream *s)
 }
 
 /* Merges streams in `trace-cmd report` order: the smallest timestamp
- * first, the lowest CPU on ties (streams are in CPU id order). */
+ * first, the lowest CPU on ties (streams are in CPU id order).  From
+ * TSCOPE_MERGE_HEAP_FROM streams on, a binary heap keeps each step
+ * O(log streams): a file may list thousands of CPUs. */
+#define TSCOPE_MERGE_HEAP_FROM 8
+
 typedef struct
 {
   TscopeStream **streams;
   guint          n;
+  guint         *heap;           /* stream indexes, or NULL below TSCOPE_MERGE_HEAP_FROM */
+  guint          heap_n;
 } TscopeMerge;
 
-static inline TscopeStream *
-_tscope_merge_peek (const TscopeMerge *m)
+/* Whether stream @a goes before stream @b. */
+static inline gboolean
+_tscope_merge_before (TscopeStream *const *streams,
+                      guint                a,
+                      guint                b)
 {
-  TscopeStream *best = NULL;
-
-  for (guint i = 0; i < m->n; i++)
-    {
-      TscopeStream *s = m->streams[i];
-
-      if (s->valid && (best == NULL || s->ts < best->ts))
-        best = s;
-    }
-  return best;
+  return streams[a]->ts < streams[b]->ts || (streams[a]->ts == streams[b]->ts && a < b);
 }
+
+void          _tscope_merge_init     (TscopeMerge   *m,
+                                      TscopeStream **streams,
+                                      guint          n);
+void          _tscope_merge_clear    (TscopeMerge   *m);
+void          _tscope_heap_down      (TscopeStream *const *streams,
+                                      guint         *heap,
+                                      guint          n,
+                                      guint          i);
+TscopeStream *_tscope_merge_reset    (TscopeMerge   *m);
+TscopeStream *_tscope_merge_advanced (TscopeMerge   *m);
 
 G_END_DECLS

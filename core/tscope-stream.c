@@ -59,6 +59,7 @@ _tscope_stream_clear (TscopeStream *s)
 {
   g_free (s->chunk_first_page);
   g_free (s->chunk_buf);
+  _tscope_inflate_release (s->chunk_buf_size);
   _tscope_file_free_codec_context (s->file, s->codec_ctx);
   g_clear_error (&s->error);
   memset (s, 0, sizeof *s);
@@ -122,6 +123,9 @@ _tscope_stream_page (TscopeStream *s,
 
           for (guint i = 0; i < s->data->n_chunks; i++)
             max = MAX (max, s->data->chunks[i].usize);
+          if (!_tscope_inflate_reserve (s->file, max, &s->error))
+            return NULL;
+          s->chunk_buf_size = max;
           s->chunk_buf = g_malloc (MAX (max, 1));
         }
       s->chunk = G_MAXUINT;
@@ -217,6 +221,111 @@ _tscope_stream_next_page (TscopeStream *s)
   return load_from (s, s->page + 1);
 }
 
+/* ---- the merge ---- */
+
+/**
+ * _tscope_merge_init:
+ * @streams: (array length=n): the streams, in CPU id order
+ */
+void
+_tscope_merge_init (TscopeMerge   *m,
+                    TscopeStream **streams,
+                    guint          n)
+{
+  m->streams = streams;
+  m->n = n;
+  m->heap = n >= TSCOPE_MERGE_HEAP_FROM ? g_new (guint, n) : NULL;
+  m->heap_n = 0;
+}
+
+void
+_tscope_merge_clear (TscopeMerge *m)
+{
+  g_clear_pointer (&m->heap, g_free);
+}
+
+/* Restores the heap order below @i. */
+void
+_tscope_heap_down (TscopeStream *const *streams,
+                   guint               *heap,
+                   guint                n,
+                   guint                i)
+{
+  for (;;)
+    {
+      guint l = 2 * i + 1;
+      guint m = i;
+      guint t;
+
+      if (l < n && _tscope_merge_before (streams, heap[l], heap[m]))
+        m = l;
+      if (l + 1 < n && _tscope_merge_before (streams, heap[l + 1], heap[m]))
+        m = l + 1;
+      if (m == i)
+        return;
+      t = heap[i];
+      heap[i] = heap[m];
+      heap[m] = t;
+      i = m;
+    }
+}
+
+static TscopeStream *
+scan (const TscopeMerge *m)
+{
+  TscopeStream *best = NULL;
+
+  for (guint i = 0; i < m->n; i++)
+    {
+      TscopeStream *s = m->streams[i];
+
+      if (s->valid && (best == NULL || s->ts < best->ts))
+        best = s;
+    }
+  return best;
+}
+
+/**
+ * _tscope_merge_reset:
+ *
+ * Takes the streams' positions as they are (after seeking them).
+ *
+ * Returns: (nullable): the stream whose record goes first.
+ */
+TscopeStream *
+_tscope_merge_reset (TscopeMerge *m)
+{
+  if (m->heap == NULL)
+    return scan (m);
+  m->heap_n = 0;
+  for (guint i = 0; i < m->n; i++)
+    if (m->streams[i]->valid)
+      m->heap[m->heap_n++] = i;
+  for (guint i = m->heap_n / 2; i-- > 0;)
+    _tscope_heap_down (m->streams, m->heap, m->heap_n, i);
+  return m->heap_n ? m->streams[m->heap[0]] : NULL;
+}
+
+/**
+ * _tscope_merge_advanced:
+ *
+ * The stream that went first has moved on (or ended).
+ *
+ * Returns: (nullable): the stream whose record goes first now.
+ */
+TscopeStream *
+_tscope_merge_advanced (TscopeMerge *m)
+{
+  if (m->heap == NULL)
+    return scan (m);
+  if (m->heap_n == 0)
+    return NULL;
+  if (!m->streams[m->heap[0]]->valid)
+    m->heap[0] = m->heap[--m->heap_n];
+  _tscope_heap_down (m->streams, m->heap, m->heap_n, 0);
+  return m->heap_n ? m->streams[m->heap[0]] : NULL;
+}
+
 /* ---- the inflater: chunks decompressed ahead, by whoever is free ----
  *
  * Decompressing is most of the work on a zstd file (about 50 ns a record
@@ -251,6 +360,7 @@ struct _TscopeInflater
   gboolean          stop;
   GError           *error;
   GThread          *thread;
+  guint64           bytes;        /* counted against the decompression budget */
 };
 
 static inline gboolean
@@ -336,8 +446,22 @@ TscopeInflater *
 _tscope_inflater_new (TscopeStream **streams,
                       guint          n)
 {
-  TscopeInflater *f = g_new0 (TscopeInflater, 1);
+  TscopeInflater *f;
+  guint64 bytes = 0;
 
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 max = 0;
+
+      for (guint c = 0; c < streams[i]->data->n_chunks; c++)
+        max = MAX (max, streams[i]->data->chunks[c].usize);
+      bytes += (guint64) max * RING;
+    }
+  /* without the rings' room, each stream inflates its own chunks */
+  if (!_tscope_inflate_reserve (streams[0]->file, bytes, NULL))
+    return NULL;
+  f = g_new0 (TscopeInflater, 1);
+  f->bytes = bytes;
   f->file = streams[0]->file;
   f->n = n;
   f->rings = g_new0 (Ring, n);
@@ -460,6 +584,7 @@ _tscope_inflater_free (TscopeInflater *f,
         g_free (f->rings[i].buf[k]);
     }
   g_clear_error (&f->error);
+  _tscope_inflate_release (f->bytes);
   g_mutex_clear (&f->lock);
   g_cond_clear (&f->cond);
   g_free (f->rings);

@@ -14,6 +14,7 @@
 
 #include "tscope-error.h"
 #include "tscope-tep-private.h"
+#include "tscope-limits.h"
 
 static GPrivate last_warning = G_PRIVATE_INIT (g_free);
 
@@ -474,7 +475,14 @@ printk_line (const char *p,
     return FALSE;
   while (q < end && *q == ' ')
     q++;
-  return q + 1 < end && *q == ':';
+  if (q >= end || *q != ':')
+    return FALSE;
+  /* libtraceevent skips the character after ':' and an opening quote, then
+   * reads the last 3 characters of what is left: it must have them */
+  q += 2;
+  if (q < end && *q == '"')
+    q++;
+  return end - q >= 3;
 }
 
 /* "1234 sched-messaging" */
@@ -565,7 +573,8 @@ resolve_kinds (TscopeTep *t)
     {
       struct tep_event *e = tep_get_event (t->tep, i);
 
-      if (e && e->id >= 0 && (guint) e->id + 1 > max_id)
+      /* ids a record can't carry (TSCOPE_LIMIT_EVENT_ID) size nothing */
+      if (e && e->id >= 0 && e->id < TSCOPE_LIMIT_EVENT_ID && (guint) e->id + 1 > max_id)
         max_id = (guint) e->id + 1;
     }
   t->max_id = max_id;
@@ -574,14 +583,14 @@ resolve_kinds (TscopeTep *t)
     {
       struct tep_event *e = tep_get_event (t->tep, i);
 
-      if (e && e->id >= 0 && e->name && g_str_has_prefix (e->name, "kvm_"))
+      if (e && e->id >= 0 && (guint) e->id < max_id && e->name && g_str_has_prefix (e->name, "kvm_"))
         t->kinds[e->id] = TSCOPE_EV_KVM_OTHER;
     }
   for (guint k = 0; k < G_N_ELEMENTS (kind_names); k++)
     {
       struct tep_event *e = tep_find_event_by_name (t->tep, kind_names[k].system, kind_names[k].name);
 
-      if (e == NULL || e->id < 0)
+      if (e == NULL || e->id < 0 || (guint) e->id >= max_id)
         continue;
       t->kinds[e->id] = kind_names[k].kind;
       for (guint f = 0; f < F_N_FIELDS; f++)

@@ -66,6 +66,7 @@ struct _TscopeTrace
   TscopeFile         *file;
   TscopeTep          *tep;
   char               *buffer_name;
+  char               *warning;          /* one line, or NULL */
   GStringChunk       *strings;          /* comms, marker texts, kvm reasons (builder thread) */
   GStringChunk       *local_strings;    /* irq names (reader thread) */
   GPtrArray          *comm_names;       /* comm id -> string in strings */

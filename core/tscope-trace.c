@@ -7,6 +7,7 @@
 
 #include "tscope-error.h"
 #include "tscope-trace-private.h"
+#include "tscope-limits.h"
 
 G_DEFINE_FINAL_TYPE (TscopeTrace, tscope_trace, G_TYPE_OBJECT)
 
@@ -96,6 +97,7 @@ tscope_trace_finalize (GObject *object)
   g_clear_pointer (&self->tep, _tscope_tep_free);
   g_clear_pointer (&self->file, _tscope_file_free);
   g_free (self->buffer_name);
+  g_free (self->warning);
 
   G_OBJECT_CLASS (tscope_trace_parent_class)->finalize (object);
 }
@@ -196,7 +198,21 @@ tscope_trace_load (const char               *path,
   t2 = g_get_monotonic_time ();
   alloc_models (self);
   if (!_tscope_trace_build (self, options, error))
+    {
+      /* a file cut while we read it: that is the error, not what it left */
+      if (!_tscope_file_check_intact (self->file, NULL))
+        {
+          g_clear_error (error);
+          _tscope_file_check_intact (self->file, error);
+        }
+      return NULL;
+    }
+  if (!_tscope_file_check_intact (self->file, error))
     return NULL;
+  if (self->last_ts - self->first_ts > TSCOPE_LIMIT_SPAN_WARN)
+    self->warning = g_strdup_printf ("%s: warning: its records span %" G_GINT64_FORMAT " days: a page's "
+                                     "timestamp is probably corrupt", path,
+                                     (self->last_ts - self->first_ts) / (G_GINT64_CONSTANT (86400) * 1000000000));
   self->load_seconds = (g_get_monotonic_time () - t0) / 1e6;
   g_debug ("%s: container %.1f ms, formats %.1f ms, models %.1f ms", path, (t1 - t0) / 1e3,
            (t2 - t1) / 1e3, (g_get_monotonic_time () - t2) / 1e3);
@@ -325,6 +341,39 @@ tscope_trace_get_bad_pages (TscopeTrace *self)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
   return self->bad_pages;
+}
+
+/**
+ * tscope_trace_get_warning:
+ *
+ * Returns: (transfer none) (nullable): one line about something the load
+ * tolerated but the user should know (a time span so long that a page's
+ * timestamp is probably corrupt), naming the file; %NULL when all is well.
+ */
+const char *
+tscope_trace_get_warning (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  return self->warning;
+}
+
+/**
+ * tscope_trace_check_file:
+ * @error: the file's one-line error
+ *
+ * Whether the file is still what was loaded.  A file truncated while it is
+ * mapped (a trace re-recorded to the same path) would kill the process
+ * with SIGBUS; core reads zeros instead, and this tells the caller, who
+ * should show the error and stop trusting what the trace reads from now.
+ *
+ * Returns: %FALSE, with @error set, once the file has shrunk under us.
+ */
+gboolean
+tscope_trace_check_file (TscopeTrace  *self,
+                         GError      **error)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), FALSE);
+  return _tscope_file_check_intact (self->file, error);
 }
 
 gboolean

@@ -191,6 +191,9 @@ TscopeTime     tscope_trace_get_last_ts         (TscopeTrace *self);
 double         tscope_trace_get_load_seconds    (TscopeTrace *self);
 gsize          tscope_trace_get_model_bytes     (TscopeTrace *self);
 guint64        tscope_trace_get_bad_pages       (TscopeTrace *self);
+const char    *tscope_trace_get_warning         (TscopeTrace *self);
+gboolean       tscope_trace_check_file          (TscopeTrace *self,
+                                                 GError     **error);
 gboolean       tscope_trace_has_sched_events    (TscopeTrace *self);
 GHashTable    *tscope_trace_dup_event_counts    (TscopeTrace *self);
 
