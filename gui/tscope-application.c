@@ -15,6 +15,8 @@ struct _TscopeApplication
   GtkApplication parent_instance;
 
   char          *screenshot;    /* --screenshot FILE */
+  int            status;        /* the exit status a scripted run ends with */
+  guint          polls;         /* waits for the latency list, in a scripted run */
 };
 
 G_DEFINE_FINAL_TYPE (TscopeApplication, tscope_application, GTK_TYPE_APPLICATION)
@@ -33,19 +35,66 @@ tscope_application_sample_trace (void)
   return TSCOPE_SAMPLE_TRACE;
 }
 
+/**
+ * tscope_application_get_exit_status:
+ *
+ * Returns: 1 when a scripted run (--screenshot) failed, else 0.
+ */
+int
+tscope_application_get_exit_status (TscopeApplication *self)
+{
+  return self->status;
+}
+
 /* ---- --screenshot: the README's picture, made by the program ---- */
+
+#define MAX_POLLS 100           /* 30 s for the latency list, then shoot as it is */
+
+/* A scripted run ends on its first error: one line on stderr, status 1. */
+static void
+fail (TscopeApplication *app,
+      const char        *message)
+{
+  if (app->status != 0)
+    return;
+  g_printerr ("tracescope: %s\n", message);
+  app->status = 1;
+  g_application_quit (G_APPLICATION (app));
+}
+
+static TscopeApplication *
+app_of (TscopeWindow *window)
+{
+  return TSCOPE_APPLICATION (gtk_window_get_application (GTK_WINDOW (window)));
+}
+
+/* The file changed under the trace while we showed it. */
+static gboolean
+file_failed (TscopeWindow *window)
+{
+  TscopeSession *session = tscope_window_get_session (window);
+
+  if (session == NULL || tscope_session_check_file (session))
+    return FALSE;
+  fail (app_of (window), tscope_session_get_file_error (session));
+  return TRUE;
+}
 
 static gboolean
 take_screenshot (gpointer data)
 {
   TscopeWindow *window = data;
-  TscopeApplication *app = TSCOPE_APPLICATION (gtk_window_get_application (GTK_WINDOW (window)));
+  TscopeApplication *app = app_of (window);
   g_autoptr(GError) error = NULL;
 
+  if (file_failed (window))
+    return G_SOURCE_REMOVE;
   if (!tscope_window_save_png (window, app->screenshot, &error))
-    g_printerr ("tracescope: %s\n", error->message);
-  else
-    g_print ("tracescope: wrote %s\n", app->screenshot);
+    {
+      fail (app, error->message);
+      return G_SOURCE_REMOVE;
+    }
+  g_print ("tracescope: wrote %s\n", app->screenshot);
   g_application_quit (G_APPLICATION (app));
   return G_SOURCE_REMOVE;
 }
@@ -56,10 +105,14 @@ static gboolean
 stage_screenshot (gpointer data)
 {
   TscopeWindow *window = data;
+  TscopeApplication *app = app_of (window);
   TscopeLatencyPanel *panel = TSCOPE_LATENCY_PANEL (tscope_window_get_latency_panel (window));
 
-  if (!tscope_latency_panel_is_filled (panel) && tscope_window_has_trace (window))
-    return G_SOURCE_CONTINUE;        /* the list fills in a thread */
+  if (file_failed (window))
+    return G_SOURCE_REMOVE;
+  /* the list fills in a thread; a scripted run waits for it, not forever */
+  if (!tscope_latency_panel_is_filled (panel) && tscope_window_has_trace (window) && app->polls++ < MAX_POLLS)
+    return G_SOURCE_CONTINUE;
   tscope_window_show_page (window, 1);
   /* a trace without a completed wakeup is shown as it is */
   tscope_latency_panel_activate (panel, 0);
@@ -70,7 +123,22 @@ stage_screenshot (gpointer data)
 static void
 on_loaded_for_screenshot (TscopeWindow *window)
 {
+  TscopeSession *session = tscope_window_get_session (window);
+  const char *warning = tscope_trace_get_warning (tscope_session_get_trace (session));
+
+  /* a warning is no failure: said, and the picture is taken */
+  if (warning)
+    g_printerr ("tracescope: %s\n", warning);
+  if (file_failed (window))
+    return;
   g_timeout_add (300, stage_screenshot, window);
+}
+
+static void
+on_failed_for_screenshot (TscopeWindow *window,
+                          const char   *message)
+{
+  fail (app_of (window), message);
 }
 
 static TscopeWindow *
@@ -81,6 +149,7 @@ new_window (TscopeApplication *self)
   if (self->screenshot)
     {
       g_signal_connect (window, "trace-loaded", G_CALLBACK (on_loaded_for_screenshot), NULL);
+      g_signal_connect (window, "load-failed", G_CALLBACK (on_failed_for_screenshot), NULL);
       gtk_window_set_default_size (GTK_WINDOW (window), 1500, 950);
     }
   return window;

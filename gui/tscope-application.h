@@ -12,5 +12,6 @@ G_DECLARE_FINAL_TYPE (TscopeApplication, tscope_application, TSCOPE, APPLICATION
 
 TscopeApplication *tscope_application_new (void);
 const char        *tscope_application_sample_trace (void);
+int                tscope_application_get_exit_status (TscopeApplication *self);
 
 G_END_DECLS

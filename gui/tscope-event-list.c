@@ -18,6 +18,7 @@ struct _TscopeEventList
   GtkBox              parent_instance;
 
   /* children, owned by the widget tree */
+  GtkWidget          *filter_bar;
   GtkDropDown        *cpu_filter;
   GtkSearchEntry     *task_filter;
   GtkDropDown        *event_filter;
@@ -186,7 +187,7 @@ on_selection_changed (TscopeEventList *self)
   TscopeSpan v;
   TscopeTime ts;
 
-  if (item == NULL || self->session == NULL || self->syncing)
+  if (item == NULL || self->session == NULL || self->syncing || !tscope_session_check_file (self->session))
     return;
   ts = tscope_event_item_get_ts (item);
   tscope_session_select_event (self->session, tscope_event_item_get_row (item), ts);
@@ -229,8 +230,10 @@ filtered (GObject      *source,
 
   if (!tscope_event_model_filter_finish (TSCOPE_EVENT_MODEL (source), result, &error))
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_warning ("filter: %s", error->message);
+      /* not cancelled: the file changed under the trace, which the
+       * session tells the window, and us (file_changed()) */
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && self->session)
+        tscope_session_check_file (self->session);
       g_object_unref (self);
       return;
     }
@@ -314,7 +317,13 @@ searched (GObject      *source,
   g_autoptr(GError) error = NULL;
   gint64 pos = tscope_event_model_search_finish (TSCOPE_EVENT_MODEL (source), result, &error);
 
-  if (error == NULL || !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      gtk_label_set_text (self->search_status, "");
+      if (self->session)
+        tscope_session_check_file (self->session);
+    }
+  else if (error == NULL)
     {
       gtk_label_set_text (self->search_status, pos >= 0 ? "" : _("not found"));
       if (pos >= 0)
@@ -386,12 +395,28 @@ tscope_event_list_start_search (TscopeEventList *self)
 
 /* ---- session ---- */
 
+/* The file changed under the trace: no more reading.  The rows shown
+ * stay; the filters and the search stop. */
+static void
+file_changed (TscopeEventList *self)
+{
+  g_cancellable_cancel (self->filter_cancel);
+  g_cancellable_cancel (self->search_cancel);
+  gtk_spinner_stop (self->spinner);
+  gtk_widget_set_sensitive (self->filter_bar, FALSE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->search_bar), FALSE);
+  gtk_label_set_text (self->search_status, "");
+  gtk_label_set_text (self->count, _("the file changed: no more events are read"));
+}
+
 static void
 on_session_notify (TscopeEventList *self,
                    GParamSpec      *pspec)
 {
   if (g_str_equal (pspec->name, "selected-interval"))
     on_session_interval (self);
+  else if (g_str_equal (pspec->name, "file-error"))
+    file_changed (self);
 }
 
 static void
@@ -462,10 +487,12 @@ tscope_event_list_set_session (TscopeEventList *self,
   g_clear_pointer (&self->applied, g_free);
   if (session)
     {
-      self->model = tscope_event_model_new (tscope_session_get_trace (session));
+      self->model = tscope_event_model_new (session);
       self->session_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (on_session_notify), self);
       fill_filters (self, tscope_session_get_trace (session));
     }
+  gtk_widget_set_sensitive (self->filter_bar, TRUE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->search_bar), TRUE);
   attach_model (self);
   update_count (self);
 }
@@ -548,6 +575,7 @@ tscope_event_list_init (TscopeEventList *self)
   gtk_label_set_xalign (self->count, 1);
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->count));
   gtk_box_append (GTK_BOX (self), bar);
+  self->filter_bar = bar;
 
   self->search_bar = GTK_SEARCH_BAR (gtk_search_bar_new ());
   self->search_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());

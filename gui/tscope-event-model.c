@@ -67,6 +67,7 @@ struct _TscopeEventModel
   GObject       parent_instance;
 
   /* owned */
+  TscopeSession *session;        /* says when the file changed under the trace */
   TscopeTrace  *trace;
   TscopeCursor *cursor;          /* the main thread's, for items */
   GArray       *rows;            /* guint32 rows that pass the filter, or NULL: all */
@@ -132,6 +133,16 @@ get_item (GListModel *model,
   if (position >= get_n_items (model))
     return NULL;
   row = tscope_event_model_get_row (self, position);
+  /* the file changed under the trace: rows not shown yet stay blank */
+  if (!tscope_session_check_file (self->session))
+    {
+      item = g_object_new (TSCOPE_TYPE_EVENT_ITEM, NULL);
+      item->row = row;
+      item->name = "";
+      item->comm = g_strdup ("");
+      item->info = g_strdup ("");
+      return item;
+    }
   if (!cursor_to_row (self->cursor, row) || !tscope_cursor_get (self->cursor, &e))
     return NULL;
   item = g_object_new (TSCOPE_TYPE_EVENT_ITEM, NULL);
@@ -166,6 +177,7 @@ tscope_event_model_finalize (GObject *object)
   g_clear_pointer (&self->rows, g_array_unref);
   g_string_free (self->line, TRUE);
   g_clear_object (&self->trace);
+  g_clear_object (&self->session);
   G_OBJECT_CLASS (tscope_event_model_parent_class)->finalize (object);
 }
 
@@ -184,13 +196,16 @@ tscope_event_model_init (TscopeEventModel *self)
 /**
  * tscope_event_model_new:
  *
- * Returns: (transfer full): every record of @trace, in merged order.
+ * Returns: (transfer full): every record of @session's trace, in merged
+ * order; none read once tscope_session_check_file() fails.
  */
 TscopeEventModel *
-tscope_event_model_new (TscopeTrace *trace)
+tscope_event_model_new (TscopeSession *session)
 {
   TscopeEventModel *self = g_object_new (TSCOPE_TYPE_EVENT_MODEL, NULL);
+  TscopeTrace *trace = tscope_session_get_trace (session);
 
+  self->session = g_object_ref (session);
   self->trace = g_object_ref (trace);
   self->cursor = tscope_cursor_new (trace);
   tscope_trace_load_plugins (trace);
@@ -248,9 +263,12 @@ tscope_event_model_row_at_time (TscopeEventModel *self,
                                 TscopeTime        t,
                                 gint              cpu)
 {
-  g_autoptr(TscopeCursor) c = tscope_cursor_new (self->trace);
+  g_autoptr(TscopeCursor) c = NULL;
   TscopeEvent e;
 
+  if (!tscope_session_check_file (self->session))
+    return G_MAXUINT64;
+  c = tscope_cursor_new (self->trace);
   if (!tscope_cursor_seek_time (c, t))
     return G_MAXUINT64;
   for (guint steps = 0; steps < 100000; steps++)
@@ -294,6 +312,7 @@ filter_thread (GTask        *task,
   g_autoptr(TscopeCursor) c = tscope_cursor_new (self->trace);
   guint32 row = 0;
   gboolean ok;
+  GError *error = NULL;
 
   job->rows = g_array_new (FALSE, FALSE, sizeof (guint32));
   for (ok = tscope_cursor_seek_row (c, 0); ok; ok = tscope_cursor_next (c), row++)
@@ -305,6 +324,8 @@ filter_thread (GTask        *task,
           g_task_return_error_if_cancelled (task);
           return;
         }
+      if ((row & 0xffff) == 0 && !tscope_trace_check_file (self->trace, NULL))
+        break;
       tscope_cursor_get (c, &e);
       if (job->filter.cpu >= 0 && e.cpu != (guint) job->filter.cpu)
         continue;
@@ -316,7 +337,11 @@ filter_thread (GTask        *task,
         continue;
       g_array_append_val (job->rows, row);
     }
-  g_task_return_boolean (task, TRUE);
+  /* rows read from a file that changed are no filter: the caller gets the error */
+  if (!tscope_trace_check_file (self->trace, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
 }
 
 /**
@@ -382,6 +407,7 @@ tscope_event_model_filter_finish (TscopeEventModel  *self,
 typedef struct
 {
   char    *needle;
+  TscopeTrace *trace;            /* the model's: the task keeps it */
   guint    from;
   gboolean forward;
   GArray  *rows;                 /* a copy of the filter, or NULL */
@@ -427,6 +453,8 @@ scan (SearchJob    *job,
 
       if ((pos & 0x3fff) == 0 && g_cancellable_is_cancelled (cancellable))
         return -2;
+      if ((pos & 0x3fff) == 0 && !tscope_trace_check_file (job->trace, NULL))
+        return -3;
       if (!cursor_to_row (c, row))
         break;
       if (matches (c, line, job->needle))
@@ -450,6 +478,7 @@ search_thread (GTask        *task,
   g_autoptr(TscopeCursor) c = tscope_cursor_new (self->trace);
   g_autoptr(GString) line = g_string_new (NULL);
   gint64 found = -1;
+  GError *error = NULL;
 
   if (job->forward)
     found = scan (job, c, line, job->from, job->n, TRUE, cancellable);
@@ -458,7 +487,7 @@ search_thread (GTask        *task,
       /* backwards in blocks: the last match of each block, going up */
       guint hi = job->from;
 
-      while (hi > 0 && found == -1)
+      while (hi > 0 && found == -1 && tscope_trace_check_file (self->trace, NULL))
         {
           guint lo = hi > 4096 ? hi - 4096 : 0;
 
@@ -468,6 +497,8 @@ search_thread (GTask        *task,
     }
   if (found == -2)
     g_task_return_error_if_cancelled (task);
+  else if (!tscope_trace_check_file (self->trace, &error))
+    g_task_return_error (task, error);
   else
     g_task_return_int (task, found);
 }
@@ -493,6 +524,7 @@ tscope_event_model_search_async (TscopeEventModel    *self,
   SearchJob *job = g_new0 (SearchJob, 1);
 
   job->needle = g_utf8_casefold (text, -1);
+  job->trace = self->trace;
   job->from = from;
   job->forward = forward;
   job->n = get_n_items (G_LIST_MODEL (self));

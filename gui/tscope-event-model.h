@@ -5,6 +5,7 @@
 
 #include <gio/gio.h>
 
+#include "tscope-session.h"
 #include "tscope-trace.h"
 
 G_BEGIN_DECLS
@@ -32,7 +33,7 @@ typedef struct
 #define TSCOPE_TYPE_EVENT_MODEL (tscope_event_model_get_type ())
 G_DECLARE_FINAL_TYPE (TscopeEventModel, tscope_event_model, TSCOPE, EVENT_MODEL, GObject)
 
-TscopeEventModel *tscope_event_model_new          (TscopeTrace             *trace);
+TscopeEventModel *tscope_event_model_new          (TscopeSession           *session);
 TscopeTrace      *tscope_event_model_get_trace    (TscopeEventModel        *self);
 void              tscope_event_model_filter_async (TscopeEventModel        *self,
                                                    const TscopeEventFilter *filter,

@@ -14,6 +14,7 @@ main (int    argc,
       char **argv)
 {
   g_autoptr(TscopeApplication) app = NULL;
+  int status;
 
   /* big model columns come from mmap, so growing them is an mremap */
   mallopt (M_MMAP_THRESHOLD, 1024 * 1024);
@@ -22,5 +23,7 @@ main (int    argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   app = tscope_application_new ();
-  return g_application_run (G_APPLICATION (app), argc, argv);
+  status = g_application_run (G_APPLICATION (app), argc, argv);
+  /* a scripted run (--screenshot) that failed */
+  return status != 0 ? status : tscope_application_get_exit_status (app);
 }

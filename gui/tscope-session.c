@@ -3,8 +3,11 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include <glib/gi18n.h>
 
+#include "tscope-error.h"
 #include "tscope-session.h"
 
 #define MIN_SPAN     G_GINT64_CONSTANT (50)    /* ns: 50 ns across the widest window */
@@ -35,6 +38,8 @@ struct _TscopeSession
   gboolean     has_interval;
   guint64      event_row;
   TscopeTime   event_ts;
+  GError      *file_error;    /* the file changed under the trace: read no more */
+  guint        file_error_idle;
 };
 
 G_DEFINE_FINAL_TYPE (TscopeSession, tscope_session, G_TYPE_OBJECT)
@@ -48,6 +53,7 @@ enum {
   PROP_SELECTED_INTERVAL,
   PROP_SELECTED_EVENT,
   PROP_ROWS,
+  PROP_FILE_ERROR,
   N_PROPS
 };
 
@@ -58,6 +64,8 @@ tscope_session_finalize (GObject *object)
 {
   TscopeSession *self = TSCOPE_SESSION (object);
 
+  g_clear_handle_id (&self->file_error_idle, g_source_remove);
+  g_clear_error (&self->file_error);
   g_clear_object (&self->trace);
   g_array_unref (self->back);
   g_array_unref (self->forward);
@@ -95,6 +103,8 @@ tscope_session_class_init (TscopeSessionClass *klass)
   properties[PROP_SELECTED_EVENT] = g_param_spec_boolean ("selected-event", NULL, NULL, FALSE,
                                                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_ROWS] = g_param_spec_boolean ("rows", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_FILE_ERROR] = g_param_spec_boolean ("file-error", NULL, NULL, FALSE,
+                                                      G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -120,8 +130,7 @@ tscope_session_new (TscopeTrace *trace)
   TscopeSession *self = g_object_new (TSCOPE_TYPE_SESSION, NULL);
 
   self->trace = g_object_ref (trace);
-  self->view.begin = tscope_trace_get_first_ts (trace);
-  self->view.end = MAX (tscope_trace_get_last_ts (trace), self->view.begin + MIN_SPAN);
+  self->view = tscope_session_get_whole (self);
   return self;
 }
 
@@ -137,13 +146,26 @@ tscope_session_get_view (TscopeSession *self)
   return self->view;
 }
 
-static TscopeSpan
-whole (TscopeSession *self)
+/**
+ * tscope_session_get_whole:
+ *
+ * The span a view can show: the trace's, at least 50 ns wide, inside
+ * [-2^62, 2^62] and at most 2^62 ns wide, so that the sum or difference
+ * of two times in it is a gint64.
+ */
+TscopeSpan
+tscope_session_get_whole (TscopeSession *self)
 {
-  TscopeSpan s = { tscope_trace_get_first_ts (self->trace), tscope_trace_get_last_ts (self->trace) };
+  TscopeTime first = tscope_trace_get_first_ts (self->trace);
+  TscopeTime last = tscope_trace_get_last_ts (self->trace);
+  TscopeSpan s;
 
-  if (s.end - s.begin < MIN_SPAN)
-    s.end = s.begin + MIN_SPAN;
+  s.begin = CLAMP (first, -TSCOPE_TIME_LIMIT, TSCOPE_TIME_LIMIT - MIN_SPAN);
+  /* a trace without events may have last < first */
+  s.end = last >= s.begin + MIN_SPAN ? last : s.begin + MIN_SPAN;
+  s.end = MIN (s.end, TSCOPE_TIME_LIMIT);
+  if (s.end > s.begin + TSCOPE_TIME_LIMIT)
+    s.end = s.begin + TSCOPE_TIME_LIMIT;
   return s;
 }
 
@@ -171,7 +193,8 @@ tscope_session_set_view (TscopeSession *self,
                          TscopeTime     end,
                          gboolean       remember)
 {
-  TscopeSpan all = whole (self);
+  TscopeSpan all = tscope_session_get_whole (self);
+  guint64 want;
   TscopeTime span;
 
   if (end < begin)
@@ -180,7 +203,10 @@ tscope_session_set_view (TscopeSession *self,
       begin = end;
       end = tmp;
     }
-  span = CLAMP (end - begin, MIN_SPAN, all.end - all.begin);
+  /* unsigned: exact for any two gint64 */
+  want = (guint64) end - (guint64) begin;
+  span = (TscopeTime) MIN (want, (guint64) (all.end - all.begin));
+  span = MAX (span, MIN_SPAN);
   begin = CLAMP (begin, all.begin, all.end - span);
   end = begin + span;
   if (begin == self->view.begin && end == self->view.end)
@@ -205,13 +231,24 @@ tscope_session_zoom (TscopeSession *self,
                      double         factor,
                      TscopeTime     center)
 {
-  double left = (double) (center - self->view.begin) * factor;
-  double right = (double) (self->view.end - center) * factor;
+  TscopeSpan all = tscope_session_get_whole (self);
   gint64 now = g_get_monotonic_time ();
   TscopeSpan before = self->view;
   gboolean first = self->last_zoom_us == 0 || now - self->last_zoom_us > BURST_US;
+  double left;
+  double right;
 
-  tscope_session_set_view (self, center - (TscopeTime) left, center + (TscopeTime) right, FALSE);
+  if (!isfinite (factor) || factor <= 0)
+    return;
+  center = CLAMP (center, self->view.begin, self->view.end);
+  left = (double) (center - self->view.begin) * factor;
+  right = (double) (self->view.end - center) * factor;
+  /* the offsets from @center in integers: a double holds a time near 2^62
+   * to a microsecond only */
+  if (left + right >= (double) (all.end - all.begin))
+    tscope_session_set_view (self, all.begin, all.end, FALSE);
+  else
+    tscope_session_set_view (self, center - (TscopeTime) left, center + (TscopeTime) right, FALSE);
   if (self->view.begin == before.begin && self->view.end == before.end)
     return;
   /* a burst of steps (keys held, a wheel turned) is one step back */
@@ -224,7 +261,33 @@ void
 tscope_session_pan (TscopeSession *self,
                     TscopeTime     delta)
 {
+  TscopeSpan all = tscope_session_get_whole (self);
+
+  /* no further than the trace's edges: the sums stay gint64 */
+  delta = CLAMP (delta, all.begin - self->view.begin, all.end - self->view.end);
   tscope_session_set_view (self, self->view.begin + delta, self->view.end + delta, FALSE);
+}
+
+/**
+ * tscope_session_pan_from:
+ * @from: a view, as tscope_session_get_view() gave it
+ * @delta: how far to move it, any value
+ *
+ * Shows @from moved by @delta (a drag that started at @from).
+ */
+void
+tscope_session_pan_from (TscopeSession    *self,
+                         const TscopeSpan *from,
+                         double            delta)
+{
+  TscopeSpan all = tscope_session_get_whole (self);
+  TscopeTime d;
+
+  if (isnan (delta))
+    return;
+  d = (TscopeTime) CLAMP (delta, (double) (all.begin - from->begin), (double) (all.end - from->end));
+  d = CLAMP (d, all.begin - from->begin, all.end - from->end);
+  tscope_session_set_view (self, from->begin + d, from->end + d, FALSE);
 }
 
 /**
@@ -235,7 +298,7 @@ tscope_session_pan (TscopeSession *self,
 void
 tscope_session_fit (TscopeSession *self)
 {
-  TscopeSpan all = whole (self);
+  TscopeSpan all = tscope_session_get_whole (self);
 
   if (self->selection.begin != TSCOPE_NO_TIME && self->selection.end > self->selection.begin)
     tscope_session_set_view (self, self->selection.begin, self->selection.end, TRUE);
@@ -514,4 +577,50 @@ tscope_session_row_pin_order (TscopeSession *self,
     if (g_array_index (self->pins, guint64, i) == key)
       return i + 1;
   return 0;
+}
+
+static gboolean
+notify_file_error (gpointer data)
+{
+  TscopeSession *self = data;
+
+  self->file_error_idle = 0;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE_ERROR]);
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * tscope_session_check_file:
+ *
+ * Whether the trace's file is still what was loaded: a flag read, cheap
+ * enough for every frame.  The first time it is not, the session keeps
+ * the error and notifies "file-error" from the main loop (callers may be
+ * painting or inside a list model); widgets then stop reading the trace.
+ *
+ * Returns: %FALSE once the file has changed under the trace.
+ */
+gboolean
+tscope_session_check_file (TscopeSession *self)
+{
+  if (self->file_error)
+    return FALSE;
+  if (tscope_trace_check_file (self->trace, &self->file_error))
+    return TRUE;
+  if (self->file_error == NULL)
+    g_set_error (&self->file_error, TSCOPE_ERROR, TSCOPE_ERROR_TRUNCATED, "%s: the file changed while it was open",
+                 tscope_trace_get_path (self->trace));
+  self->file_error_idle = g_idle_add_full (G_PRIORITY_HIGH_IDLE, notify_file_error, self, NULL);
+  return FALSE;
+}
+
+/**
+ * tscope_session_get_file_error:
+ *
+ * Returns: (nullable): the one-line error of tscope_session_check_file(),
+ * or %NULL while the file is fine.
+ */
+const char *
+tscope_session_get_file_error (TscopeSession *self)
+{
+  return self->file_error ? self->file_error->message : NULL;
 }

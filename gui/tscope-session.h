@@ -19,6 +19,21 @@ G_DECLARE_FINAL_TYPE (TscopeSession, tscope_session, TSCOPE, SESSION, GObject)
 
 #define TSCOPE_NO_TIME G_MININT64
 
+/* Times the GUI works with lie in [-TSCOPE_TIME_LIMIT, TSCOPE_TIME_LIMIT]
+ * (core clamps to [0, 2^62]), and views are at most that wide: the sum or
+ * difference of two of them is a gint64. */
+#define TSCOPE_TIME_LIMIT (G_GINT64_CONSTANT (1) << 62)
+
+/* A time or an offset computed in double, as a gint64 in the limits
+ * (NaN: 0). */
+static inline TscopeTime
+tscope_session_time_from_double (double t)
+{
+  if (!(t == t))
+    return 0;
+  return (TscopeTime) CLAMP (t, (double) -TSCOPE_TIME_LIMIT, (double) TSCOPE_TIME_LIMIT);
+}
+
 typedef enum
 {
   TSCOPE_MARKER_A,
@@ -34,6 +49,7 @@ typedef enum
 TscopeSession *tscope_session_new            (TscopeTrace   *trace);
 TscopeTrace   *tscope_session_get_trace      (TscopeSession *self);
 TscopeSpan     tscope_session_get_view       (TscopeSession *self);
+TscopeSpan     tscope_session_get_whole      (TscopeSession *self);
 void           tscope_session_set_view       (TscopeSession *self,
                                               TscopeTime     begin,
                                               TscopeTime     end,
@@ -43,6 +59,9 @@ void           tscope_session_zoom           (TscopeSession *self,
                                               TscopeTime     center);
 void           tscope_session_pan            (TscopeSession *self,
                                               TscopeTime     delta);
+void           tscope_session_pan_from       (TscopeSession    *self,
+                                              const TscopeSpan *from,
+                                              double            delta);
 void           tscope_session_fit            (TscopeSession *self);
 gboolean       tscope_session_back           (TscopeSession *self);
 gboolean       tscope_session_forward        (TscopeSession *self);
@@ -82,5 +101,7 @@ guint64        tscope_session_get_selected_event (TscopeSession *self);
 void           tscope_session_select_event   (TscopeSession *self,
                                               guint64        row,
                                               TscopeTime     ts);
+gboolean       tscope_session_check_file     (TscopeSession *self);
+const char    *tscope_session_get_file_error (TscopeSession *self);
 
 G_END_DECLS

@@ -109,7 +109,8 @@ refresh (TscopeStatsPanel *self)
   TscopeSpan sel;
   GTask *task;
 
-  if (self->session == NULL)
+  /* range statistics read records: not from a file that changed */
+  if (self->session == NULL || !tscope_session_check_file (self->session))
     return;
   sel = tscope_session_get_selection (self->session);
   g_cancellable_cancel (self->cancel);

@@ -12,11 +12,13 @@
 #include <glib/gi18n.h>
 
 #include "tscope-colors.h"
+#include "tscope-ruler.h"
 #include "tscope-stats.h"
 #include "tscope-timeline-private.h"
 #include "tscope-view.h"
 
-#define TICK_SPACING 110      /* pixels between ruler labels, about */
+#define TICK_SPACING      110 /* pixels between ruler labels, about */
+#define TICK_SPACING_LONG 130 /* the same for "104 d 03:20" */
 
 static void
 rect (GtkSnapshot   *snapshot,
@@ -432,8 +434,9 @@ draw_minimap (TscopeTimeline *self,
 {
   TscopeTrace *trace = tscope_session_get_trace (self->session);
   TscopeSpan v = tscope_session_get_view (self->session);
-  TscopeTime t0 = tscope_trace_get_first_ts (trace);
-  TscopeTime t1 = MAX (tscope_trace_get_last_ts (trace), t0 + 1);
+  TscopeSpan all = tscope_session_get_whole (self->session);
+  TscopeTime t0 = all.begin;
+  TscopeTime t1 = all.end;
   guint n = (guint) _tscope_timeline_plot_width (self);
   guint cpus = tscope_trace_get_n_cpus (trace);
   float band = MAX (1.0f, MIN (6.0f, (TSCOPE_MINIMAP_H - 6.0f) / MAX (cpus, 1)));
@@ -485,72 +488,47 @@ draw_minimap (TscopeTimeline *self,
   rect (snapshot, &edge, (float) x1 - 1, 0, 1, TSCOPE_MINIMAP_H);
 }
 
-/* The label of a ruler tick: seconds, with the decimals the step needs. */
-static char *
-tick_label (TscopeTime t,
-            TscopeTime step)
-{
-  int decimals = 0;
-
-  for (TscopeTime s = step; s < TSCOPE_NSEC_PER_SEC && decimals < 9; s *= 10)
-    decimals++;
-  if (decimals == 0)
-    return g_strdup_printf ("%" G_GINT64_FORMAT " s", t / TSCOPE_NSEC_PER_SEC);
-  return g_strdup_printf ("%" G_GINT64_FORMAT ".%0*" G_GINT64_FORMAT, t / TSCOPE_NSEC_PER_SEC, decimals,
-                          (t % TSCOPE_NSEC_PER_SEC) / (TscopeTime) pow (10, 9 - decimals));
-}
-
 static void
 draw_ruler (TscopeTimeline *self,
             GtkSnapshot    *snapshot,
             int             width)
 {
   TscopeSpan v = tscope_session_get_view (self->session);
-  double px = (double) (v.end - v.begin) / _tscope_timeline_plot_width (self);
-  TscopeTime step = 1;
-  const int mults[] = { 1, 2, 5 };
+  int plot = _tscope_timeline_plot_width (self);
+  double px = (double) (v.end - v.begin) / plot;
+  TscopeTime step = tscope_ruler_step (px, TICK_SPACING);
+  TscopeTime first;
+  guint n;
   GdkRGBA fg;
   GdkRGBA grid = { 0.5f, 0.5f, 0.5f, 0.5f };
   float y = TSCOPE_MINIMAP_H;
   g_autofree char *unit = NULL;
+  g_autofree char *text = NULL;
   g_autoptr(PangoLayout) unit_layout = NULL;
 
+  /* day-and-clock labels are wider than seconds */
+  if (step >= TSCOPE_NSEC_PER_MIN)
+    step = tscope_ruler_step (px, TICK_SPACING_LONG);
   foreground (self, &fg);
-  /* the smallest 1-2-5 step at least TICK_SPACING pixels wide */
-  for (TscopeTime decade = 1; decade <= G_GINT64_CONSTANT (100000000000000); decade *= 10)
+  first = tscope_ruler_first_tick (v.begin, step);
+  /* ticks are TICK_SPACING apart, but for the largest step, where one per
+   * pixel column is the bound */
+  n = tscope_ruler_n_ticks (v.begin, v.end, step, (guint) plot + 1);
+  for (guint i = 0; i < n; i++)
     {
-      gboolean found = FALSE;
-
-      for (guint m = 0; m < G_N_ELEMENTS (mults); m++)
-        if ((double) (decade * mults[m]) / px >= TICK_SPACING)
-          {
-            step = decade * mults[m];
-            found = TRUE;
-            break;
-          }
-      if (found)
-        break;
-    }
-  for (TscopeTime t = (v.begin / step) * step; t <= v.end; t += step)
-    {
+      TscopeTime t = first + (TscopeTime) i * step;
       double x = self->label_w + (double) (t - v.begin) / px;
       g_autofree char *label = NULL;
       g_autoptr(PangoLayout) layout = NULL;
 
-      if (x < self->label_w)
-        continue;
       rect (snapshot, &grid, (float) x, y + 14, 1, TSCOPE_RULER_H - 14);
-      label = tick_label (t, step);
+      label = tscope_ruler_tick_label (t, step);
       layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), label);
       draw_text (snapshot, layout, &fg, (float) x + 3, y + 2);
     }
-  unit = tscope_time_format_duration (step);
-  unit_layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-  {
-    g_autofree char *text = g_strdup_printf (_("%s / tick"), unit);
-
-    pango_layout_set_text (unit_layout, text, -1);
-  }
+  unit = tscope_ruler_step_name (step);
+  text = g_strdup_printf (_("%s / tick"), unit);
+  unit_layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
   draw_text (snapshot, unit_layout, &fg, 8, y + 3);
   rect (snapshot, &grid, 0, TSCOPE_HEADER_H - 1, width, 1);
 }
@@ -710,6 +688,8 @@ _tscope_timeline_snapshot (GtkWidget   *widget,
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
   gint64 t0 = g_get_monotonic_time ();
+  GtkSnapshot *frame;
+  GskRenderNode *node;
 
   if (self->session == NULL || width <= self->label_w)
     return;
@@ -718,11 +698,36 @@ _tscope_timeline_snapshot (GtkWidget   *widget,
       draw_no_events (self, snapshot, width, height);
       return;
     }
-  draw_minimap (self, snapshot, width);
-  draw_ruler (self, snapshot, width);
-  draw_rows (self, snapshot, width, height);
-  draw_markers (self, snapshot, width, height);
-  draw_wakeup_arrow (self, snapshot, width, height);
+  /* the view queries read the file: once it changed under us, the last
+   * good frame stays, and the window says why */
+  if (!tscope_session_check_file (self->session))
+    {
+      if (self->frozen)
+        {
+          /* made at another size, maybe */
+          gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+          gtk_snapshot_append_node (snapshot, self->frozen);
+          gtk_snapshot_pop (snapshot);
+        }
+      return;
+    }
+  frame = gtk_snapshot_new ();
+  draw_minimap (self, frame, width);
+  draw_ruler (self, frame, width);
+  draw_rows (self, frame, width, height);
+  draw_markers (self, frame, width, height);
+  draw_wakeup_arrow (self, frame, width, height);
+  node = gtk_snapshot_free_to_node (frame);
+  /* a frame read while the file shrank shows zeros: keep the one before */
+  if (node && tscope_session_check_file (self->session))
+    {
+      g_clear_pointer (&self->frozen, gsk_render_node_unref);
+      self->frozen = node;
+    }
+  else
+    g_clear_pointer (&node, gsk_render_node_unref);
+  if (self->frozen)
+    gtk_snapshot_append_node (snapshot, self->frozen);
   self->last_frame_us = g_get_monotonic_time () - t0;
   self->frames++;
 }
@@ -890,7 +895,7 @@ _tscope_timeline_tooltip_text (TscopeTimeline *self,
   const Row *row;
   TscopeTime t;
 
-  if (self->session == NULL || vi < 0 || x < self->label_w)
+  if (!_tscope_timeline_is_live (self) || vi < 0 || x < self->label_w)
     return NULL;
   row = _tscope_timeline_visible_row (self, (guint) vi);
   t = tscope_timeline_x_to_time (self, x);

@@ -83,13 +83,14 @@ static void
 minimap_center (TscopeTimeline *self,
                 double          x)
 {
-  TscopeTrace *trace = tscope_session_get_trace (self->session);
   TscopeSpan v = tscope_session_get_view (self->session);
-  TscopeTime t0 = tscope_trace_get_first_ts (trace);
-  TscopeTime t1 = tscope_trace_get_last_ts (trace);
-  TscopeTime center = t0 + (TscopeTime) ((x - self->label_w) * (double) (t1 - t0)
-                                         / _tscope_timeline_plot_width (self));
+  TscopeSpan all = tscope_session_get_whole (self->session);
+  int w = _tscope_timeline_plot_width (self);
+  double frac = CLAMP ((x - self->label_w) / w, 0.0, 1.0);
+  TscopeTime center = all.begin + (TscopeTime) (frac * (double) (all.end - all.begin));
   TscopeTime half = (v.end - v.begin) / 2;
+
+  center = CLAMP (center, all.begin, all.end);
 
   tscope_session_set_view (self->session, center - half, center + half, FALSE);
 }
@@ -102,7 +103,7 @@ drag_begin (GtkGestureDrag *gesture,
 {
   GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
 
-  if (self->session == NULL)
+  if (!_tscope_timeline_is_live (self))
     return;
   gtk_widget_grab_focus (GTK_WIDGET (self));
   self->drag_start_x = x;
@@ -133,7 +134,7 @@ drag_update (GtkGestureDrag *gesture,
 {
   double x = self->drag_start_x + dx;
 
-  if (self->session == NULL)
+  if (!_tscope_timeline_is_live (self))
     return;
   switch (self->drag_mode)
     {
@@ -147,9 +148,8 @@ drag_update (GtkGestureDrag *gesture,
     case DRAG_PAN:
       {
         double per_px = (double) (self->drag_view.end - self->drag_view.begin) / _tscope_timeline_plot_width (self);
-        TscopeTime shift = (TscopeTime) (-dx * per_px);
 
-        tscope_session_set_view (self->session, self->drag_view.begin + shift, self->drag_view.end + shift, FALSE);
+        tscope_session_pan_from (self->session, &self->drag_view, -dx * per_px);
         /* vertical drags scroll the rows */
         gtk_adjustment_set_value (self->vadjustment,
                                   gtk_adjustment_get_value (self->vadjustment) - (dy - self->drag_last_dy));
@@ -171,7 +171,7 @@ drag_end (GtkGestureDrag *gesture,
   double x = self->drag_start_x + dx;
   double y = self->drag_start_y;
 
-  if (self->session == NULL)
+  if (!_tscope_timeline_is_live (self))
     return;
   /* no real drag: a click */
   if (fabs (dx) < 3 && fabs (dy) < 3 && self->drag_mode != DRAG_MINIMAP)
@@ -210,7 +210,7 @@ click_pressed (GtkGestureClick *gesture,
   guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
   int vi;
 
-  if (self->session == NULL)
+  if (!_tscope_timeline_is_live (self))
     return;
   vi = _tscope_timeline_row_at (self, y);
   if (button == 3 && vi >= 0)
@@ -247,13 +247,13 @@ scroll (GtkEventControllerScroll *controller,
   GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
   TscopeSpan v;
 
-  if (self->session == NULL)
+  if (!_tscope_timeline_is_live (self))
     return FALSE;
   v = tscope_session_get_view (self->session);
   if (mods & GDK_CONTROL_MASK)
     tscope_session_zoom (self->session, pow (1.25, dy), pointer_time (self));
   else if ((mods & GDK_SHIFT_MASK) || fabs (dx) > fabs (dy))
-    tscope_session_pan (self->session, (TscopeTime) ((fabs (dx) > fabs (dy) ? dx : dy) * 0.1 * (v.end - v.begin)));
+    tscope_session_pan_from (self->session, &v, (fabs (dx) > fabs (dy) ? dx : dy) * 0.1 * (v.end - v.begin));
   else
     gtk_adjustment_set_value (self->vadjustment, gtk_adjustment_get_value (self->vadjustment) + dy * TSCOPE_TASK_ROW_H * 3);
   return TRUE;
@@ -272,7 +272,7 @@ zoom_changed (GtkGestureZoom *gesture,
               double          scale,
               TscopeTimeline *self)
 {
-  if (self->session == NULL || scale <= 0)
+  if (!_tscope_timeline_is_live (self) || !(scale > 0))
     return;
   tscope_session_zoom (self->session, self->zoom_scale / scale, pointer_time (self));
   self->zoom_scale = scale;
@@ -364,10 +364,12 @@ timeline_action (GtkWidget  *widget,
   TscopeSession *s = self->session;
   TscopeSpan v;
   TscopeSpan sel;
+  TscopeSpan all;
 
-  if (s == NULL)
+  if (!_tscope_timeline_is_live (self))
     return;
   v = tscope_session_get_view (s);
+  all = tscope_session_get_whole (s);
   sel = tscope_session_get_selection (s);
   if (g_str_equal (name, "timeline.zoom-in"))
     tscope_session_zoom (s, ZOOM_STEP, pointer_time (self));
@@ -378,9 +380,9 @@ timeline_action (GtkWidget  *widget,
   else if (g_str_equal (name, "timeline.pan-right"))
     tscope_session_pan (s, (TscopeTime) ((v.end - v.begin) * PAN_STEP));
   else if (g_str_equal (name, "timeline.start"))
-    tscope_session_set_view (s, G_MININT64 / 4, G_MININT64 / 4 + (v.end - v.begin), TRUE);
+    tscope_session_set_view (s, all.begin, all.begin + (v.end - v.begin), TRUE);
   else if (g_str_equal (name, "timeline.end"))
-    tscope_session_set_view (s, G_MAXINT64 / 4 - (v.end - v.begin), G_MAXINT64 / 4, TRUE);
+    tscope_session_set_view (s, all.end - (v.end - v.begin), all.end, TRUE);
   else if (g_str_equal (name, "timeline.fit"))
     tscope_session_fit (s);
   else if (g_str_equal (name, "timeline.zoom-selection"))

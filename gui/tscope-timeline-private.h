@@ -94,6 +94,7 @@ struct _TscopeTimeline
   guint          n_cells;
   gint64         last_frame_us;
   guint8        *minimap;           /* busy columns of the whole trace, per CPU */
+  GskRenderNode *frozen;            /* the last frame, shown once the file changed */
   GdkTexture    *hatch;             /* the Runnable stripes' tile */
   guint          minimap_width;
   guint          frames;
@@ -110,6 +111,7 @@ enum
 /* tscope-timeline.c */
 void        _tscope_timeline_layout_rows   (TscopeTimeline *self);
 int         _tscope_timeline_plot_width    (TscopeTimeline *self);
+gboolean    _tscope_timeline_is_live       (TscopeTimeline *self);
 int         _tscope_timeline_row_at        (TscopeTimeline *self,
                                             double          y);
 int         _tscope_timeline_row_height    (const Row      *row);

@@ -362,24 +362,57 @@ _tscope_timeline_row_at (TscopeTimeline *self,
   return self->visible->len ? (int) lo : -1;
 }
 
+/**
+ * tscope_timeline_time_to_x:
+ *
+ * Returns: the widget x of @t; far outside the view, a point far off the
+ * widget (within ±2^20 pixels, something cairo still draws to).
+ */
 int
 tscope_timeline_time_to_x (TscopeTimeline *self,
                            TscopeTime      t)
 {
   TscopeSpan v = tscope_session_get_view (self->session);
+  TscopeSpan all = tscope_session_get_whole (self->session);
   double w = _tscope_timeline_plot_width (self);
+  double x;
 
-  return self->label_w + (int) ((double) (t - v.begin) * w / (double) (v.end - v.begin));
+  /* inside the trace, t - v.begin is a gint64 */
+  t = CLAMP (t, all.begin, all.end);
+  x = (double) (t - v.begin) * w / (double) (v.end - v.begin);
+  return self->label_w + (int) CLAMP (x, -1048576.0, 1048576.0);
 }
 
+/**
+ * tscope_timeline_x_to_time:
+ *
+ * Returns: the time at widget x @x, kept inside the trace.
+ */
 TscopeTime
 tscope_timeline_x_to_time (TscopeTimeline *self,
                            double          x)
 {
   TscopeSpan v = tscope_session_get_view (self->session);
+  TscopeSpan all = tscope_session_get_whole (self->session);
   double w = _tscope_timeline_plot_width (self);
+  double offset = (x - self->label_w) * (double) (v.end - v.begin) / w;
+  TscopeTime d;
 
-  return v.begin + (TscopeTime) ((x - self->label_w) * (double) (v.end - v.begin) / w);
+  /* in double to stay in range, then the offset in integers for precision */
+  d = tscope_session_time_from_double (CLAMP (offset, (double) (all.begin - v.begin), (double) (all.end - v.begin)));
+  return CLAMP (v.begin + d, all.begin, all.end);
+}
+
+/**
+ * _tscope_timeline_is_live:
+ *
+ * Returns: whether the timeline shows a trace it may still read: a
+ * session, and a file that did not change under it.
+ */
+gboolean
+_tscope_timeline_is_live (TscopeTimeline *self)
+{
+  return self->session != NULL && tscope_session_check_file (self->session);
 }
 
 /**
@@ -396,12 +429,13 @@ _tscope_timeline_snap (TscopeTimeline *self,
 {
   TscopeTrace *trace = tscope_session_get_trace (self->session);
   TscopeSpan v = tscope_session_get_view (self->session);
-  TscopeTime slack = (v.end - v.begin) * 8 / _tscope_timeline_plot_width (self);
+  TscopeTime slack = (v.end - v.begin) / _tscope_timeline_plot_width (self) * 8;
   TscopeTime before = G_MININT64;
   TscopeTime after = G_MAXINT64;
   TscopeTime best;
 
-  if (row == NULL || row->kind == ROW_GROUP)
+  /* the row's events are read from the file */
+  if (row == NULL || row->kind == ROW_GROUP || !_tscope_timeline_is_live (self))
     return t;
   if (row->kind == ROW_CPU)
     tscope_trace_adjacent_records (trace, (gint) row->id, t, &before, &after);
@@ -678,6 +712,7 @@ tscope_timeline_set_session (TscopeTimeline *self,
   g_hash_table_remove_all (self->label_layouts);
   g_clear_pointer (&self->guest_index, g_hash_table_unref);
   g_clear_pointer (&self->minimap, g_free);
+  g_clear_pointer (&self->frozen, gsk_render_node_unref);
   if (session)
     {
       self->notify_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (on_session_notify), self);
@@ -789,6 +824,7 @@ tscope_timeline_finalize (GObject *object)
   g_hash_table_unref (self->label_layouts);
   g_clear_pointer (&self->guest_index, g_hash_table_unref);
   g_free (self->minimap);
+  g_clear_pointer (&self->frozen, gsk_render_node_unref);
   g_clear_object (&self->hatch);
   g_free (self->cells);
   G_OBJECT_CLASS (tscope_timeline_parent_class)->finalize (object);

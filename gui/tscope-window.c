@@ -14,6 +14,7 @@
 #include "tscope-error.h"
 #include "tscope-event-list.h"
 #include "tscope-latency-panel.h"
+#include "tscope-ruler.h"
 #include "tscope-stats-panel.h"
 #include "tscope-timeline.h"
 #include "tscope-trace.h"
@@ -42,6 +43,11 @@ struct _TscopeWindow
   GtkLabel           *markers_label;
   GtkLabel           *view_label;
   GMenu              *recent_menu;
+
+  /* children made in init, owned by the widget tree */
+  GtkInfoBar         *banner;           /* a load's warning, or the file changing under us */
+  GtkLabel           *banner_label;
+  GtkWidget          *banner_open;
 
   /* owned */
   GSettings          *settings;
@@ -145,9 +151,76 @@ update_markers (TscopeWindow *self)
       return;
     }
   v = tscope_session_get_view (self->session);
-  span = tscope_time_format_duration (v.end - v.begin);
+  span = tscope_ruler_format_span (v.end - v.begin);
   view = g_strdup_printf (_("view %s wide"), span);
   gtk_label_set_text (self->view_label, view);
+}
+
+/* ---- the banner: a warning about the trace shown, or its file's error ---- */
+
+static void
+hide_banner (TscopeWindow *self)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->banner), FALSE);
+}
+
+/* What the banner says follows the session: the file's error first (the
+ * trace can no longer be read), else the load's warning, else nothing. */
+static void
+update_banner (TscopeWindow *self)
+{
+  const char *error = self->session ? tscope_session_get_file_error (self->session) : NULL;
+  const char *warning = self->session ? tscope_trace_get_warning (tscope_session_get_trace (self->session)) : NULL;
+
+  if (error == NULL && warning == NULL)
+    {
+      hide_banner (self);
+      return;
+    }
+  gtk_info_bar_set_message_type (self->banner, error ? GTK_MESSAGE_ERROR : GTK_MESSAGE_WARNING);
+  gtk_label_set_text (self->banner_label, error ? error : warning);
+  gtk_widget_set_visible (self->banner_open, error != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->banner), TRUE);
+}
+
+static void
+banner_response (GtkInfoBar   *banner,
+                 int           response,
+                 TscopeWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.open", NULL);
+  else
+    hide_banner (self);
+}
+
+static void
+on_session_notify (TscopeWindow *self,
+                   GParamSpec   *pspec)
+{
+  if (g_str_equal (pspec->name, "file-error"))
+    update_banner (self);
+  else
+    update_markers (self);
+}
+
+static void
+make_banner (TscopeWindow *self)
+{
+  GtkWidget *box = gtk_widget_get_parent (GTK_WIDGET (self->stack));
+
+  self->banner = GTK_INFO_BAR (gtk_info_bar_new ());
+  self->banner_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->banner_label, TRUE);
+  gtk_label_set_selectable (self->banner_label, TRUE);
+  gtk_label_set_xalign (self->banner_label, 0);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->banner_label), TRUE);
+  gtk_info_bar_add_child (self->banner, GTK_WIDGET (self->banner_label));
+  self->banner_open = gtk_info_bar_add_button (self->banner, _("_Open Another File…"), GTK_RESPONSE_ACCEPT);
+  gtk_info_bar_set_show_close_button (self->banner, TRUE);
+  g_signal_connect (self->banner, "response", G_CALLBACK (banner_response), self);
+  gtk_widget_set_visible (GTK_WIDGET (self->banner), FALSE);
+  gtk_box_prepend (GTK_BOX (box), GTK_WIDGET (self->banner));
 }
 
 static void
@@ -157,6 +230,7 @@ show_error (TscopeWindow *self,
   g_free (self->error);
   self->error = g_strdup (message);
   gtk_label_set_text (self->error_label, message);
+  hide_banner (self);
   gtk_stack_set_visible_child_name (self->stack, "error");
   /* what to do next, rather than the first focusable widget: the message */
   gtk_widget_grab_focus (GTK_WIDGET (self->error_button));
@@ -174,7 +248,7 @@ set_session (TscopeWindow  *self,
   tscope_latency_panel_set_session (self->latency_panel, session);
   tscope_stats_panel_set_session (self->stats_panel, session);
   if (session)
-    self->session_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (update_markers), self);
+    self->session_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (on_session_notify), self);
   update_markers (self);
 }
 
@@ -197,7 +271,7 @@ trace_summary (TscopeTrace *trace)
   if (tscope_trace_get_n_events (trace) == 0)
     span = g_strdup (_("no time span"));
   else
-    span = tscope_time_format_duration (tscope_trace_get_last_ts (trace) - tscope_trace_get_first_ts (trace));
+    span = tscope_ruler_format_span (tscope_trace_get_last_ts (trace) - tscope_trace_get_first_ts (trace));
   return g_strdup_printf (_("%" G_GUINT64_FORMAT " events · %u CPUs · %s · v%u %s · loaded in %.0f ms"),
                           tscope_trace_get_n_events (trace), tscope_trace_get_n_cpus (trace), span,
                           tscope_trace_get_file_version (trace),
@@ -232,6 +306,7 @@ show_previous (TscopeWindow *self)
   g_clear_pointer (&self->error, g_free);
   show_trace_titles (self);
   gtk_stack_set_visible_child_name (self->stack, self->session ? "trace" : "empty");
+  update_banner (self);
 }
 
 static void
@@ -246,6 +321,9 @@ show_trace (TscopeWindow *self,
   gtk_stack_set_visible_child_name (self->stack, "trace");
   set_session (self, session);
   show_trace_titles (self);
+  /* the file may have shrunk as the load ended */
+  tscope_session_check_file (session);
+  update_banner (self);
   if (tscope_trace_get_n_events (trace) > 0 && !tscope_trace_has_sched_events (trace))
     gtk_label_set_text (self->view_label, _("This trace has no sched_switch events: CPU rows show where its records are; task rows stay empty."));
 }
@@ -269,7 +347,10 @@ loaded (GObject      *source,
       || g_error_matches (error, TSCOPE_ERROR, TSCOPE_ERROR_CANCELLED))
     show_previous (self);
   else if (trace == NULL)
-    show_error (self, error->message);
+    {
+      show_error (self, error->message);
+      g_signal_emit_by_name (self, "load-failed", error->message);
+    }
   else
     {
       show_trace (self, trace);
@@ -304,6 +385,7 @@ tscope_window_open (TscopeWindow *self,
   job->progress = g_object_ref (self->progress);
   show_titles (self, basename, job->path);
   gtk_label_set_text (self->loading_label, job->path);
+  hide_banner (self);
   gtk_progress_bar_set_fraction (self->progress, 0);
   gtk_stack_set_visible_child_name (self->stack, "loading");
   self->loading = TRUE;
@@ -334,6 +416,20 @@ const char *
 tscope_window_get_error (TscopeWindow *self)
 {
   return self->error;
+}
+
+/**
+ * tscope_window_get_banner:
+ *
+ * Returns: (nullable): what the banner above the trace says (a load's
+ * warning, the file's error), %NULL when it is hidden.
+ */
+const char *
+tscope_window_get_banner (TscopeWindow *self)
+{
+  if (!gtk_widget_get_visible (GTK_WIDGET (self->banner)))
+    return NULL;
+  return gtk_label_get_text (self->banner_label);
 }
 
 const char *
@@ -410,6 +506,14 @@ tscope_window_save_png (TscopeWindow  *self,
 
 /* ---- actions ---- */
 
+/* A window showing a trace (whose file did not change under it) or
+ * loading one keeps it: another file opens in a new window. */
+static gboolean
+is_busy (TscopeWindow *self)
+{
+  return self->loading || (self->session != NULL && tscope_session_get_file_error (self->session) == NULL);
+}
+
 static void
 open_response (GtkNativeDialog *dialog,
                int              response,
@@ -420,7 +524,7 @@ open_response (GtkNativeDialog *dialog,
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
       TscopeWindow *target = self;
 
-      if (self->session != NULL || self->loading)
+      if (is_busy (self))
         {
           target = tscope_window_new (TSCOPE_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
           gtk_window_present (GTK_WINDOW (target));
@@ -533,7 +637,7 @@ on_drop (GtkDropTarget *target,
     {
       TscopeWindow *win = self;
 
-      if (l != files || self->session != NULL || self->loading)
+      if (l != files || is_busy (self))
         {
           win = tscope_window_new (TSCOPE_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
           gtk_window_present (GTK_WINDOW (win));
@@ -618,6 +722,9 @@ tscope_window_class_init (TscopeWindowClass *klass)
   object_class->dispose = tscope_window_dispose;
   object_class->finalize = tscope_window_finalize;
   g_signal_new ("trace-loaded", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* the one-line error, once the error page shows it */
+  g_signal_new ("load-failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                G_TYPE_STRING);
 
   g_type_ensure (TSCOPE_TYPE_TIMELINE);
   g_type_ensure (TSCOPE_TYPE_EVENT_LIST);
@@ -661,6 +768,7 @@ tscope_window_init (TscopeWindow *self)
   GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  make_banner (self);
   self->cancellable = g_cancellable_new ();
   gtk_scrollbar_set_adjustment (self->vscrollbar, tscope_timeline_get_vadjustment (self->timeline));
   tscope_timeline_add_shortcuts_to (self->timeline, GTK_WIDGET (self));

@@ -20,6 +20,7 @@ gboolean       tscope_window_has_trace      (TscopeWindow      *self);
 gboolean       tscope_window_is_loading     (TscopeWindow      *self);
 TscopeSession *tscope_window_get_session    (TscopeWindow      *self);
 const char    *tscope_window_get_error      (TscopeWindow      *self);
+const char    *tscope_window_get_banner     (TscopeWindow      *self);
 const char    *tscope_window_get_markers_text (TscopeWindow    *self);
 GtkWidget     *tscope_window_get_timeline   (TscopeWindow      *self);
 GtkWidget     *tscope_window_get_latency_panel (TscopeWindow   *self);

@@ -4,11 +4,16 @@
  * The GUI for real, under Xvfb: every shared trace opens (bad ones show
  * their error and leave the window usable), the timeline paints known
  * intervals in the right place and colour, markers measure a known wakeup,
- * the latency panel and the event list work, and nothing leaks.
+ * the latency panel and the event list work, and nothing leaks.  Hostile
+ * input: the ruler over any span from 1 ns to 2^62 ns, a trace whose
+ * span is years, a file that shrinks under the window, and
+ * tracescope --screenshot on bad files, which must exit with one line.
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
@@ -18,6 +23,7 @@
 #include "tscope-event-list.h"
 #include "tscope-event-model.h"
 #include "tscope-latency-panel.h"
+#include "tscope-ruler.h"
 #include "tscope-stats-panel.h"
 #include "tscope-timeline.h"
 #include "tscope-timeline-private.h"
@@ -940,36 +946,514 @@ test_task_tooltip_wakeup (void)
   close_window (window);
 }
 
-/* --screenshot, also for a trace without a completed wakeup
- * (public-kvm-host.dat) */
-static void
-test_screenshot_option (gconstpointer data)
-{
-  g_autofree char *dir = g_dir_make_tmp ("tscope-shot-XXXXXX", NULL);
-  g_autofree char *png = g_build_filename (dir, "shot.png", NULL);
-  g_autofree char *trace = tscope_test_data (data, ".dat");
-  const char *argv[] = { TSCOPE_GUI, "--screenshot", png, trace, NULL };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  int status = -1;
+/* ---- tracescope --screenshot, a scripted run ---- */
 
-  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "ASAN_OPTIONS", "detect_leaks=0", TRUE);
+typedef struct
+{
+  gboolean  done;
+  gboolean  timed_out;
+  char     *out;
+  char     *err;
+  GError   *error;
+} Run;
+
+static void
+communicated (GObject      *source,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  Run *run = data;
+
+  g_subprocess_communicate_utf8_finish (G_SUBPROCESS (source), result, &run->out, &run->err, &run->error);
+  run->done = TRUE;
+}
+
+static gboolean
+run_timed_out (gpointer data)
+{
+  ((Run *) data)->timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* tracescope --screenshot @png @trace, given @seconds to exit: its exit
+ * status (-1 if a signal ended it), its stderr in @err. */
+static int
+run_screenshot (const char  *png,
+                const char  *trace,
+                guint        seconds,
+                char       **err)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                                                                       | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  Run run = { 0 };
+  guint timer = g_timeout_add_seconds (seconds, run_timed_out, &run);
+  gint64 t0 = g_get_monotonic_time ();
 
   /* leaks are checked in-process by the other cases; the whole app's exit
    * would report GTK's and the drivers' own */
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status,
-                               &error));
+  g_subprocess_launcher_setenv (launcher, "ASAN_OPTIONS", "detect_leaks=0", TRUE);
+  proc = g_subprocess_launcher_spawn (launcher, &error, TSCOPE_GUI, "--screenshot", png, trace, NULL);
   g_assert_no_error (error);
-  if (!g_spawn_check_wait_status (status, NULL))
-    g_test_message ("tracescope --screenshot: %s", err);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-  texture = gdk_texture_new_from_filename (png, &error);
+  g_subprocess_communicate_utf8_async (proc, NULL, NULL, communicated, &run);
+  while (!run.done && !run.timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  if (!run.done)
+    {
+      g_subprocess_force_exit (proc);
+      while (!run.done)
+        g_main_context_iteration (NULL, TRUE);
+    }
+  else
+    g_source_remove (timer);
+  g_test_message ("tracescope --screenshot %s: %.1f s, stderr: %s", trace,
+                  (g_get_monotonic_time () - t0) / 1e6, run.err ? run.err : "");
+  g_assert_no_error (run.error);
+  g_assert_false (run.timed_out);
+  g_free (run.out);
+  *err = run.err;
+  return g_subprocess_get_if_exited (proc) ? g_subprocess_get_exit_status (proc) : -1;
+}
+
+/* Every line of @err is ours and names @path; returns how many. */
+static guint
+count_lines_naming (const char *err,
+                    const char *path)
+{
+  g_auto(GStrv) lines = g_strsplit (err, "\n", -1);
+  guint n = 0;
+
+  g_assert_true (*err == '\0' || g_str_has_suffix (err, "\n"));
+  for (guint i = 0; lines[i]; i++)
+    {
+      if (*lines[i] == '\0')
+        continue;
+      g_assert_true (g_str_has_prefix (lines[i], "tracescope: "));
+      g_assert_nonnull (strstr (lines[i], path));
+      n++;
+    }
+  return n;
+}
+
+static void
+assert_png (const char *png)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkTexture) texture = gdk_texture_new_from_filename (png, &error);
+
   g_assert_no_error (error);
   g_assert_cmpint (gdk_texture_get_width (texture), >=, 1000);
+}
+
+/* A bad file: status 1 within a minute, one line naming it, no picture. */
+static void
+check_screenshot_fails (const char *trace)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tscope-shot-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "shot.png", NULL);
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_screenshot (png, trace, 60, &err), ==, 1);
+  g_assert_cmpuint (count_lines_naming (err, trace), ==, 1);
+  g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+  g_rmdir (dir);
+}
+
+/* A file that loads: status 0 and a picture; a warning (one line) at most. */
+static void
+check_screenshot_works (const char *trace)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tscope-shot-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "shot.png", NULL);
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_screenshot (png, trace, 90, &err), ==, 0);
+  g_assert_cmpuint (count_lines_naming (err, trace), <=, 1);
+  assert_png (png);
   g_unlink (png);
   g_rmdir (dir);
+}
+
+/* --screenshot, also for a trace without a completed wakeup
+ * (public-kvm-host.dat) and one without events (header-only.dat) */
+static void
+test_screenshot_option (gconstpointer data)
+{
+  g_autofree char *trace = tscope_test_data (data, ".dat");
+
+  check_screenshot_works (trace);
+}
+
+static void
+test_screenshot_bad (gconstpointer data)
+{
+  g_autofree char *trace = tscope_test_data (data, ".dat");
+
+  check_screenshot_fails (trace);
+}
+
+static void
+test_screenshot_missing (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tscope-shot-XXXXXX", NULL);
+  g_autofree char *missing = g_build_filename (dir, "no-such-trace.dat", NULL);
+
+  check_screenshot_fails (missing);
+  /* a directory */
+  check_screenshot_fails (dir);
+  g_rmdir (dir);
+}
+
+/* One bit flipped in a page header's timestamp: the trace spans 104 days.
+ * The picture is taken, with the warning on stderr. */
+static void
+test_screenshot_flipped (void)
+{
+  g_autofree char *trace = tscope_test_data ("hostile/page-ts-bit53-flipped", ".dat");
+
+  check_screenshot_works (trace);
+}
+
+/* Every hostile file (tests/data/hostile/): an error and status 1, or a
+ * picture and status 0, never a hang or a crash. */
+static void
+test_screenshot_hostile (gconstpointer data)
+{
+  g_autofree char *err = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tscope-shot-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "shot.png", NULL);
+  int status = run_screenshot (png, data, 90, &err);
+  guint lines = count_lines_naming (err, data);
+
+  g_assert_true (status == 0 || status == 1);
+  /* the error, or a warning at most */
+  if (status == 1)
+    g_assert_cmpuint (lines, ==, 1);
+  else
+    g_assert_cmpuint (lines, <=, 1);
+  if (status == 0)
+    {
+      assert_png (png);
+      g_unlink (png);
+    }
+  g_rmdir (dir);
+}
+
+/* ---- the ruler and long spans ---- */
+
+/* From 1 ns to 2^62 ns, at widths from one pixel column to 4000: a step
+ * that is a 1-2-5 or clock step, ticks at least TICK_SPACING apart unless
+ * the step is the largest, a bounded number of ticks, short labels. */
+static void
+test_ruler_steps (void)
+{
+  const int widths[] = { 1, 120, 1500, 4000 };
+  const double min_px = 110;
+  guint cases = 0;
+
+  for (guint wi = 0; wi < G_N_ELEMENTS (widths); wi++)
+    {
+      TscopeTime last_step = 0;
+
+      for (double span = 1; span <= (double) TSCOPE_TIME_LIMIT; span *= 1.37)
+        {
+          TscopeTime sp = MAX ((TscopeTime) span, 1);
+          double per_px = (double) sp / widths[wi];
+          TscopeTime step = tscope_ruler_step (per_px, min_px);
+          const TscopeTime begins[] = { 0, 1975972987542, TSCOPE_TIME_LIMIT - sp, -sp / 2 };
+
+          g_assert_cmpint (step, >=, 1);
+          g_assert_cmpint (step, <=, TSCOPE_RULER_MAX_STEP);
+          g_assert_cmpint (step, >=, last_step);         /* wider views, longer steps */
+          last_step = step;
+          if (step < TSCOPE_RULER_MAX_STEP)
+            g_assert_cmpfloat ((double) step / per_px, >=, min_px * (1 - 1e-9));
+          /* the smallest such step: half of it (or less) would not do */
+          if (step > 1 && step <= 5 * TSCOPE_NSEC_PER_SEC)
+            g_assert_cmpfloat ((double) step / 2.5 / per_px, <, min_px);
+          for (guint b = 0; b < G_N_ELEMENTS (begins); b++)
+            {
+              TscopeTime begin = begins[b];
+              TscopeTime end = begin + sp;
+              TscopeTime first = tscope_ruler_first_tick (begin, step);
+              guint n = tscope_ruler_n_ticks (begin, end, step, (guint) widths[wi] + 1);
+
+              g_assert_cmpint (first, >=, begin);
+              g_assert_cmpint (first - begin, <, step);
+              g_assert_cmpuint (n, <=, (guint) widths[wi] + 1);
+              if (step < TSCOPE_RULER_MAX_STEP)
+                g_assert_cmpuint (n, <=, widths[wi] / min_px + 2);
+              for (guint i = 0; i < n; i++)
+                {
+                  TscopeTime t = first + (TscopeTime) i * step;
+                  g_autofree char *label = tscope_ruler_tick_label (t, step);
+
+                  g_assert_cmpint (t, <=, end);
+                  g_assert_cmpuint (strlen (label), >, 0);
+                  g_assert_cmpuint (strlen (label), <=, 20);
+                  cases++;
+                }
+            }
+        }
+    }
+  g_test_message ("%u tick labels", cases);
+  /* NaN, infinity, nothing */
+  g_assert_cmpint (tscope_ruler_step (NAN, min_px), ==, 1);
+  g_assert_cmpint (tscope_ruler_step (INFINITY, min_px), ==, TSCOPE_RULER_MAX_STEP);
+  g_assert_cmpint (tscope_ruler_step (0, min_px), ==, 1);
+  g_assert_cmpint (tscope_ruler_step (-5, min_px), ==, 1);
+  g_assert_cmpint (tscope_ruler_n_ticks (10, 5, 1, 100), ==, 0);
+  g_assert_cmpint (tscope_ruler_n_ticks (0, TSCOPE_TIME_LIMIT, 1, 4001), ==, 4001);
+}
+
+static void
+assert_text (char       *text,
+             const char *want)
+{
+  g_assert_cmpstr (text, ==, want);
+  g_free (text);
+}
+
+static void
+test_ruler_labels (void)
+{
+  TscopeTime t = 104 * TSCOPE_NSEC_PER_DAY + 3 * TSCOPE_NSEC_PER_HOUR + 20 * TSCOPE_NSEC_PER_MIN + 7;
+
+  g_assert_cmpint (tscope_ruler_step (1, 110), ==, 200);
+  g_assert_cmpint (tscope_ruler_step (1e6 / 1.1, 110), ==, 100000000);
+  g_assert_cmpint (tscope_ruler_step (8e9, 110), ==, 15 * TSCOPE_NSEC_PER_MIN);
+  assert_text (tscope_ruler_tick_label (1972796964381, 100000), "1972.7969");
+  assert_text (tscope_ruler_tick_label (1972796964381, 1), "1972.796964381");
+  assert_text (tscope_ruler_tick_label (1972796964381, 20 * TSCOPE_NSEC_PER_SEC), "1972 s");
+  assert_text (tscope_ruler_tick_label (t, 10 * TSCOPE_NSEC_PER_MIN), "104 d 03:20");
+  assert_text (tscope_ruler_tick_label (t, 3 * TSCOPE_NSEC_PER_HOUR), "104 d 3 h");
+  assert_text (tscope_ruler_tick_label (t, 20 * TSCOPE_NSEC_PER_DAY), "104 d");
+  assert_text (tscope_ruler_tick_label (TSCOPE_TIME_LIMIT, TSCOPE_RULER_MAX_STEP), "53375 d");
+  assert_text (tscope_ruler_tick_label (-1500000000, 500000000), "-1.5");
+  assert_text (tscope_ruler_step_name (100000), "100 µs");
+  assert_text (tscope_ruler_step_name (15 * TSCOPE_NSEC_PER_MIN), "15 min");
+  assert_text (tscope_ruler_step_name (20 * TSCOPE_NSEC_PER_DAY), "20 d");
+  assert_text (tscope_ruler_step_name (5), "5 ns");
+  assert_text (tscope_ruler_format_span (9007199484246000), "9007199.484246 s (104 d 5 h)");
+  assert_text (tscope_ruler_format_span (2 * TSCOPE_NSEC_PER_HOUR + 5 * TSCOPE_NSEC_PER_MIN),
+               "7500.000000 s (2 h 5 min)");
+  assert_text (tscope_ruler_format_span (119638), "119.638 µs");
+}
+
+static void
+assert_view_sane (TscopeSession *session)
+{
+  TscopeSpan v = tscope_session_get_view (session);
+  TscopeSpan all = tscope_session_get_whole (session);
+
+  g_assert_cmpint (v.begin, >=, all.begin);
+  g_assert_cmpint (v.end, <=, all.end);
+  g_assert_cmpint (v.end - v.begin, >=, 50);
+}
+
+static gboolean
+timeline_drawn (gpointer data)
+{
+  return tscope_timeline_get_frame_count (data) > 0;
+}
+
+/* Builds a frame now, whatever the window's layout is doing: the
+ * timeline's snapshot must finish, and draw something. */
+static void
+paint (TscopeTimeline *timeline)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+
+  _tscope_timeline_snapshot (GTK_WIDGET (timeline), snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  assert_view_sane (tscope_timeline_get_session (timeline));
+}
+
+/* The flipped trace in a window: the warning in the banner, and zooming
+ * from 104 days to 50 ns and back, panning, fitting, the history, markers
+ * and a selection all paint frames and keep the view inside the trace. */
+static void
+test_long_span (void)
+{
+  TscopeWindow *window = open_window ("hostile/page-ts-bit53-flipped");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTrace *trace = tscope_session_get_trace (session);
+  TscopeTimeline *timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  GtkWidget *w = GTK_WIDGET (timeline);
+  TscopeSpan all = tscope_session_get_whole (session);
+  const char *warning = tscope_trace_get_warning (trace);
+  const double nasty[] = { 0, -1, NAN, INFINITY, 1e300, 1e-300 };
+  TscopeSpan v;
+  gint64 t0 = g_get_monotonic_time ();
+  guint frames;
+
+  g_assert_null (tscope_window_get_error (window));
+  g_assert_cmpint (tscope_trace_get_last_ts (trace) - tscope_trace_get_first_ts (trace), >, 100 * TSCOPE_NSEC_PER_DAY);
+  if (warning)
+    g_assert_cmpstr (tscope_window_get_banner (window), ==, warning);
+  spin_until (timeline_drawn, timeline, 30);
+  frames = tscope_timeline_get_frame_count (timeline);
+  g_assert_cmpuint (frames, >, 0);
+  paint (timeline);
+  /* in to 50 ns at the far end, where a double's step is a nanosecond */
+  tscope_session_set_marker (session, TSCOPE_MARKER_A, all.begin);
+  tscope_session_set_marker (session, TSCOPE_MARKER_B, all.end);
+  for (guint i = 0; i < 100; i++)
+    {
+      tscope_session_zoom (session, 0.7, all.end);
+      paint (timeline);
+    }
+  v = tscope_session_get_view (session);
+  g_assert_cmpint (v.end - v.begin, ==, 50);
+  g_assert_cmpint (v.end, ==, all.end);
+  gtk_widget_activate_action (w, "timeline.start", NULL);
+  paint (timeline);
+  g_assert_cmpint (tscope_session_get_view (session).begin, ==, all.begin);
+  gtk_widget_activate_action (w, "timeline.end", NULL);
+  paint (timeline);
+  g_assert_cmpint (tscope_session_get_view (session).end, ==, all.end);
+  /* and out again, past the whole trace */
+  for (guint i = 0; i < 100; i++)
+    {
+      gtk_widget_activate_action (w, "timeline.zoom-out", NULL);
+      if (i % 10 == 0)
+        paint (timeline);
+    }
+  assert_view (session, &all);
+  for (guint i = 0; i < G_N_ELEMENTS (nasty); i++)
+    {
+      tscope_session_zoom (session, nasty[i], all.begin + (all.end - all.begin) / 3);
+      tscope_session_pan_from (session, &all, nasty[i] * 1e20);
+      tscope_session_pan (session, i % 2 ? G_MAXINT64 : G_MININT64 + 1);
+      paint (timeline);
+    }
+  tscope_session_set_view (session, G_MININT64, G_MAXINT64, TRUE);
+  paint (timeline);
+  tscope_session_zoom (session, 1e-6, all.begin + 1);
+  gtk_widget_activate_action (w, "timeline.pan-right", NULL);
+  paint (timeline);
+  /* the widget's x and time maps stay inside the trace and the screen */
+  g_assert_cmpint (tscope_timeline_x_to_time (timeline, -1e12), ==, all.begin);
+  g_assert_cmpint (tscope_timeline_x_to_time (timeline, 1e12), ==, all.end);
+  g_assert_cmpint (tscope_timeline_time_to_x (timeline, all.end), <=, 1 << 21);
+  g_assert_cmpint (tscope_timeline_x_to_time (timeline, NAN), >=, all.begin);
+  /* a selection of the whole trace, zoomed to, fitted */
+  tscope_session_set_selection (session, all.begin, all.end);
+  gtk_widget_activate_action (w, "timeline.zoom-selection", NULL);
+  paint (timeline);
+  assert_view (session, &all);
+  gtk_widget_activate_action (w, "timeline.zoom-in", NULL);
+  gtk_widget_activate_action (w, "timeline.fit", NULL);
+  assert_view (session, &all);
+  for (guint i = 0; i < 70; i++)
+    gtk_widget_activate_action (w, "timeline.back", NULL);
+  paint (timeline);
+  for (guint i = 0; i < 70; i++)
+    gtk_widget_activate_action (w, "timeline.forward", NULL);
+  paint (timeline);
+  spin_frames (3);
+  g_assert_cmpuint (tscope_timeline_get_frame_count (timeline), >, frames);
+  g_assert_nonnull (strstr (tscope_window_get_markers_text (window), "B − A 9007199."));
+  g_test_message ("%.1f s", (g_get_monotonic_time () - t0) / 1e6);
+  close_window (window);
+}
+
+static gboolean
+has_banner (gpointer data)
+{
+  return tscope_window_get_banner (data) != NULL;
+}
+
+/* A trace file cut short while it is open (re-recorded to the same path):
+ * the window says so in its banner, keeps the last frame, reads no more,
+ * and opens another file. */
+static void
+test_file_shrinks (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tscope-shrink-XXXXXX", NULL);
+  g_autofree char *copy = g_build_filename (dir, "sched.dat", NULL);
+  g_autofree char *src = tscope_test_data ("sched", ".dat");
+  g_autofree char *contents = NULL;
+  gsize len;
+  g_autoptr(GFile) file = NULL;
+  TscopeWindow *window = tscope_window_new (app);
+  TscopeSession *session;
+  TscopeTimeline *timeline;
+  TscopeEventList *list;
+  TscopeSpan all;
+
+  g_assert_true (g_file_get_contents (src, &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (copy, contents, (gssize) len, NULL));
+  file = g_file_new_for_path (copy);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  tscope_window_open (window, file);
+  spin_until (not_loading, window, 60);
+  session = tscope_window_get_session (window);
+  timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  list = TSCOPE_EVENT_LIST (tscope_window_get_event_list (window));
+  all = tscope_session_get_whole (session);
+  g_assert_null (tscope_window_get_banner (window));
+  spin_until (timeline_drawn, timeline, 30);
+  g_assert_cmpint (truncate (copy, 4096), ==, 0);
+  /* the next frames read pages that are gone */
+  for (guint i = 0; i < 20 && tscope_session_check_file (session); i++)
+    {
+      tscope_session_set_view (session, all.begin + (all.end - all.begin) / 20 * i,
+                               all.begin + (all.end - all.begin) / 20 * (i + 1), FALSE);
+      paint (timeline);
+      tscope_event_list_set_filter (list, (gint) (i % 2), NULL, NULL);
+      spin_frames (1);
+    }
+  g_assert_false (tscope_session_check_file (session));
+  spin_until (has_banner, window, 10);
+  g_assert_nonnull (strstr (tscope_window_get_banner (window), copy));
+  g_assert_null (tscope_window_get_error (window));
+  /* no more reading, and no reaction to keys, but frames still come */
+  paint (timeline);
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.zoom-in", NULL);
+  g_assert_null (_tscope_timeline_tooltip_text (timeline, 600, 200));
+  spin_frames (3);
+  /* another file opens in the same window */
+  open_name (window, "sched-v6");
+  spin_until (not_loading, window, 60);
+  g_assert_null (tscope_window_get_banner (window));
+  g_assert_true (tscope_session_check_file (tscope_window_get_session (window)));
+  close_window (window);
+  g_unlink (copy);
+  g_rmdir (dir);
+}
+
+static gint
+cmp_paths (gconstpointer a,
+           gconstpointer b)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* One scripted run per file of tests/data/hostile/ (the flipped one has
+ * its own case), whatever that directory holds. */
+static void
+add_hostile_tests (GPtrArray *paths)
+{
+  g_autofree char *path = g_build_filename (TSCOPE_TEST_DATA, "hostile", NULL);
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir && (name = g_dir_read_name (dir)))
+    if (g_str_has_suffix (name, ".dat") && !g_str_equal (name, "page-ts-bit53-flipped.dat"))
+      g_ptr_array_add (paths, g_build_filename (path, name, NULL));
+  g_ptr_array_sort (paths, cmp_paths);
+  for (guint i = 0; i < paths->len; i++)
+    {
+      g_autofree char *base = g_path_get_basename (g_ptr_array_index (paths, i));
+      g_autofree char *test = g_strdup_printf ("/gui/screenshot-hostile/%s", base);
+
+      g_test_add_data_func (test, g_ptr_array_index (paths, i), test_screenshot_hostile);
+    }
 }
 
 int
@@ -977,6 +1461,7 @@ main (int    argc,
       char **argv)
 {
   g_autofree char *data_home = g_dir_make_tmp ("tscope-gui-XXXXXX", NULL);
+  g_autoptr(GPtrArray) hostile = g_ptr_array_new_with_free_func (g_free);
   int status;
 
   /* Open Recent is tested: keep the user's recent files out of it */
@@ -1016,8 +1501,22 @@ main (int    argc,
   g_test_add_func ("/gui/event-selects-cpu-row", test_event_selects_cpu_row);
   g_test_add_func ("/gui/task-filter-typing", test_task_filter_typing);
   g_test_add_func ("/gui/task-tooltip-wakeup", test_task_tooltip_wakeup);
+  g_test_add_func ("/gui/ruler/steps", test_ruler_steps);
+  g_test_add_func ("/gui/ruler/labels", test_ruler_labels);
+  g_test_add_func ("/gui/long-span", test_long_span);
+  g_test_add_func ("/gui/file-shrinks", test_file_shrinks);
   g_test_add_data_func ("/gui/screenshot-option", "sched", test_screenshot_option);
   g_test_add_data_func ("/gui/screenshot-option/no-wakeup", "public-kvm-host", test_screenshot_option);
+  g_test_add_data_func ("/gui/screenshot-option/no-events", "header-only", test_screenshot_option);
+  g_test_add_func ("/gui/screenshot-option/flipped-timestamp", test_screenshot_flipped);
+  for (guint i = 0; i < G_N_ELEMENTS (tscope_test_bad_traces); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/gui/screenshot-bad/%s", tscope_test_bad_traces[i]);
+
+      g_test_add_data_func (name, tscope_test_bad_traces[i], test_screenshot_bad);
+    }
+  g_test_add_func ("/gui/screenshot-bad/missing-and-directory", test_screenshot_missing);
+  add_hostile_tests (hostile);
   status = g_test_run ();
   g_object_unref (app);
   {
