@@ -10,6 +10,7 @@
 
 #include "tscope-model-private.h"
 #include "tscope-stats.h"
+#include "tscope-limits.h"
 
 /* ---- irq and softirq ---- */
 
@@ -107,7 +108,7 @@ _tscope_builder_irq_exit (Builder      *b,
   d = ts - o->start;
   line = &g_array_index (b->t->irq_lines, TscopeIrqLine, o->line);
   line->count++;
-  line->total_ns += d;
+  line->total_ns = _tscope_sat_add (line->total_ns, d);
   line->max_ns = MAX (line->max_ns, d);
   push_span (&b->t->irq_spans[cpu], &c->irq_cap, o->start, ts, o->line);
   g_hash_table_remove (c->irq_open, GINT_TO_POINTER (irq));
@@ -161,7 +162,7 @@ _tscope_builder_softirq (Builder         *b,
         gint64 d = ts - c->softirq_open[vec];
 
         s->count++;
-        s->total += d;
+        s->total = _tscope_sat_add (s->total, d);
         s->max = MAX (s->max, d);
         push_span (&b->t->softirq_spans[cpu], &c->sirq_cap, c->softirq_open[vec], ts, (guint16) vec);
         c->softirq_open[vec] = -1;

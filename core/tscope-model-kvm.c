@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tscope-model-private.h"
+#include "tscope-limits.h"
 
 /* ---- KVM ---- */
 
@@ -163,7 +164,7 @@ _tscope_builder_kvm (Builder         *b,
         count_name (v->exit_reasons, reason);
         if (tb->kvm_entry >= 0)
           {
-            v->guest_ns += ts - tb->kvm_entry;
+            v->guest_ns = _tscope_sat_add (v->guest_ns, ts - tb->kvm_entry);
             push_guest_span (b, tb->kvm_entry, ts, task, cpu, reason);
             tb->kvm_entry = -1;
           }

@@ -14,6 +14,7 @@
 
 #include "tscope-error.h"
 #include "tscope-model-private.h"
+#include "tscope-limits.h"
 
 /* ---- names ---- */
 
@@ -349,7 +350,7 @@ on_switch (Builder        *b,
        * its first switch, has its start only when the pass is over) */
       ob->n_runs++;
       if (G_LIKELY (last > 0 || !iv->first_is_partial))
-        ob->run_ns += ts - iv->start[last];
+        ob->run_ns = _tscope_sat_add (ob->run_ns, ts - iv->start[last]);
       ob->last_ts = MAX (ob->last_ts, ts);
     }
   /* an exiting task can still be preempted and run again: it is gone only
@@ -686,7 +687,7 @@ finish_intervals (Builder *b)
           TscopeTask *task = &t->tasks[iv->task[iv->n - 1]].pub;
 
           task->n_runs++;
-          task->run_ns += t->last_ts - iv->start[iv->n - 1];
+          task->run_ns = _tscope_sat_add (task->run_ns, t->last_ts - iv->start[iv->n - 1]);
           task->last_ts = MAX (task->last_ts, t->last_ts);
         }
     }

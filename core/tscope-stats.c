@@ -10,6 +10,7 @@
 #include "tscope-cursor.h"
 #include "tscope-stats.h"
 #include "tscope-trace-private.h"
+#include "tscope-limits.h"
 
 /**
  * tscope_percentile_nearest_rank:
@@ -166,7 +167,7 @@ tscope_latency_summarize (const TscopeTime     *sorted,
   if (n == 0)
     return;
   for (guint i = 0; i < n; i++)
-    sum += sorted[i];
+    sum = _tscope_sat_add (sum, sorted[i]);
   out->min = sorted[0];
   out->max = sorted[n - 1];
   /* an exact integer sum divided once, as the oracle does */
@@ -390,10 +391,10 @@ cpu_intervals_json (TscopeTrace *trace)
           gint64 d = tscope_trace_interval_end (trace, c, i) - iv->start[i];
 
           if (iv->task[i] == TSCOPE_IDLE_TASK)
-            idle += d;
+            idle = _tscope_sat_add (idle, d);
           else
             {
-              busy += d;
+              busy = _tscope_sat_add (busy, d);
               tasks++;
             }
         }
@@ -839,8 +840,8 @@ tscope_trace_range_stats (TscopeTrace *trace,
 
           if (b <= a || iv->task[i] == TSCOPE_IDLE_TASK)
             continue;
-          r->busy_ns[cpu] += b - a;
-          per_task[iv->task[i]] += b - a;
+          r->busy_ns[cpu] = _tscope_sat_add (r->busy_ns[cpu], b - a);
+          per_task[iv->task[i]] = _tscope_sat_add (per_task[iv->task[i]], b - a);
         }
     }
   for (guint32 t = 1; t < tscope_trace_get_n_tasks (trace); t++)
