@@ -34,10 +34,50 @@ typedef struct
   int       (*run) (int argc, char **argv);
 } Command;
 
+/* The trace the command loaded (a reference of its own), and the
+ * warnings about it, printed when the command succeeds: an error exit
+ * prints its one line and nothing else. */
+static TscopeTrace *loaded;
+static GPtrArray *warnings;
+
+/* One line on stderr: a file's text (a buffer name, an event format) can
+ * hold a newline. */
+static char *
+one_line (char *text)
+{
+  return g_strdelimit (text, "\n\r", ' ');
+}
+
+G_GNUC_PRINTF (1, 2) static void
+say (const char *format,
+     ...)
+{
+  g_autofree char *text = NULL;
+  va_list args;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_printerr ("tracescope-cli: %s\n", one_line (text));
+}
+
+G_GNUC_PRINTF (1, 2) static void
+warn (const char *format,
+      ...)
+{
+  va_list args;
+
+  if (warnings == NULL)
+    warnings = g_ptr_array_new_with_free_func (g_free);
+  va_start (args, format);
+  g_ptr_array_add (warnings, one_line (g_strdup_vprintf (format, args)));
+  va_end (args);
+}
+
 static void
 print_error (GError *error)
 {
-  g_printerr ("tracescope-cli: %s\n", error->message);
+  say ("%s", error->message);
 }
 
 static gboolean
@@ -71,8 +111,32 @@ load (const char *path)
           g_print ("%s\n", json_object_to_json_string_ext (o, JSON_C_TO_STRING_PLAIN));
           json_object_put (o);
         }
+      return NULL;
     }
+  g_set_object (&loaded, trace);
+  if (tscope_trace_get_warning (trace))
+    warn ("%s", tscope_trace_get_warning (trace));
   return trace;
+}
+
+/* After the command: a file truncated while it was read turns its answer
+ * into an error (a command that failed has said its one line already);
+ * otherwise the warnings go out. */
+static int
+finish (int status)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (status == EXIT_SUCCESS && loaded && !tscope_trace_check_file (loaded, &error))
+    {
+      print_error (error);
+      status = EXIT_FAILURE;
+    }
+  for (guint i = 0; status == EXIT_SUCCESS && warnings && i < warnings->len; i++)
+    say ("%s", (char *) warnings->pdata[i]);
+  g_clear_pointer (&warnings, g_ptr_array_unref);
+  g_clear_object (&loaded);
+  return status;
 }
 
 /* Files with no scheduler events still load; say so instead of printing
@@ -81,10 +145,32 @@ static void
 warn_if_no_sched (TscopeTrace *trace)
 {
   if (tscope_trace_get_n_events (trace) == 0)
-    g_printerr ("tracescope-cli: %s: the trace holds no events\n", tscope_trace_get_path (trace));
+    warn ("%s: the trace holds no events", tscope_trace_get_path (trace));
   else if (!tscope_trace_has_sched_events (trace))
-    g_printerr ("tracescope-cli: %s: no sched_switch events: CPU and task timelines and wakeup "
-                "latency are empty\n", tscope_trace_get_path (trace));
+    warn ("%s: no sched_switch events: CPU and task timelines and wakeup latency are empty",
+          tscope_trace_get_path (trace));
+}
+
+/* last - first, which a crafted file can make overflow */
+static TscopeTime
+trace_span (TscopeTrace *trace)
+{
+  TscopeTime span;
+
+  if (__builtin_sub_overflow (tscope_trace_get_last_ts (trace), tscope_trace_get_first_ts (trace), &span))
+    return tscope_trace_get_last_ts (trace) > 0 ? G_MAXINT64 : 0;
+  return MAX (span, 0);
+}
+
+static TscopeTime
+add_saturated (TscopeTime a,
+               TscopeTime b)
+{
+  TscopeTime sum;
+
+  if (__builtin_add_overflow (a, b, &sum))
+    return b > 0 ? G_MAXINT64 : G_MININT64;
+  return sum;
 }
 
 static char *
@@ -103,7 +189,7 @@ parse_args (GOptionContext *ctx,
 
   if (!g_option_context_parse (ctx, argc, argv, &error))
     {
-      g_printerr ("tracescope-cli: %s\n", error->message);
+      say ("%s", error->message);
       return FALSE;
     }
   if (*argc - 1 != want_files)
@@ -199,9 +285,13 @@ cmd_info (int    argc,
   n = tscope_trace_get_n_events (trace);
   size = human_bytes (tscope_trace_get_file_size (trace));
   mem = human_bytes (tscope_trace_get_model_bytes (trace));
-  t0 = tscope_time_format_timestamp (tscope_trace_get_first_ts (trace));
-  t1 = tscope_time_format_timestamp (tscope_trace_get_last_ts (trace));
-  span = tscope_time_format_duration (tscope_trace_get_last_ts (trace) - tscope_trace_get_first_ts (trace));
+  /* without events the first and last timestamps are only placeholders */
+  if (n > 0)
+    {
+      t0 = tscope_time_format_timestamp (tscope_trace_get_first_ts (trace));
+      t1 = tscope_time_format_timestamp (tscope_trace_get_last_ts (trace));
+      span = tscope_time_format_duration (trace_span (trace));
+    }
   buffers = tscope_trace_dup_buffer_names (trace);
 
   g_print ("%-14s %s\n", "File", tscope_trace_get_path (trace));
@@ -271,6 +361,15 @@ dur_col (TscopeTime t,
   return g_strdup_printf ("%*s%s", (int) MAX (width - g_utf8_strlen (s, -1), 0), "", s);
 }
 
+/* A double past the range of TscopeTime (or NaN) does not convert. */
+static TscopeTime
+time_of (double ns)
+{
+  if (!(ns > -9.2e18))
+    return ns < 0 ? G_MININT64 : 0;
+  return ns < 9.2e18 ? (TscopeTime) ns : G_MAXINT64;
+}
+
 static gint
 cmp_run_desc (gconstpointer a,
               gconstpointer b,
@@ -282,13 +381,13 @@ cmp_run_desc (gconstpointer a,
 
   if (x->run_ns != y->run_ns)
     return x->run_ns > y->run_ns ? -1 : 1;
-  return x->pid - y->pid;
+  return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
 static void
 print_cpus (TscopeTrace *trace)
 {
-  TscopeTime span = tscope_trace_get_last_ts (trace) - tscope_trace_get_first_ts (trace);
+  TscopeTime span = trace_span (trace);
 
   g_print ("%-5s %10s %10s %14s %14s %7s %11s\n", "CPU", "intervals", "tasks", "busy", "idle", "busy%",
            "mismatches");
@@ -303,13 +402,15 @@ print_cpus (TscopeTrace *trace)
 
       for (guint k = 0; k < iv->n; k++)
         {
-          TscopeTime d = tscope_trace_interval_end (trace, c, k) - iv->start[k];
+          TscopeTime d;
 
+          if (__builtin_sub_overflow (tscope_trace_interval_end (trace, c, k), iv->start[k], &d) || d < 0)
+            d = 0;
           if (iv->task[k] == TSCOPE_IDLE_TASK)
-            idle += d;
+            idle = add_saturated (idle, d);
           else
             {
-              busy += d;
+              busy = add_saturated (busy, d);
               tasks++;
             }
         }
@@ -349,7 +450,7 @@ print_summary_line (const char                 *label,
 {
   g_autofree char *mn = dur (s->min);
   g_autofree char *mx = dur (s->max);
-  g_autofree char *me = dur ((TscopeTime) (s->mean + 0.5));
+  g_autofree char *me = dur (time_of (s->mean + 0.5));
   g_autofree char *p50 = dur (s->p50);
   g_autofree char *p95 = dur (s->p95);
   g_autofree char *p99 = dur (s->p99);
@@ -418,7 +519,12 @@ cmp_vcpu (gconstpointer a,
 
   if (xi != yi)
     return xi < yi ? -1 : 1;
-  return tscope_trace_get_task (trace, x->task)->pid - tscope_trace_get_task (trace, y->task)->pid;
+  {
+    gint xp = tscope_trace_get_task (trace, x->task)->pid;
+    gint yp = tscope_trace_get_task (trace, y->task)->pid;
+
+    return (xp > yp) - (xp < yp);
+  }
 }
 
 static void
@@ -494,7 +600,7 @@ cmd_stats (int    argc,
       return EXIT_SUCCESS;
     }
   {
-    g_autofree char *span = dur (tscope_trace_get_last_ts (trace) - tscope_trace_get_first_ts (trace));
+    g_autofree char *span = dur (trace_span (trace));
     g_autoptr(GArray) samples = tscope_trace_latency_samples (trace, -1, NULL, G_MININT64, G_MAXINT64);
     guint ignored;
     guint discarded;
@@ -560,12 +666,12 @@ cmd_latency (int    argc,
     return EXIT_USAGE;
   if ((opt_pid != UNSET && opt_pid < 0) || opt_top < 0)
     {
-      g_printerr ("tracescope-cli: --%s must not be negative\n", opt_top < 0 ? "top" : "pid");
+      say ("--%s must not be negative", opt_top < 0 ? "top" : "pid");
       return EXIT_USAGE;
     }
   if (opt_pid != UNSET && opt_comm)
     {
-      g_printerr ("tracescope-cli: --pid and --comm exclude each other\n");
+      say ("--pid and --comm exclude each other");
       return EXIT_USAGE;
     }
   if (!(trace = load (argv[1])))
@@ -575,12 +681,11 @@ cmd_latency (int    argc,
   if (samples->len == 0)
     {
       if (opt_comm)
-        g_printerr ("tracescope-cli: %s: no completed wakeup of a task named \"%s\"\n", argv[1], opt_comm);
+        say ("%s: no completed wakeup of a task named \"%s\"", argv[1], opt_comm);
       else if (opt_pid != UNSET)
-        g_printerr ("tracescope-cli: %s: no completed wakeup of pid %d\n", argv[1], opt_pid);
+        say ("%s: no completed wakeup of pid %d", argv[1], opt_pid);
       else
-        g_printerr ("tracescope-cli: %s: no completed wakeup (wakeup followed by a switch-in) in the trace\n",
-                    argv[1]);
+        say ("%s: no completed wakeup (wakeup followed by a switch-in) in the trace", argv[1]);
       return EXIT_FAILURE;
     }
   summarize_samples (samples, &sum);
@@ -678,8 +783,8 @@ cmd_events (int    argc,
   if ((opt_cpu != UNSET && opt_cpu < 0) || (opt_pid != UNSET && opt_pid < 0)
       || (opt_limit != G_MININT64 && opt_limit < 0))
     {
-      g_printerr ("tracescope-cli: --%s must not be negative\n",
-                  opt_cpu != UNSET && opt_cpu < 0 ? "cpu" : opt_pid != UNSET && opt_pid < 0 ? "pid" : "limit");
+      say ("--%s must not be negative",
+           opt_cpu != UNSET && opt_cpu < 0 ? "cpu" : opt_pid != UNSET && opt_pid < 0 ? "pid" : "limit");
       return EXIT_USAGE;
     }
   if (!(trace = load (argv[1])))
@@ -687,25 +792,24 @@ cmd_events (int    argc,
   if ((opt_from && !tscope_time_parse_position (opt_from, tscope_trace_get_first_ts (trace), &from))
       || (opt_to && !tscope_time_parse_position (opt_to, tscope_trace_get_first_ts (trace), &to)))
     {
-      g_printerr ("tracescope-cli: cannot read the time \"%s\" (a timestamp in seconds as printed, "
-                  "1972.796964381, or an offset from the first event: 12ms, 5us, +2)\n",
-                  opt_from && !tscope_time_parse_position (opt_from, 0, &from) ? opt_from : opt_to);
+      say ("cannot read the time \"%s\" (a timestamp in seconds as printed, "
+           "1972.796964381, or an offset from the first event: 12ms, 5us, +2)",
+           opt_from && !tscope_time_parse_position (opt_from, 0, &from) ? opt_from : opt_to);
       return EXIT_USAGE;
     }
   if (from > to)
     {
-      g_printerr ("tracescope-cli: --from %s is after --to %s\n", opt_from, opt_to);
+      say ("--from %s is after --to %s", opt_from, opt_to);
       return EXIT_USAGE;
     }
   if (opt_cpu != UNSET && (guint) opt_cpu >= tscope_trace_get_n_cpus (trace))
     {
-      g_printerr ("tracescope-cli: %s: no CPU %d (the trace has %u)\n", argv[1], opt_cpu,
-                  tscope_trace_get_n_cpus (trace));
+      say ("%s: no CPU %d (the trace has %u)", argv[1], opt_cpu, tscope_trace_get_n_cpus (trace));
       return EXIT_FAILURE;
     }
   if (opt_event && (event_id = tscope_trace_find_event_id (trace, opt_event)) < 0)
     {
-      g_printerr ("tracescope-cli: %s: no event named \"%s\" in this trace\n", argv[1], opt_event);
+      say ("%s: no event named \"%s\" in this trace", argv[1], opt_event);
       return EXIT_FAILURE;
     }
   tscope_trace_load_plugins (trace);
@@ -738,8 +842,8 @@ cmd_events (int    argc,
   if (tscope_trace_get_n_events (trace) == 0)
     warn_if_no_sched (trace);
   else if (printed == 0 && opt_limit != 0)
-    g_printerr ("tracescope-cli: %s: no event matches (the trace spans %.9f .. %.9f s)\n", argv[1],
-                tscope_trace_get_first_ts (trace) / 1e9, tscope_trace_get_last_ts (trace) / 1e9);
+    say ("%s: no event matches (the trace spans %.9f .. %.9f s)", argv[1],
+         tscope_trace_get_first_ts (trace) / 1e9, tscope_trace_get_last_ts (trace) / 1e9);
   return EXIT_SUCCESS;
 }
 
@@ -754,14 +858,17 @@ cmd_verify (int    argc,
   g_autoptr(GError) error = NULL;
   TscopeDigest ours = { 0 };
   TscopeDigest ref = { 0 };
-  gboolean same = TRUE;
+  guint first_diff = G_MAXUINT;
 
   g_option_context_set_summary (ctx, "Compares Tracescope's page reader with libtracecmd's, CPU by CPU.");
   if (!parse_args (ctx, &argc, &argv, 1))
     return EXIT_USAGE;
   if (!(trace = load (argv[1])))
     return EXIT_FAILURE;
-  if (!tscope_trace_digest (trace, &ours, &error) || !tscope_reference_digest (argv[1], opt_buffer, &ref, &error))
+  /* libtracecmd reads a corrupt file past its pages: it only gets files
+   * our reader found sound */
+  if (!tscope_reference_check (trace, &error) || !tscope_trace_digest (trace, &ours, &error)
+      || !tscope_reference_digest (argv[1], opt_buffer, &ref, &error))
     {
       print_error (error);
       tscope_digest_clear (&ours);
@@ -774,15 +881,21 @@ cmd_verify (int    argc,
       guint64 rc = c < ref.n_cpus ? ref.count[c] : 0;
       guint64 os = c < ours.n_cpus ? ours.checksum[c] : 0;
       guint64 rs = c < ref.n_cpus ? ref.checksum[c] : 0;
+      gboolean same = oc == rc && os == rs;
 
       g_print ("%-5u %12" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT " %018" G_GINT64_MODIFIER "x %018"
-               G_GINT64_MODIFIER "x %s\n", c, oc, rc, os, rs, oc == rc && os == rs ? "same" : "DIFFERENT");
-      same &= oc == rc && os == rs;
+               G_GINT64_MODIFIER "x %s\n", c, oc, rc, os, rs, same ? "same" : "DIFFERENT");
+      if (!same && first_diff == G_MAXUINT)
+        first_diff = c;
     }
+  g_print ("%s\n", first_diff == G_MAXUINT ? "identical records" : "the readers DIFFER");
+  if (first_diff != G_MAXUINT)
+    say ("%s: our reader and libtracecmd differ on CPU %u (%" G_GUINT64_FORMAT " and %" G_GUINT64_FORMAT
+         " records)", argv[1], first_diff, first_diff < ours.n_cpus ? ours.count[first_diff] : 0,
+         first_diff < ref.n_cpus ? ref.count[first_diff] : 0);
   tscope_digest_clear (&ours);
   tscope_digest_clear (&ref);
-  g_print ("%s\n", same ? "identical records" : "the readers DIFFER");
-  return same ? EXIT_SUCCESS : EXIT_FAILURE;
+  return first_diff == G_MAXUINT ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
 static const Command commands[] = {
@@ -824,8 +937,8 @@ main (int    argc,
         g_autofree char *prgname = g_strdup_printf ("tracescope-cli %s", commands[i].name);
 
         g_set_prgname (prgname);
-        return commands[i].run (argc - 1, argv + 1);
+        return finish (commands[i].run (argc - 1, argv + 1));
       }
-  g_printerr ("tracescope-cli: unknown command \"%s\"\n", argv[1]);
+  say ("unknown command \"%s\"", argv[1]);
   return usage (stderr);
 }

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
 #include <json-c/json.h>
 
 #include "tscope-test-util.h"
@@ -342,6 +343,152 @@ test_latency_aligned (void)
   g_assert_cmpuint (milli, >, 0);
 }
 
+/* ---- verify, and every command on hostile files ---- */
+
+static guint64
+get_u64 (const guint8 *p)
+{
+  guint64 v;
+
+  memcpy (&v, p, 8);
+  return GUINT64_FROM_LE (v);
+}
+
+static void
+put_u64 (guint8  *p,
+         guint64  v)
+{
+  v = GUINT64_TO_LE (v);
+  memcpy (p, &v, 8);
+}
+
+/* sched-v6.dat's CPU table: (offset, size) per CPU after "flyrecord". */
+static guint8 *
+cpu_table (GByteArray *b)
+{
+  guint8 *p = memmem (b->data, b->len, "flyrecord", 10);
+
+  g_assert_nonnull (p);
+  return p + 10;
+}
+
+/* CPU 1's data (the file's end) cut mid-page, as verify-heap-overflow.dat. */
+static void
+cut_mid_page (GByteArray *b)
+{
+  guint8 *t = cpu_table (b);
+
+  g_assert_cmpuint (get_u64 (t + 16) + get_u64 (t + 24), ==, b->len);
+  put_u64 (t + 24, get_u64 (t + 24) - 1000);
+  g_byte_array_set_size (b, b->len - 1000);
+}
+
+/* CPU 0's first record with a length word of 0 (kbuffer: size -4). */
+static void
+corrupt_first_record (GByteArray *b)
+{
+  memset (b->data + get_u64 (cpu_table (b)) + 16, 0, 8);
+}
+
+static char *
+patched_copy (const char *dir,
+              void      (*patch) (GByteArray *bytes))
+{
+  g_autofree char *src = tscope_test_data ("sched-v6", ".dat");
+  g_autofree char *dst = g_build_filename (dir, "sched-v6.dat", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+  char *data;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (src, &data, &len, &error));
+  g_byte_array_append (b, (guint8 *) data, (guint) len);
+  g_free (data);
+  patch (b);
+  g_assert_true (g_file_set_contents (dst, (char *) b->data, b->len, &error));
+  return g_steal_pointer (&dst);
+}
+
+static void
+test_verify (void)
+{
+  g_autofree char *path = tscope_test_data ("sched-v6", ".dat");
+  const char *args[] = { "verify", path, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run (args, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "identical records"));
+  g_assert_cmpstr (err, ==, "");
+}
+
+/* Files libtracecmd would read past the end of a page: refused, one line. */
+static void
+test_verify_refuses (void)
+{
+  static const struct { void (*patch) (GByteArray *); const char *says; } cases[] = {
+    { cut_mid_page, ": CPU 1 data is 216088 bytes, not whole 4096-byte pages; libtracecmd would read past its "
+                    "end, so it is not compared\n" },
+    { corrupt_first_record, ": CPU 0 page 0 is corrupt; libtracecmd would read past it, so it is not "
+                            "compared\n" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *dir = g_dir_make_tmp ("tscope-cli-XXXXXX", NULL);
+      g_autofree char *path = patched_copy (dir, cases[i].patch);
+      g_autofree char *want = g_strconcat ("tracescope-cli: ", path, cases[i].says, NULL);
+      const char *args[] = { "verify", path, NULL };
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+
+      g_assert_cmpint (run (args, &out, &err), ==, 1);
+      g_assert_cmpstr (out, ==, "");
+      g_assert_cmpstr (err, ==, want);
+      g_assert_no_errno (g_unlink (path));
+      g_assert_no_errno (g_rmdir (dir));
+    }
+}
+
+/* Every command on every hostile file (tests/data/hostile) and bad file:
+ * status 0, or 1 with one line naming the file; no sanitizer report. */
+static void
+test_hostile (void)
+{
+  static const char *const commands[][12] = {
+    { "info" }, { "stats" }, { "stats", "--json" }, { "latency" }, { "latency", "--json", "--top", "3" },
+    { "events", "--limit", "200" },
+    { "events", "--cpu", "0", "--event", "sched_switch", "--from", "+1us", "--to", "1000s", "--limit", "50" },
+    { "events", "--pid", "1", "--from", "0", "--limit", "20" }, { "verify" },
+  };
+  g_autofree char *hostile = g_build_filename (TSCOPE_TEST_DATA, "hostile", NULL);
+  g_autoptr(GDir) dir = g_dir_open (hostile, 0, NULL);
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  for (guint i = 0; i < G_N_ELEMENTS (tscope_test_bad_traces); i++)
+    g_ptr_array_add (paths, tscope_test_data (tscope_test_bad_traces[i], ".dat"));
+  while (dir && (name = g_dir_read_name (dir)))
+    if (g_str_has_suffix (name, ".dat"))
+      g_ptr_array_add (paths, g_build_filename (hostile, name, NULL));
+  for (guint f = 0; f < paths->len; f++)
+    for (guint c = 0; c < G_N_ELEMENTS (commands); c++)
+      {
+        const char *args[16] = { commands[c][0], paths->pdata[f] };
+        g_autofree char *out = NULL;
+        g_autofree char *err = NULL;
+        int status;
+
+        for (guint k = 1; commands[c][k]; k++)
+          args[k + 1] = commands[c][k];
+        status = run (args, &out, &err);
+        if ((status != 0 && status != 1) || (status == 1 && (count_lines (err) != 1 || !strstr (err, paths->pdata[f])))
+            || strstr (err, "runtime error") || strstr (err, "Sanitizer"))
+          g_error ("tracescope-cli %s %s: status %d, stderr:\n%s", commands[c][0], (char *) paths->pdata[f],
+                   status, err);
+      }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -359,5 +506,8 @@ main (int    argc,
   g_test_add_func ("/cli/bad-arguments", test_bad_arguments);
   g_test_add_func ("/cli/buffer", test_buffer);
   g_test_add_func ("/cli/latency-aligned", test_latency_aligned);
+  g_test_add_func ("/cli/verify", test_verify);
+  g_test_add_func ("/cli/verify-refuses", test_verify_refuses);
+  g_test_add_func ("/cli/hostile", test_hostile);
   return g_test_run ();
 }

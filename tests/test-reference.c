@@ -7,6 +7,10 @@
  */
 #include "config.h"
 
+#include <string.h>
+
+#include <glib/gstdio.h>
+
 #include "tscope-error.h"
 #include "tscope-reference.h"
 #include "tscope-test-util.h"
@@ -110,6 +114,212 @@ test_buffer_instance (void)
   tscope_digest_clear (&ref);
 }
 
+/* ---- files libtracecmd must not be given, made from sched-v6.dat ---- */
+
+static guint64
+get_u64 (const guint8 *p)
+{
+  guint64 v;
+
+  memcpy (&v, p, 8);
+  return GUINT64_FROM_LE (v);
+}
+
+static void
+put_u64 (guint8  *p,
+         guint64  v)
+{
+  v = GUINT64_TO_LE (v);
+  memcpy (p, &v, 8);
+}
+
+static void
+put_u32 (guint8  *p,
+         guint32  v)
+{
+  v = GUINT32_TO_LE (v);
+  memcpy (p, &v, 4);
+}
+
+/* The v6 CPU table: (offset, size) per CPU after "flyrecord". */
+static guint8 *
+cpu_table (GByteArray *b)
+{
+  guint8 *p = memmem (b->data, b->len, "flyrecord", 10);
+
+  g_assert_nonnull (p);
+  return p + 10;
+}
+
+/* CPU 1's data, the last in the file, loses its last 1000 bytes: its
+ * last page is cut (verify-heap-overflow.dat). */
+static void
+cut_mid_page (GByteArray *b)
+{
+  guint8 *t = cpu_table (b);
+
+  g_assert_cmpuint (get_u64 (t + 16) + get_u64 (t + 24), ==, b->len);
+  put_u64 (t + 24, get_u64 (t + 24) - 1000);
+  g_byte_array_set_size (b, b->len - 1000);
+}
+
+/* CPU 0's first record gets a length word of 0: kbuffer makes its size -4. */
+static void
+corrupt_first_record (GByteArray *b)
+{
+  memset (b->data + get_u64 (cpu_table (b)) + 16, 0, 8);
+}
+
+/* public-kvm-guest.dat's TimeShift samples as timeshift-sigfpe.dat has
+ * them: interpolated, the second at time UINT64_MAX, offset INT64_MIN. */
+static void
+extreme_time_shift (GByteArray *b)
+{
+  static const guint8 peer[] = { 0x3c, 0x81, 0xaf, 0xfd, 0x89, 0xff, 0x75, 0x2c };
+  guint8 *p = memmem (b->data, b->len, peer, sizeof peer);
+
+  g_assert_nonnull (p);
+  g_assert_cmpuint (p[12], ==, 1);      /* one CPU */
+  g_assert_cmpuint (p[16], ==, 2);      /* two samples: times at 20, offsets at 36 */
+  put_u32 (p + 8, 1);
+  put_u64 (p + 28, G_MAXUINT64);
+  put_u64 (p + 44, (guint64) G_MININT64);
+}
+
+/* A changed copy of a shared trace in @dir. */
+static char *
+patched_copy (const char *dir,
+              const char *name,
+              void      (*patch) (GByteArray *bytes))
+{
+  g_autofree char *src = tscope_test_data (name, ".dat");
+  g_autofree char *dst = g_build_filename (dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+  char *data;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (src, &data, &len, &error));
+  g_byte_array_append (b, (guint8 *) data, (guint) len);
+  g_free (data);
+  patch (b);
+  g_assert_true (g_file_set_contents (dst, (char *) b->data, b->len, &error));
+  return g_steal_pointer (&dst);
+}
+
+static void
+assert_one_line (const GError *error,
+                 const char   *path,
+                 const char   *what)
+{
+  g_assert_nonnull (error);
+  g_assert_true (g_str_has_prefix (error->message, path));
+  g_assert_null (strchr (error->message, '\n'));
+  if (strstr (error->message, what) == NULL)
+    g_error ("\"%s\" does not say \"%s\"", error->message, what);
+}
+
+/* Refused before libtracecmd sees it (our reader's checks), and again by
+ * tscope_reference_digest() on its own. */
+static void
+test_refuse (gconstpointer data)
+{
+  const char *which = data;
+  g_autofree char *dir = g_dir_make_tmp ("tscope-ref-XXXXXX", NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeTrace) trace = NULL;
+  TscopeDigest ref;
+  const char *check_says;
+  const char *digest_says;
+
+  if (g_str_equal (which, "cut-mid-page"))
+    {
+      path = patched_copy (dir, "sched-v6", cut_mid_page);
+      check_says = digest_says = "CPU 1 data is 216088 bytes, not whole 4096-byte pages";
+    }
+  else if (g_str_equal (which, "corrupt-record"))
+    {
+      path = patched_copy (dir, "sched-v6", corrupt_first_record);
+      check_says = "CPU 0 page 0 is corrupt; libtracecmd would read past it, so it is not compared";
+      /* libtracecmd's own answer, checked record by record in the child */
+      digest_says = "libtracecmd gives CPU 0 record 0 a size of -4 bytes";
+    }
+  else
+    {
+      path = patched_copy (dir, "public-kvm-guest", extreme_time_shift);
+      check_says = digest_says = "TimeShift sample 1 of CPU 0 (time 18446744073709551615, offset "
+                                 "-9223372036854775808) is out of range";
+    }
+  trace = tscope_trace_load (path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (tscope_reference_check (trace, &error));
+  assert_one_line (error, path, check_says);
+  g_clear_error (&error);
+  g_assert_false (tscope_reference_digest (path, NULL, &ref, &error));
+  assert_one_line (error, path, digest_says);
+  tscope_digest_clear (&ref);
+  g_assert_no_errno (g_unlink (path));
+  g_assert_no_errno (g_rmdir (dir));
+}
+
+/* The sound shared traces pass the check. */
+static void
+test_check_passes (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (tscope_test_valid_traces); i++)
+    {
+      g_autofree char *path = tscope_test_data (tscope_test_valid_traces[i], ".dat");
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_true (tscope_reference_check (trace, &error));
+      g_assert_no_error (error);
+    }
+}
+
+typedef struct
+{
+  const char          *name;
+  TscopeReferenceFault fault;
+  guint                timeout;
+  const char          *says;
+} ChildCase;
+
+/* The child-process safety net: whatever the child does, one line. */
+static void
+test_child (gconstpointer data)
+{
+  const ChildCase *c = data;
+  g_autofree char *path = tscope_test_data ("sched-v6", ".dat");
+  g_autoptr(GError) error = NULL;
+  gint64 start = g_get_monotonic_time ();
+  TscopeDigest ref;
+
+  _tscope_reference_set_test_fault (c->fault, c->timeout);
+  g_assert_false (tscope_reference_digest (path, NULL, &ref, &error));
+  _tscope_reference_set_test_fault (TSCOPE_REFERENCE_FAULT_NONE, 0);
+  assert_one_line (error, path, c->says);
+  g_assert_true (g_str_has_prefix (error->message + strlen (path), ": libtracecmd could not read it ("));
+  /* a hang ends at the alarm, or 2 s later when the child ignores it */
+  g_assert_cmpint (g_get_monotonic_time () - start, <, (c->timeout ? c->timeout + 4 : 30) * G_USEC_PER_SEC);
+  tscope_digest_clear (&ref);
+  g_clear_error (&error);
+  /* and the next digest is not disturbed */
+  g_assert_true (tscope_reference_digest (path, NULL, &ref, &error));
+  g_assert_no_error (error);
+  tscope_digest_clear (&ref);
+}
+
+static const ChildCase children[] = {
+  { "sigbus", TSCOPE_REFERENCE_FAULT_SIGBUS, 0, "(killed by SIGBUS)" },
+  { "hang", TSCOPE_REFERENCE_FAULT_HANG, 1, "(no answer within 1 s)" },
+  { "hang-ignoring-alarm", TSCOPE_REFERENCE_FAULT_HANG_HARD, 1, "(no answer within 1 s)" },
+  { "exit", TSCOPE_REFERENCE_FAULT_EXIT, 0, "(exit status 3)" },
+  { "short-answer", TSCOPE_REFERENCE_FAULT_SHORT, 0, "-byte answer)" },
+};
+
 int
 main (int    argc,
       char **argv)
@@ -123,5 +333,15 @@ main (int    argc,
     }
   g_test_add_func ("/reference/zlib-vs-zstd-copy", test_zlib_against_zstd_copy);
   g_test_add_func ("/reference/buffer-instance", test_buffer_instance);
+  g_test_add_func ("/reference/check-passes", test_check_passes);
+  g_test_add_data_func ("/reference/refuse/cut-mid-page", "cut-mid-page", test_refuse);
+  g_test_add_data_func ("/reference/refuse/corrupt-record", "corrupt-record", test_refuse);
+  g_test_add_data_func ("/reference/refuse/time-shift", "time-shift", test_refuse);
+  for (guint i = 0; i < G_N_ELEMENTS (children); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/reference/child/%s", children[i].name);
+
+      g_test_add_data_func (name, &children[i], test_child);
+    }
   return g_test_run ();
 }
