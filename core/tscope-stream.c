@@ -185,6 +185,13 @@ load_from (TscopeStream *s,
           s->valid = TRUE;
           return TRUE;
         }
+      if (s->next + 4 <= s->end)
+        {
+          /* the page's first record is corrupt: counted, like a later one */
+          g_debug ("%s: CPU %u page %" G_GUINT64_FORMAT " has a corrupt record: rest of page skipped",
+                   s->file->path, s->cpu, page);
+          s->bad_pages++;
+        }
     }
   s->valid = FALSE;
   return FALSE;

@@ -70,8 +70,13 @@ char *
 tscope_time_format_timestamp (TscopeTime t)
 {
   if (t < 0)
-    return g_strdup_printf ("-%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, -t / TSCOPE_NSEC_PER_SEC,
-                            -t % TSCOPE_NSEC_PER_SEC);
+    {
+      /* as unsigned: -G_MININT64 does not fit in a gint64 */
+      guint64 u = -(guint64) t;
+
+      return g_strdup_printf ("-%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT, u / TSCOPE_NSEC_PER_SEC,
+                              u % TSCOPE_NSEC_PER_SEC);
+    }
   return g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, t / TSCOPE_NSEC_PER_SEC,
                           t % TSCOPE_NSEC_PER_SEC);
 }
@@ -203,9 +208,8 @@ tscope_time_parse_position (const char *text,
     }
   if (relative)
     {
-      if (t > G_MAXINT64 - first_ts)
+      if (__builtin_add_overflow (t, first_ts, &t))
         return FALSE;
-      t += first_ts;
     }
   *out = t;
   return TRUE;

@@ -47,8 +47,13 @@ static void
 test_format_timestamp (void)
 {
   g_autofree char *s = tscope_time_format_timestamp (1972796964381);
+  g_autofree char *min = tscope_time_format_timestamp (G_MININT64);
+  g_autofree char *max = tscope_time_format_timestamp (G_MAXINT64);
 
   g_assert_cmpstr (s, ==, "1972.796964381");
+  /* the extremes, without overflow */
+  g_assert_cmpstr (min, ==, "-9223372036.854775808");
+  g_assert_cmpstr (max, ==, "9223372036.854775807");
 }
 
 static void
