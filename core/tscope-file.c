@@ -739,6 +739,8 @@ parse_option (Parser       *p,
   switch (id)
     {
     case OPT_BUFFER:
+      if (f->buffers->len >= TSCOPE_LIMIT_BUFFERS)
+        return fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: more than %u buffers", TSCOPE_LIMIT_BUFFERS);
       return f->version >= 7 ? parse_buffer_v7 (p, data, size) : parse_buffer_v6 (p, data, size);
     case OPT_BUFFER_TEXT:
       return fail (p, TSCOPE_ERROR_UNSUPPORTED,
@@ -1040,6 +1042,7 @@ parse_v7 (Parser *p,
   const char *version = cursor_string (c);
   guint64 next = cursor_u64 (c);
   guint hops = 0;
+  guint64 options_bytes = 0;
   g_autofree Range *visited = g_new0 (Range, TSCOPE_LIMIT_OPTION_SECTIONS);
 
   if (c->failed)
@@ -1075,6 +1078,10 @@ parse_v7 (Parser *p,
       hops++;
       if (!read_section (p, next, 0, "an options section", &sec))
         return FALSE;
+      options_bytes += g_bytes_get_size (sec);
+      if (options_bytes > TSCOPE_LIMIT_OPTIONS_BYTES)
+        return fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: its options take more than %"
+                     G_GUINT64_FORMAT " MiB", TSCOPE_LIMIT_OPTIONS_BYTES >> 20);
       next = 0;
       d = g_bytes_get_data (sec, &len);
       cursor_init (&o, d, len, c->big);

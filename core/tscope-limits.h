@@ -58,6 +58,16 @@ G_BEGIN_DECLS
  * MiB.  A file whose chunks ask for more is refused with a clear error. */
 #define TSCOPE_LIMIT_INFLATE_BUDGET  (G_GUINT64_CONSTANT (1) << 30)
 
+/* Options, uncompressed, all sections together: what they describe
+ * (buffers, their CPUs) is kept, so a small file of highly compressed
+ * options could otherwise fill memory.  Real options take 2 to 20 KiB;
+ * the per-CPU statistics texts of 16384 CPUs would take about 3 MiB. */
+#define TSCOPE_LIMIT_OPTIONS_BYTES   (G_GUINT64_CONSTANT (64) << 20)
+
+/* Buffers (the top level and `trace-cmd record -B` instances) a file may
+ * hold; each keeps a table of its CPUs.  Real files have 1 to a few. */
+#define TSCOPE_LIMIT_BUFFERS         256
+
 /* Options sections a v7 file may chain: each is at least one 16-byte
  * section header, and none may be visited twice.  Real files chain 2 or 3. */
 #define TSCOPE_LIMIT_OPTION_SECTIONS 4096
