@@ -83,6 +83,14 @@ G_BEGIN_DECLS
  * span seconds to hours; ring buffers hold minutes at most. */
 #define TSCOPE_LIMIT_SPAN_WARN       (G_GINT64_CONSTANT (30) * 24 * 3600 * 1000000000)
 
+/* `verify` runs libtracecmd, the reference reader, in a child process:
+ * what it may take before it is stopped with a one-line error.  Time:
+ * this much plus a second per MiB of file (libtracecmd 1.3 inflates in
+ * quadratic time); the shared traces verify in under 1 s each.  Memory:
+ * this much or 4 times the file, whichever is more (not under ASan). */
+#define TSCOPE_LIMIT_REFERENCE_SECONDS 15
+#define TSCOPE_LIMIT_REFERENCE_MEMORY  (G_GUINT64_CONSTANT (2) << 30)
+
 /* Clamps a timestamp read or computed from the file (see TSCOPE_LIMIT_MAX_TS). */
 static inline gint64
 _tscope_clamp_ts (guint64 raw)

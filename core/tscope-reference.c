@@ -15,6 +15,7 @@
 #include <trace-cmd/trace-cmd.h>
 
 #include "tscope-error.h"
+#include "tscope-limits.h"
 #include "tscope-reference.h"
 #include "tscope-trace-private.h"
 
@@ -25,15 +26,11 @@ void *tracecmd_record_page (struct tracecmd_input *handle,
 
 #define FNV_PRIME G_GUINT64_CONSTANT (0x100000001b3)
 
-/* TimeShift samples beyond 2^62 ns (146 years) are not real, and
+/* TimeShift samples beyond TSCOPE_LIMIT_MAX_TS are not real, and
  * libtracecmd's unchecked gint64 sums overflow on them (INT64_MIN / -1
  * is SIGFPE). */
-#define SHIFT_LIMIT (G_GINT64_CONSTANT (1) << 62)
+#define SHIFT_LIMIT TSCOPE_LIMIT_MAX_TS
 
-/* The child: memory it may take, and time (more for big files: libtracecmd
- * 1.3 decompresses in quadratic time). */
-#define CHILD_MEMORY       (G_GUINT64_CONSTANT (2) << 30)
-#define CHILD_SECONDS      60
 #define CHILD_GRACE        2        /* seconds the parent waits past the child's alarm */
 #define ANSWER_MAGIC       0x74736366u
 #define ANSWER_ERROR       G_MAXUINT32
@@ -197,9 +194,43 @@ check_layout (const TscopeFile    *f,
   return check_time_shift (f, error);
 }
 
+/* kbuffer (libtraceevent 1.7) takes a padding event's length as an int
+ * and moves by it: a negative one sends it back to the same event, for
+ * ever (trace-cmd report hangs too).  Our reader ends the page there. */
+static gboolean
+padding_goes_back (const TscopeStream *s,
+                   const guint8       *p,
+                   const guint8       *end)
+{
+  while (p + 8 <= end)
+    {
+      guint32 word = _tscope_stream_u32 (s, p);
+      guint32 arg = _tscope_stream_u32 (s, p + 4);
+      guint type_len = s->big_endian ? word >> 27 : word & 31;
+
+      if (type_len == TSCOPE_RB_PADDING)
+        {
+          if ((gint32) arg < 0)
+            return TRUE;
+          p += 4 + (gsize) arg;
+        }
+      else if (type_len == TSCOPE_RB_TIME_EXTEND || type_len == TSCOPE_RB_TIME_STAMP)
+        p += 8;
+      else if (type_len == 0)
+        {
+          if (arg < 4)
+            return FALSE;               /* _tscope_rb_decode() calls it corrupt */
+          p += 8 + (((gsize) arg - 4 + 3) & ~(gsize) 3);
+        }
+      else
+        p += 4 + 4 * (gsize) type_len;
+    }
+  return FALSE;
+}
+
 /* A page our reader cuts short: its commit claims more than the page
  * holds, or a record in it does not decode (as _tscope_stream_next_page()
- * tells them apart). */
+ * tells them apart); or one kbuffer would loop on. */
 static gboolean
 page_is_corrupt (const TscopeStream *s,
                  const guint8       *page)
@@ -219,6 +250,8 @@ page_is_corrupt (const TscopeStream *s,
     commit = _tscope_stream_u32 (s, page + 8);
   commit &= TSCOPE_RB_COMMIT_MASK;
   if (commit > s->page_size - s->header_size)
+    return TRUE;
+  if (padding_goes_back (s, next, page + s->header_size + commit))
     return TRUE;
   while (_tscope_rb_decode (s->swap, s->big_endian, &next, page + s->header_size + commit, &raw_ts, &rec, &size))
     ;
@@ -697,8 +730,8 @@ tscope_reference_digest (const char    *path,
   for (guint i = 0; i < b->n_cpus; i++)
     e.max_cpus = MAX (e.max_cpus, b->cpus[i].cpu + 1);
   e.page_size = b->page_size;
-  e.timeout = test_timeout ? test_timeout : CHILD_SECONDS + (guint) MIN (f->size >> 20, G_MAXUINT / 2);
-  e.memory = MAX (CHILD_MEMORY, (guint64) f->size * 4);
+  e.timeout = test_timeout ? test_timeout : TSCOPE_LIMIT_REFERENCE_SECONDS + (guint) MIN (f->size >> 20, G_MAXUINT / 2);
+  e.memory = MAX (TSCOPE_LIMIT_REFERENCE_MEMORY, (guint64) f->size * 4);
   return digest_in_child (&e, out, error);
 }
 
