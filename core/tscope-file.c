@@ -155,6 +155,12 @@ fail (Parser     *p,
   va_start (args, format);
   msg = g_strdup_vprintf (format, args);
   va_end (args);
+  /* names from the file (buffers, systems) go into one short line */
+  for (char *c = msg; *c; c++)
+    if ((guchar) *c < ' ' || *c == 0x7f)
+      *c = ' ';
+  if (strlen (msg) > 400)
+    strcpy (msg + 396, "...");
   g_set_error (p->error, TSCOPE_ERROR, code, "%s: %s", p->file->path, msg);
   return FALSE;
 }

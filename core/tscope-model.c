@@ -681,7 +681,8 @@ finish_intervals (Builder *b)
        * first one that started before the first switch; the last one ends
        * with the trace */
       if (iv->n > 1 && iv->first_is_partial)
-        t->tasks[iv->task[0]].pub.run_ns += iv->start[1] - iv->start[0];
+        t->tasks[iv->task[0]].pub.run_ns = _tscope_sat_add (t->tasks[iv->task[0]].pub.run_ns,
+                                                            iv->start[1] - iv->start[0]);
       if (iv->n > 0)
         {
           TscopeTask *task = &t->tasks[iv->task[iv->n - 1]].pub;

@@ -456,7 +456,7 @@ pid_rows (TscopeTrace *trace)
        * pid's latest name */
       if (r->pub.comm[0])
         row->comm = r->pub.comm;
-      row->run_ns += r->pub.run_ns;
+      row->run_ns = _tscope_sat_add (row->run_ns, r->pub.run_ns);
       row->intervals += r->pub.n_runs;
       row->switch_ins += r->pub.switch_ins;
       row->migrations += r->pub.migrations;

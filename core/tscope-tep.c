@@ -312,6 +312,50 @@ balanced (const char *p,
   return depth == 0;
 }
 
+/* libtraceevent 1.7 divides as it parses and prints: an operand of / or %
+ * that is not a field evaluates to 0 and raises SIGFPE (a field may be 0
+ * in any record).  The kernel divides by constants only (`/ 1000L`,
+ * `% 64`, `/ sizeof(u64)`): the right operand must be a nonzero number or
+ * a sizeof.  @p is the print fmt's arguments. */
+static gboolean
+divisions_safe (const char *p,
+                const char *end)
+{
+  for (; p < end; p++)
+    {
+      const char *q;
+
+      if (*p == '"' || *p == '\'')
+        {
+          char quote = *p;
+
+          for (p++; p < end && *p != quote; p++)
+            if (*p == '\\')
+              p++;
+          continue;
+        }
+      if (*p != '/' && *p != '%')
+        continue;
+      for (q = p + 1; q < end && (g_ascii_isspace (*q) || *q == '('); q++)
+        ;
+      if (end - q >= 6 && strncmp (q, "sizeof", 6) == 0)
+        continue;
+      if (q == end || !g_ascii_isdigit (*q))
+        return FALSE;
+      {
+        char num[32];
+        gsize n = 0;
+
+        while (q < end && n + 1 < sizeof num && g_ascii_isxdigit (*q | 0x20) | (*q == 'x') | (*q == 'X'))
+          num[n++] = *q++;
+        num[n] = '\0';
+        if (g_ascii_strtoull (num, NULL, 0) == 0)
+          return FALSE;
+      }
+    }
+  return TRUE;
+}
+
 /* Whether every "field:" line up to END reads "field:DECL;<ws>offset:N;<ws>size:N;". */
 static gboolean
 fields_well_formed (const char *text,
@@ -362,6 +406,8 @@ format_problem (const char  *text,
     args++;
   if (args == end || *args != '"' || !balanced (args, end))
     return "an unbalanced print fmt";
+  if (!divisions_safe (args, end))
+    return "a division by what may be zero";
   for (const char *p = fmt; (p = g_strstr_len (p, end - p, "REC->")); )
     {
       const char *name = p += 5;
@@ -391,10 +437,25 @@ check_format (TscopeFile  *file,
   if (problem == NULL)
     return TRUE;
   ev = g_strstr_len (text, len, "name: ");
-  ev_len = ev ? (int) MIN (strcspn (ev + 6, "\n"), (gsize) (text + len - ev - 6)) : 0;
+  if (ev != NULL)
+    {
+      const char *stop = text + len;
+      const char *eol;
+
+      ev += 6;
+      ev_len = (int) MIN (stop - MIN (ev, stop), 64);
+      eol = memchr (ev, '\n', ev_len);
+      ev_len = eol ? (int) (eol - ev) : ev_len;
+      /* the name goes into a one-line message */
+      for (int i = 0; i < ev_len; i++)
+        if ((guchar) ev[i] < ' ')
+          ev_len = i;
+    }
+  else
+    ev_len = 0;
   g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_CORRUPT,
-               "%s: file is corrupt: the format of event %.*s has %s%s%s%s", file->path, MIN (ev_len, 64),
-               ev ? ev + 6 : "", problem, field ? " (" : "", field ? field : "", field ? ")" : "");
+               "%s: file is corrupt: the format of event %.*s has %s%s%s%s", file->path, ev_len,
+               ev ? ev : "", problem, field ? " (" : "", field ? field : "", field ? ")" : "");
   return FALSE;
 }
 

@@ -1484,6 +1484,9 @@ task_cell_running (TaskRow        *tr,
       q = task_find_start (tr, p + 1, bb) - 1;
       task_range_best (tr, p, q, &pick);
     }
+  /* a corrupt trace can have only runs that end before they start */
+  if (pick.index == NONE)
+    pick.index = p;
   cell->task = tr->task;
   cell->index = pick.index - tr->rs;
   cell->cpu = task_run (tr, pick.index)->cpu;

@@ -18,6 +18,7 @@
 #include "tscope-error.h"
 #include "tscope-stats.h"
 #include "tscope-trace.h"
+#include "tscope-view.h"
 #include "tscope-test-util.h"
 
 static char *
@@ -80,6 +81,53 @@ test_hostile_files (void)
       g_assert_nonnull (trace);
       json_object_put (tscope_trace_stats_json (trace, path));
       g_assert_true (tscope_trace_check_file (trace, NULL));
+    }
+}
+
+/* Every file of tests/data/hostile (the shared reproducers and those the
+ * fuzzer found since) through what a user runs: the load, the statistics,
+ * the event list's lines, the view queries of the window. */
+static void
+test_hostile_everything (void)
+{
+  g_autofree char *dir_path = g_build_filename (TSCOPE_TEST_DATA, "hostile", NULL);
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)))
+    {
+      g_autofree char *path = g_build_filename (dir_path, name, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TscopeTrace) trace = NULL;
+      g_autoptr(TscopeCursor) c = NULL;
+      g_autoptr(GString) line = g_string_new (NULL);
+      TscopeViewCell cells[100];
+      TscopeTime t0, t1;
+      guint n = 0;
+
+      if (!g_str_has_suffix (name, ".dat"))
+        continue;
+      trace = tscope_trace_load (path, NULL, &error);
+      if (trace == NULL)
+        {
+          assert_one_line_error (error, path, ": ");
+          continue;
+        }
+      json_object_put (tscope_trace_stats_json (trace, path));
+      c = tscope_cursor_new (trace);
+      for (gboolean ok = tscope_cursor_seek_time (c, G_MININT64); ok && n < 3000; ok = tscope_cursor_next (c), n++)
+        {
+          g_string_truncate (line, 0);
+          tscope_cursor_format_line (c, line);
+        }
+      t0 = tscope_trace_get_first_ts (trace);
+      t1 = MAX (tscope_trace_get_last_ts (trace), t0 + 1);
+      for (guint cpu = 0; cpu < MIN (tscope_trace_get_n_cpus (trace), 8); cpu++)
+        tscope_view_cpu_row (trace, cpu, t0, t1, G_N_ELEMENTS (cells), cells);
+      for (guint32 task = 0; task < MIN (tscope_trace_get_n_tasks (trace), 64); task++)
+        tscope_view_task_row (trace, task, t0, t1, G_N_ELEMENTS (cells), cells);
+      g_test_message ("%s: loaded, %u lines", name, n);
     }
 }
 
@@ -414,6 +462,7 @@ main (int    argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/limits/hostile-files", test_hostile_files);
+  g_test_add_func ("/limits/hostile-everything", test_hostile_everything);
   g_test_add_func ("/limits/absurd-span-warns", test_absurd_span_warns);
   g_test_add_func ("/limits/many-cpus-merge", test_many_cpus_merge);
   g_test_add_func ("/limits/cpus-sharing-data", test_cpus_sharing_data);
