@@ -731,7 +731,7 @@ tscope_reference_digest (const char    *path,
     e.max_cpus = MAX (e.max_cpus, b->cpus[i].cpu + 1);
   e.page_size = b->page_size;
   e.timeout = test_timeout ? test_timeout : TSCOPE_LIMIT_REFERENCE_SECONDS + (guint) MIN (f->size >> 20, G_MAXUINT / 2);
-  e.memory = MAX (TSCOPE_LIMIT_REFERENCE_MEMORY, (guint64) f->size * 4);
+  e.memory = TSCOPE_LIMIT_REFERENCE_MEMORY + (guint64) f->size * 8;
   return digest_in_child (&e, out, error);
 }
 

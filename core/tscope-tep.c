@@ -391,6 +391,8 @@ format_problem (const char  *text,
   const char *fmt;
   const char *args;
 
+  if (len == 0)
+    return "no text";
   /* the kernel writes text; a trailing NUL is tolerated */
   while (len > 0 && text[len - 1] == '\0')
     end = text + --len;
@@ -436,7 +438,7 @@ check_format (TscopeFile  *file,
 
   if (problem == NULL)
     return TRUE;
-  ev = g_strstr_len (text, len, "name: ");
+  ev = len > 0 ? g_strstr_len (text, len, "name: ") : NULL;
   if (ev != NULL)
     {
       const char *stop = text + len;
@@ -454,7 +456,8 @@ check_format (TscopeFile  *file,
   else
     ev_len = 0;
   g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_CORRUPT,
-               "%s: file is corrupt: the format of event %.*s has %s%s%s%s", file->path, ev_len,
+               "%s: file is corrupt: %s%.*s has %s%s%s%s", file->path,
+               ev_len > 0 ? "the format of event " : "an event format", ev_len,
                ev ? ev : "", problem, field ? " (" : "", field ? field : "", field ? ")" : "");
   return FALSE;
 }
