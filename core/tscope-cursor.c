@@ -314,6 +314,41 @@ fill_record (TscopeCursor     *c,
   r->ref_count = 1;
 }
 
+/* libtraceevent 1.7 prints a record by its format and never checks that
+ * the record holds the fields it reads (a crafted format's field past the
+ * record is a read out of bounds): each field, and each dynamic field's
+ * data, must lie within the record first. */
+static gboolean
+record_fits (const TscopeTep  *t,
+             struct tep_event *e,
+             const guint8     *rec,
+             guint             size)
+{
+  struct tep_format_field *lists[2] = { e->format.common_fields, e->format.fields };
+
+  for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
+    for (struct tep_format_field *f = lists[l]; f != NULL; f = f->next)
+      {
+        guint64 end = (guint64) (guint) f->offset + (guint) f->size;
+
+        if (f->offset < 0 || f->size < 0 || end > size)
+          return FALSE;
+        if (f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_RELATIVE))
+          {
+            guint32 loc;
+            guint64 at;
+
+            if (f->size != 4)
+              return FALSE;
+            loc = (guint32) _tscope_read_uint (rec + f->offset, 4, t->swap);
+            at = (loc & 0xffff) + ((f->flags & TEP_FIELD_IS_RELATIVE) ? end : 0);
+            if (at + (loc >> 16) > size)
+              return FALSE;
+          }
+      }
+  return TRUE;
+}
+
 /**
  * tscope_cursor_format_info:
  *
@@ -325,9 +360,18 @@ tscope_cursor_format_info (TscopeCursor *c,
                            GString      *out)
 {
   struct tep_record r;
+  struct tep_event *e;
+  guint id;
 
   if (c->current == NULL)
     return;
+  id = record_id (c, c->current);
+  e = id != G_MAXUINT ? tep_find_event (c->trace->tep->tep, (int) id) : NULL;
+  if (e != NULL && !record_fits (c->trace->tep, e, c->current->rec, c->current->rec_size))
+    {
+      g_string_append (out, "[FAILED TO PARSE: the record is shorter than its format]");
+      return;
+    }
   fill_record (c, &r);
   trace_seq_reset (&c->seq);
   tep_print_event (c->trace->tep->tep, &c->seq, &r, "%s", TEP_PRINT_INFO);

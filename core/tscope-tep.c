@@ -20,6 +20,7 @@ static GPrivate last_warning = G_PRIVATE_INIT (g_free);
 
 /* libtraceevent and libtracecmd print warnings through this weak symbol;
  * ours sends them to g_debug and keeps the last one for error messages. */
+G_GNUC_PRINTF (4, 0)
 int
 tep_vprint (const char           *name,
             enum tep_loglevel     level,
@@ -387,12 +388,13 @@ format_problem (const char  *text,
                 gsize        len,
                 char       **field)
 {
-  const char *end = text + len;
+  const char *end;
   const char *fmt;
   const char *args;
 
   if (len == 0)
     return "no text";
+  end = text + len;
   /* the kernel writes text; a trailing NUL is tolerated */
   while (len > 0 && text[len - 1] == '\0')
     end = text + --len;

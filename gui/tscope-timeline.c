@@ -203,7 +203,9 @@ build_rows (TscopeTimeline *self)
       g_array_append_val (self->rows, row);
       g = &g_array_index (self->groups, Group, row.group);
       g_array_append_val (g->rows, ri);
-      g->weight += t->run_ns;
+      /* saturated: a corrupt trace's run times can add past G_MAXINT64 */
+      if (__builtin_add_overflow (g->weight, t->run_ns, &g->weight))
+        g->weight = t->run_ns > 0 ? G_MAXINT64 : G_MININT64;
     }
   /* groups by CPU time; in a group, the leader first, then by CPU time */
   g_array_sort_with_data (group_order, cmp_group_weight, self->groups);
