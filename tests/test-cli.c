@@ -345,51 +345,6 @@ test_latency_aligned (void)
 
 /* ---- verify, and every command on hostile files ---- */
 
-static guint64
-get_u64 (const guint8 *p)
-{
-  guint64 v;
-
-  memcpy (&v, p, 8);
-  return GUINT64_FROM_LE (v);
-}
-
-static void
-put_u64 (guint8  *p,
-         guint64  v)
-{
-  v = GUINT64_TO_LE (v);
-  memcpy (p, &v, 8);
-}
-
-/* sched-v6.dat's CPU table: (offset, size) per CPU after "flyrecord". */
-static guint8 *
-cpu_table (GByteArray *b)
-{
-  guint8 *p = memmem (b->data, b->len, "flyrecord", 10);
-
-  g_assert_nonnull (p);
-  return p + 10;
-}
-
-/* CPU 1's data (the file's end) cut mid-page, as verify-heap-overflow.dat. */
-static void
-cut_mid_page (GByteArray *b)
-{
-  guint8 *t = cpu_table (b);
-
-  g_assert_cmpuint (get_u64 (t + 16) + get_u64 (t + 24), ==, b->len);
-  put_u64 (t + 24, get_u64 (t + 24) - 1000);
-  g_byte_array_set_size (b, b->len - 1000);
-}
-
-/* CPU 0's first record with a length word of 0 (kbuffer: size -4). */
-static void
-corrupt_first_record (GByteArray *b)
-{
-  memset (b->data + get_u64 (cpu_table (b)) + 16, 0, 8);
-}
-
 static char *
 patched_copy (const char *dir,
               void      (*patch) (GByteArray *bytes))
@@ -427,9 +382,9 @@ static void
 test_verify_refuses (void)
 {
   static const struct { void (*patch) (GByteArray *); const char *says; } cases[] = {
-    { cut_mid_page, ": CPU 1 data is 216088 bytes, not whole 4096-byte pages; libtracecmd would read past its "
+    { tscope_test_cut_mid_page, ": CPU 1 data is 216088 bytes, not whole 4096-byte pages; libtracecmd would read past its "
                     "end, so it is not compared\n" },
-    { corrupt_first_record, ": CPU 0 page 0 is corrupt; libtracecmd would read past it, so it is not "
+    { tscope_test_corrupt_first_record, ": CPU 0 page 0 is corrupt; libtracecmd would read past it, so it is not "
                             "compared\n" },
   };
 

@@ -116,60 +116,6 @@ test_buffer_instance (void)
 
 /* ---- files libtracecmd must not be given, made from sched-v6.dat ---- */
 
-static guint64
-get_u64 (const guint8 *p)
-{
-  guint64 v;
-
-  memcpy (&v, p, 8);
-  return GUINT64_FROM_LE (v);
-}
-
-static void
-put_u64 (guint8  *p,
-         guint64  v)
-{
-  v = GUINT64_TO_LE (v);
-  memcpy (p, &v, 8);
-}
-
-static void
-put_u32 (guint8  *p,
-         guint32  v)
-{
-  v = GUINT32_TO_LE (v);
-  memcpy (p, &v, 4);
-}
-
-/* The v6 CPU table: (offset, size) per CPU after "flyrecord". */
-static guint8 *
-cpu_table (GByteArray *b)
-{
-  guint8 *p = memmem (b->data, b->len, "flyrecord", 10);
-
-  g_assert_nonnull (p);
-  return p + 10;
-}
-
-/* CPU 1's data, the last in the file, loses its last 1000 bytes: its
- * last page is cut (verify-heap-overflow.dat). */
-static void
-cut_mid_page (GByteArray *b)
-{
-  guint8 *t = cpu_table (b);
-
-  g_assert_cmpuint (get_u64 (t + 16) + get_u64 (t + 24), ==, b->len);
-  put_u64 (t + 24, get_u64 (t + 24) - 1000);
-  g_byte_array_set_size (b, b->len - 1000);
-}
-
-/* CPU 0's first record gets a length word of 0: kbuffer makes its size -4. */
-static void
-corrupt_first_record (GByteArray *b)
-{
-  memset (b->data + get_u64 (cpu_table (b)) + 16, 0, 8);
-}
-
 /* public-kvm-guest.dat's TimeShift samples as timeshift-sigfpe.dat has
  * them: interpolated, the second at time UINT64_MAX, offset INT64_MIN. */
 static void
@@ -181,9 +127,9 @@ extreme_time_shift (GByteArray *b)
   g_assert_nonnull (p);
   g_assert_cmpuint (p[12], ==, 1);      /* one CPU */
   g_assert_cmpuint (p[16], ==, 2);      /* two samples: times at 20, offsets at 36 */
-  put_u32 (p + 8, 1);
-  put_u64 (p + 28, G_MAXUINT64);
-  put_u64 (p + 44, (guint64) G_MININT64);
+  tscope_test_put_u32 (p + 8, 1);
+  tscope_test_put_u64 (p + 28, G_MAXUINT64);
+  tscope_test_put_u64 (p + 44, (guint64) G_MININT64);
 }
 
 /* A changed copy of a shared trace in @dir. */
@@ -235,12 +181,12 @@ test_refuse (gconstpointer data)
 
   if (g_str_equal (which, "cut-mid-page"))
     {
-      path = patched_copy (dir, "sched-v6", cut_mid_page);
+      path = patched_copy (dir, "sched-v6", tscope_test_cut_mid_page);
       check_says = digest_says = "CPU 1 data is 216088 bytes, not whole 4096-byte pages";
     }
   else if (g_str_equal (which, "corrupt-record"))
     {
-      path = patched_copy (dir, "sched-v6", corrupt_first_record);
+      path = patched_copy (dir, "sched-v6", tscope_test_corrupt_first_record);
       check_says = "CPU 0 page 0 is corrupt; libtracecmd would read past it, so it is not compared";
       /* libtracecmd's own answer, checked record by record in the child */
       digest_says = "libtracecmd gives CPU 0 record 0 a size of -4 bytes";
