@@ -42,26 +42,6 @@ find_byte (const guint8 *p,
   return n ? memchr (p, c, n) : NULL;
 }
 
-static guint64
-get (Mutator      *m,
-     const guint8 *d,
-     gsize         len,
-     gsize         pos,
-     guint         width)
-{
-  return _mut_get (d, len, pos, width, m->layout->big, NULL);
-}
-
-static void
-put (Mutator *m,
-     guint8  *d,
-     gsize    pos,
-     guint    width,
-     guint64  v)
-{
-  _mut_put (d, pos, width, m->layout->big, v);
-}
-
 static guint
 pick_region (Mutator     *m,
              const guint *kinds,
@@ -97,7 +77,7 @@ options_split (Mutator    *m,
 
   while (pos + 2 <= p->len)
     {
-      Opt o = { pos, 2, (guint16) get (m, p->data, p->len, pos, 2) };
+      Opt o = { pos, 2, (guint16) _mut_get_field (m, p->data, p->len, pos, 2) };
       guint32 len;
 
       if (o.id == 0 && m->layout->version == 6)
@@ -108,7 +88,7 @@ options_split (Mutator    *m,
         }
       if (pos + 6 > p->len)
         break;
-      len = (guint32) get (m, p->data, p->len, pos + 2, 4);
+      len = (guint32) _mut_get_field (m, p->data, p->len, pos + 2, 4);
       if (len > p->len - pos - 6)
         break;
       o.len = 6 + len;
@@ -131,8 +111,8 @@ append_option (Mutator      *m,
   gsize at = out->len;
 
   g_byte_array_set_size (out, out->len + 6);
-  put (m, out->data, at, 2, id);
-  put (m, out->data, at + 2, 4, len);
+  _mut_put_field (m, out->data, at, 2, id);
+  _mut_put_field (m, out->data, at + 2, 4, len);
   g_byte_array_append (out, data, (guint) len);
 }
 
@@ -145,7 +125,7 @@ append_u (Mutator    *m,
   gsize at = out->len;
 
   g_byte_array_set_size (out, out->len + width);
-  put (m, out->data, at, width, v);
+  _mut_put_field (m, out->data, at, width, v);
 }
 
 static guint64
@@ -255,8 +235,9 @@ build_option (Mutator          *m,
       build_timeshift (m, out);
       return TRUE;
     case MUT_OPT_CPUCOUNT:
-      append_u (m, out, 4, _mut_number (m, old_len >= 4 ? get (m, old, old_len, 0, 4) : 2, 4, MUT_NUM_CPU));
-      _mut_note (m, "CPUCOUNT %u", (guint) get (m, out->data, out->len, 0, 4));
+      append_u (m, out, 4,
+                _mut_number (m, old_len >= 4 ? _mut_get_field (m, old, old_len, 0, 4) : 2, 4, MUT_NUM_CPU));
+      _mut_note (m, "CPUCOUNT %u", (guint) _mut_get_field (m, out->data, out->len, 0, 4));
       return TRUE;
     case MUT_OPT_GUEST:
       {
@@ -289,7 +270,7 @@ build_option (Mutator          *m,
         if (l->regions->len > 0 && _mut_chance (m, 60))
           v = g_array_index (l->regions, MutRegion, _mut_int (m, l->regions->len)).start;
         else
-          v = _mut_number (m, old_len >= 8 ? get (m, old, old_len, 0, 8) : 0, 8, MUT_NUM_OFFSET);
+          v = _mut_number (m, old_len >= 8 ? _mut_get_field (m, old, old_len, 0, 8) : 0, 8, MUT_NUM_OFFSET);
         append_u (m, out, 8, v);
         _mut_note (m, "section pointer -> %" G_GUINT64_FORMAT, v);
       }
@@ -367,24 +348,25 @@ mutate_buffer_option (Mutator    *m,
     return FALSE;
   if (l->version == 6 || count_pos == G_MAXSIZE || _mut_chance (m, 15))
     {
-      guint64 v = _mut_number (m, get (m, p->data, p->len, data, 8), 8, MUT_NUM_OFFSET);
+      guint64 v = _mut_number (m, _mut_get_field (m, p->data, p->len, data, 8), 8, MUT_NUM_OFFSET);
 
-      put (m, p->data, data, 8, v);
+      _mut_put_field (m, p->data, data, 8, v);
       _mut_note (m, "BUFFER section/table offset -> %" G_GUINT64_FORMAT, v);
       return TRUE;
     }
   pos = count_pos - 4;
-  n = (guint32) get (m, p->data, p->len, count_pos, 4);
+  n = (guint32) _mut_get_field (m, p->data, p->len, count_pos, 4);
   entries = count_pos + 4;
   switch (_mut_int (m, 5))
     {
     case 0:
-      put (m, p->data, pos, 4, _mut_number (m, get (m, p->data, p->len, pos, 4), 4, MUT_NUM_SIZE));
+      _mut_put_field (m, p->data, pos, 4,
+                      _mut_number (m, _mut_get_field (m, p->data, p->len, pos, 4), 4, MUT_NUM_SIZE));
       _mut_note (m, "BUFFER page size");
       return TRUE;
     case 1:
-      put (m, p->data, pos + 4, 4, _mut_number (m, n, 4, MUT_NUM_CPU));
-      _mut_note (m, "BUFFER CPU count %u -> %u", n, (guint) get (m, p->data, p->len, pos + 4, 4));
+      _mut_put_field (m, p->data, pos + 4, 4, _mut_number (m, n, 4, MUT_NUM_CPU));
+      _mut_note (m, "BUFFER CPU count %u -> %u", n, (guint) _mut_get_field (m, p->data, p->len, pos + 4, 4));
       return TRUE;
     default:
       {
@@ -399,7 +381,7 @@ mutate_buffer_option (Mutator    *m,
         switch (_mut_int (m, 4))
           {
           case 0:
-            put (m, p->data, e, 4, _mut_chance (m, 50) ? get (m, p->data, p->len, f, 4)
+            _mut_put_field (m, p->data, e, 4, _mut_chance (m, 50) ? _mut_get_field (m, p->data, p->len, f, 4)
                                                         : _mut_number (m, i, 4, MUT_NUM_CPU));
             _mut_note (m, "BUFFER entry %u CPU id", i);
             return TRUE;
@@ -408,11 +390,13 @@ mutate_buffer_option (Mutator    *m,
             _mut_note (m, "BUFFER entry %u shares the data of entry %u", i, j);
             return TRUE;
           case 2:
-            put (m, p->data, e + 4, 8, _mut_number (m, get (m, p->data, p->len, e + 4, 8), 8, MUT_NUM_OFFSET));
+            _mut_put_field (m, p->data, e + 4, 8,
+                            _mut_number (m, _mut_get_field (m, p->data, p->len, e + 4, 8), 8, MUT_NUM_OFFSET));
             _mut_note (m, "BUFFER entry %u offset", i);
             return TRUE;
           default:
-            put (m, p->data, e + 12, 8, _mut_number (m, get (m, p->data, p->len, e + 12, 8), 8, MUT_NUM_SIZE));
+            _mut_put_field (m, p->data, e + 12, 8,
+                            _mut_number (m, _mut_get_field (m, p->data, p->len, e + 12, 8), 8, MUT_NUM_SIZE));
             _mut_note (m, "BUFFER entry %u size", i);
             return TRUE;
           }
@@ -456,7 +440,7 @@ _mut_options (Mutator *m)
         guint16 id = _mut_chance (m, 80) ? (guint16) _mut_int (m, 24) : (guint16) (0xffff - _mut_int (m, 2));
 
         _mut_note (m, "option %u id %u -> %u", i, o->id, id);
-        put (m, p->data, o->start, 2, id);
+        _mut_put_field (m, p->data, o->start, 2, id);
       }
       break;
     case 1:
@@ -465,7 +449,7 @@ _mut_options (Mutator *m)
 
         _mut_note (m, "option %u (id %u) length %" G_GSIZE_FORMAT " -> %" G_GUINT64_FORMAT, i, o->id,
                    o->len - 6, v);
-        put (m, p->data, o->start + 2, 4, v);
+        _mut_put_field (m, p->data, o->start + 2, 4, v);
       }
       break;
     case 2:
@@ -549,13 +533,13 @@ _mut_options_loop (Mutator *m)
     {
       guint64 to = g_array_index (l->regions, MutRegion, target).start;
 
-      put (m, p->data, done, 8, to);
+      _mut_put_field (m, p->data, done, 8, to);
       _mut_note (m, "options region %u: DONE -> %" G_GUINT64_FORMAT, region, to);
       return _mut_region_store (m, region, p);
     }
   /* compressed, and pointing at itself */
   at = (m->buf->len + 7) / 8 * 8;
-  put (m, p->data, done, 8, at);
+  _mut_put_field (m, p->data, done, 8, at);
   if (_mut_chance (m, 30))
     {
       /* padding makes every hop inflate more */
@@ -567,12 +551,12 @@ _mut_options_loop (Mutator *m)
   if (!_mut_compress (l->codec, p->data, p->len, 3, c))
     return FALSE;
   g_byte_array_set_size (sec, 24);
-  put (m, sec->data, 0, 2, 0);
-  put (m, sec->data, 2, 2, 1);
-  put (m, sec->data, 4, 4, 0);
-  put (m, sec->data, 8, 8, 8 + c->len);
-  put (m, sec->data, 16, 4, c->len);
-  put (m, sec->data, 20, 4, p->len);
+  _mut_put_field (m, sec->data, 0, 2, 0);
+  _mut_put_field (m, sec->data, 2, 2, 1);
+  _mut_put_field (m, sec->data, 4, 4, 0);
+  _mut_put_field (m, sec->data, 8, 8, 8 + c->len);
+  _mut_put_field (m, sec->data, 16, 4, c->len);
+  _mut_put_field (m, sec->data, 20, 4, p->len);
   g_byte_array_append (sec, c->data, c->len);
   if (_mut_append_aligned (m, sec->data, sec->len, 8) != at)
     return FALSE;
@@ -607,7 +591,7 @@ blobs_split (Mutator    *m,
     Blob b = { pos, (w), pos + (w), 0 };                                          \
     if (pos + (w) > p->len)                                                       \
       return blobs;                                                               \
-    b.len = get (m, p->data, p->len, pos, (w));                                   \
+    b.len = _mut_get_field (m, p->data, p->len, pos, (w));                                   \
     if (b.len > p->len - b.text)                                                  \
       return blobs;                                                               \
     g_array_append_val (blobs, b);                                                \
@@ -628,14 +612,14 @@ blobs_split (Mutator    *m,
       return blobs;
     case MUT_OPT_FTRACE_EVENTS:
       g_array_append_val (counts, pos);
-      n = get (m, p->data, p->len, 0, 4);
+      n = _mut_get_field (m, p->data, p->len, 0, 4);
       pos = 4;
       for (guint64 i = 0; i < n && pos < p->len; i++)
         BLOB (8);
       return blobs;
     case MUT_OPT_EVENT_FORMATS:
       g_array_append_val (counts, pos);
-      n = get (m, p->data, p->len, 0, 4);
+      n = _mut_get_field (m, p->data, p->len, 0, 4);
       pos = 4;
       for (guint64 s = 0; s < n && pos < p->len; s++)
         {
@@ -646,7 +630,7 @@ blobs_split (Mutator    *m,
             return blobs;
           pos = (gsize) (nul - p->data) + 1;
           g_array_append_val (counts, pos);
-          k = get (m, p->data, p->len, pos, 4);
+          k = _mut_get_field (m, p->data, p->len, pos, 4);
           pos += 4;
           for (guint64 i = 0; i < k && pos < p->len; i++)
             BLOB (8);
@@ -675,7 +659,7 @@ blob_replace (Mutator    *m,
   splice (p, b->text, b->len, text->data, text->len);
   if (b->width == 4)
     len = MIN (len, G_MAXUINT32);
-  put (m, p->data, b->size_pos, b->width, len);
+  _mut_put_field (m, p->data, b->size_pos, b->width, len);
 }
 
 /* Start of a random occurrence of @needle in @t, or G_MAXSIZE. */
@@ -861,9 +845,9 @@ _mut_formats (Mutator *m)
   if (counts->len > 0 && _mut_chance (m, 8))
     {
       gsize at = g_array_index (counts, gsize, _mut_int (m, counts->len));
-      guint64 v = _mut_number (m, get (m, p->data, p->len, at, 4), 4, MUT_NUM_COUNT);
+      guint64 v = _mut_number (m, _mut_get_field (m, p->data, p->len, at, 4), 4, MUT_NUM_COUNT);
 
-      put (m, p->data, at, 4, v);
+      _mut_put_field (m, p->data, at, 4, v);
       _mut_note (m, "count at %" G_GSIZE_FORMAT " -> %" G_GUINT64_FORMAT, at, v);
       return _mut_region_store (m, region, p);
     }
@@ -874,7 +858,7 @@ _mut_formats (Mutator *m)
     {
       guint64 v = _mut_number (m, b->len, b->width, MUT_NUM_SIZE);
 
-      put (m, p->data, b->size_pos, b->width, v);
+      _mut_put_field (m, p->data, b->size_pos, b->width, v);
       _mut_note (m, "size of text at %" G_GSIZE_FORMAT " -> %" G_GUINT64_FORMAT, b->text, v);
       return _mut_region_store (m, region, p);
     }
@@ -980,7 +964,7 @@ _mut_text_lines (Mutator *m)
     {
       guint64 v = _mut_number (m, b->len, b->width, MUT_NUM_SIZE);
 
-      put (m, p->data, b->size_pos, b->width, v);
+      _mut_put_field (m, p->data, b->size_pos, b->width, v);
       _mut_note (m, "size -> %" G_GUINT64_FORMAT, v);
       return _mut_region_store (m, region, p);
     }
@@ -1018,14 +1002,14 @@ _mut_cpus_share (Mutator *m)
           append_u (m, table, 8, size);
         }
       /* the header's count and any CPUCOUNT option say n */
-      put (m, m->buf->data, l->cpus_pos, 4, n);
+      _mut_put_field (m, m->buf->data, l->cpus_pos, 4, n);
       for (guint i = 0; i < l->options->len; i++)
         {
           const MutOption *o = &g_array_index (l->options, MutOption, i);
           gsize at = g_array_index (l->regions, MutRegion, o->region).start + o->pos + 6;
 
           if (o->id == MUT_OPT_CPUCOUNT && o->len >= 4)
-            put (m, m->buf->data, at, 4, n);
+            _mut_put_field (m, m->buf->data, at, 4, n);
         }
       _mut_note (m, "%u CPUs share %" G_GUINT64_FORMAT " bytes at %" G_GUINT64_FORMAT, n, size, c->offset);
       return _mut_v6_splice (m, l->table_pos + 10, 16 * (gsize) l->table_cpus, table->data, table->len,
@@ -1058,12 +1042,12 @@ _mut_cpus_share (Mutator *m)
             append_u (m, table, 8, c->size);
           }
         {
-          guint32 old_n = (guint32) get (m, p->data, p->len, count_pos, 4);
+          guint32 old_n = (guint32) _mut_get_field (m, p->data, p->len, count_pos, 4);
           gsize old_len = MIN ((gsize) old_n * 20, o->start + o->len - (count_pos + 4));
 
-          put (m, p->data, count_pos, 4, n);
+          _mut_put_field (m, p->data, count_pos, 4, n);
           splice (p, count_pos + 4, old_len, table->data, table->len);
-          put (m, p->data, o->start + 2, 4, o->len - 6 - old_len + table->len);
+          _mut_put_field (m, p->data, o->start + 2, 4, o->len - 6 - old_len + table->len);
         }
         _mut_note (m, "%u CPU entries%s share the data of CPU %u", n, same_id ? " (one id)" : "", c->id);
         return _mut_region_store (m, c->entry_region, p);

@@ -17,26 +17,6 @@
 #define RB_TIME_STAMP  31
 #define RB_DELTA_MAX   ((1u << 27) - 1)
 
-static guint64
-get (Mutator      *m,
-     const guint8 *d,
-     gsize         len,
-     gsize         pos,
-     guint         width)
-{
-  return _mut_get (d, len, pos, width, m->layout->big, NULL);
-}
-
-static void
-put (Mutator *m,
-     guint8  *d,
-     gsize    pos,
-     guint    width,
-     guint64  v)
-{
-  _mut_put (d, pos, width, m->layout->big, v);
-}
-
 /* A CPU with data, at random. */
 const MutCpu *
 _mut_pick_cpu (Mutator *m)
@@ -87,7 +67,7 @@ records_of (Mutator      *m,
 
   while (p + 4 <= data_end && n < max)
     {
-      guint32 word = (guint32) get (m, pg, ps, p, 4);
+      guint32 word = (guint32) _mut_get_field (m, pg, ps, p, 4);
       Rec r = { p, 0, 0, p + 4, 0 };
 
       r.type_len = m->layout->big ? word >> 27 : word & 31;
@@ -98,7 +78,7 @@ records_of (Mutator      *m,
         break;
       else if (r.type_len == 0 || r.type_len == RB_PADDING)
         {
-          guint32 len = (guint32) get (m, pg, ps, p + 4, 4);
+          guint32 len = (guint32) _mut_get_field (m, pg, ps, p + 4, 4);
 
           r.payload = p + 8;
           r.next = len > data_end - p - 4 ? data_end : p + 4 + len;
@@ -130,7 +110,7 @@ page_mutate (Mutator *m,
 
   if (ps < hdr + 8)
     return;
-  commit = get (m, pg, ps, 8, cs);
+  commit = _mut_get_field (m, pg, ps, 8, cs);
   data_end = hdr + MIN (commit & RB_DELTA_MAX, ps - hdr);
   n = records_of (m, pg, ps, hdr, data_end, recs, G_N_ELEMENTS (recs));
   r = n ? &recs[last_in_chunk && _mut_chance (m, 50) ? n - 1 : _mut_int (m, n)] : NULL;
@@ -138,11 +118,11 @@ page_mutate (Mutator *m,
     {
     case 0:
       {
-        guint64 ts = get (m, pg, ps, 0, 8);
+        guint64 ts = _mut_get_field (m, pg, ps, 0, 8);
         guint64 v = _mut_chance (m, 60) ? ts ^ (G_GUINT64_CONSTANT (1) << (40 + _mut_int (m, 24)))
                                         : _mut_number (m, ts, 8, MUT_NUM_SIZE);
 
-        put (m, pg, 0, 8, v);
+        _mut_put_field (m, pg, 0, 8, v);
         _mut_note (m, "page timestamp %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT, ts, v);
       }
       return;
@@ -159,7 +139,7 @@ page_mutate (Mutator *m,
           case 3: v = commit - 1 - _mut_int (m, 3); break;
           default: v = _mut_number (m, commit, cs, MUT_NUM_SIZE); break;
           }
-        put (m, pg, 8, cs, v);
+        _mut_put_field (m, pg, 8, cs, v);
         _mut_note (m, "page commit %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT, commit, v);
       }
       return;
@@ -177,7 +157,7 @@ page_mutate (Mutator *m,
         static const guint types[] = { 0, 0, 1, 2, 5, 28, RB_PADDING, RB_TIME_EXTEND, RB_TIME_STAMP };
         guint t = types[_mut_int (m, G_N_ELEMENTS (types))];
 
-        put (m, pg, r->pos, 4, rb_word (m, t, r->delta));
+        _mut_put_field (m, pg, r->pos, 4, rb_word (m, t, r->delta));
         _mut_note (m, "record at %" G_GSIZE_FORMAT " type_len %u -> %u", r->pos, r->type_len, t);
       }
       return;
@@ -185,7 +165,7 @@ page_mutate (Mutator *m,
       {
         guint32 d = _mut_chance (m, 60) ? RB_DELTA_MAX - _mut_int (m, 2) : g_rand_int (m->rand) & RB_DELTA_MAX;
 
-        put (m, pg, r->pos, 4, rb_word (m, r->type_len, d));
+        _mut_put_field (m, pg, r->pos, 4, rb_word (m, r->type_len, d));
         _mut_note (m, "record at %" G_GSIZE_FORMAT " time delta -> %u", r->pos, d);
       }
       return;
@@ -197,8 +177,8 @@ page_mutate (Mutator *m,
                                           : (guint32) (data_end - r->pos - 4 + 4 * _mut_int (m, 3));
 
           if (r->type_len != 0 && r->type_len != RB_PADDING)
-            put (m, pg, r->pos, 4, rb_word (m, _mut_chance (m, 50) ? 0 : RB_PADDING, r->delta));
-          put (m, pg, r->pos + 4, 4, v);
+            _mut_put_field (m, pg, r->pos, 4, rb_word (m, _mut_chance (m, 50) ? 0 : RB_PADDING, r->delta));
+          _mut_put_field (m, pg, r->pos + 4, 4, v);
           _mut_note (m, "record at %" G_GSIZE_FORMAT " length word -> %u", r->pos, v);
           return;
         }
@@ -207,10 +187,10 @@ page_mutate (Mutator *m,
       if (r->pos + 8 <= ps)
         {
           /* zero-length record, often the last one of the page or chunk */
-          put (m, pg, r->pos, 4, rb_word (m, 0, r->delta));
-          put (m, pg, r->pos + 4, 4, 0);
+          _mut_put_field (m, pg, r->pos, 4, rb_word (m, 0, r->delta));
+          _mut_put_field (m, pg, r->pos + 4, 4, 0);
           if (_mut_chance (m, 50))
-            put (m, pg, 8, cs, r->pos + 8 - hdr);
+            _mut_put_field (m, pg, 8, cs, r->pos + 8 - hdr);
           _mut_note (m, "zero-length record at %" G_GSIZE_FORMAT, r->pos);
           return;
         }
@@ -222,8 +202,8 @@ page_mutate (Mutator *m,
           guint t = _mut_chance (m, 60) ? RB_TIME_EXTEND : RB_TIME_STAMP;
           guint32 arg = _mut_chance (m, 70) ? args[_mut_int (m, G_N_ELEMENTS (args))] : g_rand_int (m->rand);
 
-          put (m, pg, r->pos, 4, rb_word (m, t, _mut_chance (m, 50) ? RB_DELTA_MAX : r->delta));
-          put (m, pg, r->pos + 4, 4, arg);
+          _mut_put_field (m, pg, r->pos, 4, rb_word (m, t, _mut_chance (m, 50) ? RB_DELTA_MAX : r->delta));
+          _mut_put_field (m, pg, r->pos + 4, 4, arg);
           _mut_note (m, "record at %" G_GSIZE_FORMAT " -> time %s 0x%x", r->pos,
                      t == RB_TIME_EXTEND ? "extend" : "stamp", arg);
           return;
@@ -234,16 +214,16 @@ page_mutate (Mutator *m,
       if (r->payload + 2 <= MIN (r->next, ps))
         {
           static const guint16 ids[] = { 0, 0xffff, 0x7fff, 0x8000, 1, 2 };
-          guint16 old = (guint16) get (m, pg, ps, r->payload, 2);
+          guint16 old = (guint16) _mut_get_field (m, pg, ps, r->payload, 2);
           guint16 v;
 
           switch (_mut_int (m, 3))
             {
             case 0: v = ids[_mut_int (m, G_N_ELEMENTS (ids))]; break;
             case 1: v = (guint16) (old + 1 - 2 * _mut_int (m, 2)); break;
-            default: v = (guint16) get (m, pg, ps, recs[_mut_int (m, n)].payload, 2); break;
+            default: v = (guint16) _mut_get_field (m, pg, ps, recs[_mut_int (m, n)].payload, 2); break;
             }
-          put (m, pg, r->payload, 2, v);
+          _mut_put_field (m, pg, r->payload, 2, v);
           _mut_note (m, "record at %" G_GSIZE_FORMAT " event id %u -> %u", r->pos, old, v);
           return;
         }
@@ -260,7 +240,7 @@ page_mutate (Mutator *m,
 
           if (at + 4 <= ps)
             {
-              put (m, pg, at, 4, v);
+              _mut_put_field (m, pg, at, 4, v);
               _mut_note (m, "record at %" G_GSIZE_FORMAT " word at %" G_GSIZE_FORMAT " -> 0x%x", r->pos, at, v);
               return;
             }
@@ -352,8 +332,8 @@ _mut_zstd_bomb (Mutator *m)
 
     if (packed->len > ch->csize)
       return FALSE;
-    put (m, m->buf->data, ch->hdr, 4, packed->len);
-    put (m, m->buf->data, ch->hdr + 4, 4, sizes[s]);
+    _mut_put_field (m, m->buf->data, ch->hdr, 4, packed->len);
+    _mut_put_field (m, m->buf->data, ch->hdr + 4, 4, sizes[s]);
     memcpy (m->buf->data + ch->hdr + 8, packed->data, packed->len);
     /* the rest of the old chunk becomes a chunk list entry of its own: keep
      * the list walkable by shrinking this chunk's csize only */
@@ -363,10 +343,10 @@ _mut_zstd_bomb (Mutator *m)
           {
             _mut_put (m->buf->data, ch->hdr + 8 + packed->len, 4, FALSE, 0x184D2A50);
             _mut_put (m->buf->data, ch->hdr + 8 + packed->len + 4, 4, FALSE, ch->csize - packed->len - 8);
-            put (m, m->buf->data, ch->hdr, 4, ch->csize);
+            _mut_put_field (m, m->buf->data, ch->hdr, 4, ch->csize);
           }
         else if (l->codec == MUT_CODEC_ZLIB)
-          put (m, m->buf->data, ch->hdr, 4, ch->csize);
+          _mut_put_field (m, m->buf->data, ch->hdr, 4, ch->csize);
         else
           return FALSE;
       }

@@ -172,6 +172,27 @@ void        _mut_put                (guint8       *data,
                                      gboolean      big,
                                      guint64       value);
 
+/* A field of the file being mutated, in its byte order. */
+static inline guint64
+_mut_get_field (Mutator      *m,
+                const guint8 *d,
+                gsize         len,
+                gsize         pos,
+                guint         width)
+{
+  return _mut_get (d, len, pos, width, m->layout->big, NULL);
+}
+
+static inline void
+_mut_put_field (Mutator *m,
+                guint8  *d,
+                gsize    pos,
+                guint    width,
+                guint64  v)
+{
+  _mut_put (d, pos, width, m->layout->big, v);
+}
+
 /* tscope-mutate-store.c */
 gboolean    _mut_compress           (MutCodec      codec,
                                      const guint8 *src,
