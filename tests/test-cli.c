@@ -345,25 +345,6 @@ test_latency_aligned (void)
 
 /* ---- verify, and every command on hostile files ---- */
 
-static char *
-patched_copy (const char *dir,
-              void      (*patch) (GByteArray *bytes))
-{
-  g_autofree char *src = tscope_test_data ("sched-v6", ".dat");
-  g_autofree char *dst = g_build_filename (dir, "sched-v6.dat", NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GByteArray) b = g_byte_array_new ();
-  char *data;
-  gsize len;
-
-  g_assert_true (g_file_get_contents (src, &data, &len, &error));
-  g_byte_array_append (b, (guint8 *) data, (guint) len);
-  g_free (data);
-  patch (b);
-  g_assert_true (g_file_set_contents (dst, (char *) b->data, b->len, &error));
-  return g_steal_pointer (&dst);
-}
-
 static void
 test_verify (void)
 {
@@ -391,7 +372,7 @@ test_verify_refuses (void)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autofree char *dir = g_dir_make_tmp ("tscope-cli-XXXXXX", NULL);
-      g_autofree char *path = patched_copy (dir, cases[i].patch);
+      g_autofree char *path = tscope_test_patched_copy (dir, "sched-v6", cases[i].patch);
       g_autofree char *want = g_strconcat ("tracescope-cli: ", path, cases[i].says, NULL);
       const char *args[] = { "verify", path, NULL };
       g_autofree char *out = NULL;

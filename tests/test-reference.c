@@ -132,27 +132,6 @@ extreme_time_shift (GByteArray *b)
   tscope_test_put_u64 (p + 44, (guint64) G_MININT64);
 }
 
-/* A changed copy of a shared trace in @dir. */
-static char *
-patched_copy (const char *dir,
-              const char *name,
-              void      (*patch) (GByteArray *bytes))
-{
-  g_autofree char *src = tscope_test_data (name, ".dat");
-  g_autofree char *dst = g_build_filename (dir, name, NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GByteArray) b = g_byte_array_new ();
-  char *data;
-  gsize len;
-
-  g_assert_true (g_file_get_contents (src, &data, &len, &error));
-  g_byte_array_append (b, (guint8 *) data, (guint) len);
-  g_free (data);
-  patch (b);
-  g_assert_true (g_file_set_contents (dst, (char *) b->data, b->len, &error));
-  return g_steal_pointer (&dst);
-}
-
 static void
 assert_one_line (const GError *error,
                  const char   *path,
@@ -181,19 +160,19 @@ test_refuse (gconstpointer data)
 
   if (g_str_equal (which, "cut-mid-page"))
     {
-      path = patched_copy (dir, "sched-v6", tscope_test_cut_mid_page);
+      path = tscope_test_patched_copy (dir, "sched-v6", tscope_test_cut_mid_page);
       check_says = digest_says = "CPU 1 data is 216088 bytes, not whole 4096-byte pages";
     }
   else if (g_str_equal (which, "corrupt-record"))
     {
-      path = patched_copy (dir, "sched-v6", tscope_test_corrupt_first_record);
+      path = tscope_test_patched_copy (dir, "sched-v6", tscope_test_corrupt_first_record);
       check_says = "CPU 0 page 0 is corrupt; libtracecmd would read past it, so it is not compared";
       /* libtracecmd's own answer, checked record by record in the child */
       digest_says = "libtracecmd gives CPU 0 record 0 a size of -4 bytes";
     }
   else
     {
-      path = patched_copy (dir, "public-kvm-guest", extreme_time_shift);
+      path = tscope_test_patched_copy (dir, "public-kvm-guest", extreme_time_shift);
       check_says = digest_says = "TimeShift sample 1 of CPU 0 (time 18446744073709551615, offset "
                                  "-9223372036854775808) is out of range";
     }

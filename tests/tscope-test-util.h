@@ -80,3 +80,24 @@ tscope_test_corrupt_first_record (GByteArray *b)
 {
   memset (b->data + tscope_test_get_u64 (tscope_test_v6_cpu_table (b)) + 16, 0, 8);
 }
+
+/* A copy of tests/data/NAME.dat in @dir, changed by @patch. */
+static inline char *
+tscope_test_patched_copy (const char *dir,
+                          const char *name,
+                          void      (*patch) (GByteArray *bytes))
+{
+  g_autofree char *src = tscope_test_data (name, ".dat");
+  g_autofree char *dst = g_build_filename (dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+  char *data;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (src, &data, &len, &error));
+  g_byte_array_append (b, (guint8 *) data, (guint) len);
+  g_free (data);
+  patch (b);
+  g_assert_true (g_file_set_contents (dst, (char *) b->data, b->len, &error));
+  return g_steal_pointer (&dst);
+}
