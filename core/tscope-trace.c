@@ -883,3 +883,34 @@ tscope_trace_format_prev_state (TscopeTrace *self,
     g_string_append_c (s, '+');
   return g_string_free (s, FALSE);
 }
+
+/**
+ * tscope_trace_get_trace_id:
+ * @id: (out): the file's trace id (trace-cmd's TRACEID option)
+ *
+ * Returns: whether the file names its trace id.
+ */
+gboolean
+tscope_trace_get_trace_id (TscopeTrace *self,
+                           guint64     *id)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), FALSE);
+  *id = self->file->trace_id;
+  return self->file->has_trace_id;
+}
+
+/**
+ * tscope_trace_get_host_trace_id:
+ * @id: (out): the trace id of the host whose clock the times were mapped onto
+ *
+ * Returns: whether this is a guest file whose TimeShift option maps its
+ * times onto a host's clock (as `trace-cmd report` and this reader do).
+ */
+gboolean
+tscope_trace_get_host_trace_id (TscopeTrace *self,
+                                guint64     *id)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), FALSE);
+  *id = self->file->shift_peer_id;
+  return self->file->has_timeshift;
+}

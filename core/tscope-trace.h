@@ -249,5 +249,9 @@ TscopeState    tscope_trace_state_of_prev_state (TscopeTrace *self,
                                                  gboolean    *preempted);
 char          *tscope_trace_format_prev_state   (TscopeTrace *self,
                                                  guint16      prev_state);
+gboolean       tscope_trace_get_trace_id        (TscopeTrace *self,
+                                                 guint64     *id);
+gboolean       tscope_trace_get_host_trace_id   (TscopeTrace *self,
+                                                 guint64     *id);
 
 G_END_DECLS
