@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright 2026 The Tracescope developers
  *
- * tracescope-cli: what the core knows about a trace.dat, on a terminal.
+ * tracescope-cli: what the core knows about trace.dat files, on a terminal.
+ * This file holds what every command shares (the sources it opened, one-line
+ * messages, options), verify and main; tscope-cli-stats.c holds info and
+ * stats, tscope-cli-events.c latency and events.
  */
 #include "config.h"
 
@@ -10,21 +13,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include <glib.h>
 #include <glib/gi18n.h>
 
-#include "tscope-cursor.h"
+#include "tscope-cli-private.h"
 #include "tscope-error.h"
 #include "tscope-reference.h"
-#include "tscope-stats.h"
-#include "tscope-trace.h"
 
-#define EXIT_USAGE 2
+char *_tscope_cli_buffer;
+gboolean _tscope_cli_json;
 
-static char *opt_buffer;
-static gboolean opt_json;
+static char **opt_offsets;
 
 typedef struct
 {
@@ -34,10 +34,14 @@ typedef struct
   int       (*run) (int argc, char **argv);
 } Command;
 
-/* The trace the command loaded (a reference of its own), and the
- * warnings about it, printed when the command succeeds: an error exit
- * prints its one line and nothing else. */
+/* What the command loaded (references of its own), and the warnings about
+ * it, printed when the command succeeds: an error exit prints its one line
+ * and nothing else. */
 static TscopeTrace *loaded;
+static TscopeDocument *document;
+static GPtrArray *typed;        /* char *: each source as typed */
+static GPtrArray *paths;        /* char *: its file */
+static GArray *heaps;           /* gsize: heap its load took */
 static GPtrArray *warnings;
 
 /* One line on stderr: a file's text (a buffer name, an event format) can
@@ -48,9 +52,9 @@ one_line (char *text)
   return g_strdelimit (text, "\n\r", ' ');
 }
 
-G_GNUC_PRINTF (1, 2) static void
-say (const char *format,
-     ...)
+void
+_tscope_cli_say (const char *format,
+                 ...)
 {
   g_autofree char *text = NULL;
   va_list args;
@@ -61,9 +65,9 @@ say (const char *format,
   g_printerr ("tracescope-cli: %s\n", one_line (text));
 }
 
-G_GNUC_PRINTF (1, 2) static void
-warn (const char *format,
-      ...)
+void
+_tscope_cli_warn (const char *format,
+                  ...)
 {
   va_list args;
 
@@ -74,10 +78,10 @@ warn (const char *format,
   va_end (args);
 }
 
-static void
-print_error (GError *error)
+void
+_tscope_cli_print_error (GError *error)
 {
-  say ("%s", error->message);
+  _tscope_cli_say ("%s", error->message);
 }
 
 static gboolean
@@ -87,6 +91,21 @@ quiet_progress (double   fraction,
   return TRUE;
 }
 
+/* the oracle schema's answer for a file that cannot be read */
+static void
+print_invalid_json (const char *path,
+                    GError     *error)
+{
+  json_object *o = json_object_new_object ();
+
+  json_object_object_add (o, "trace", json_object_new_string (path));
+  json_object_object_add (o, "valid", json_object_new_boolean (FALSE));
+  json_object_object_add (o, "error", json_object_new_string (error->message));
+  g_print ("%s\n", json_object_to_json_string_ext (o, JSON_C_TO_STRING_PLAIN));
+  json_object_put (o);
+}
+
+/* verify reads one file, not a document */
 static TscopeTrace *
 load (const char *path)
 {
@@ -94,29 +113,203 @@ load (const char *path)
   g_autoptr(GError) error = NULL;
   TscopeTrace *trace;
 
-  options.buffer = opt_buffer;
+  options.buffer = _tscope_cli_buffer;
   options.progress = quiet_progress;
   trace = tscope_trace_load (path, &options, &error);
   if (trace == NULL)
     {
-      print_error (error);
-      /* the oracle schema's answer for a file that cannot be read */
-      if (opt_json)
-        {
-          json_object *o = json_object_new_object ();
-
-          json_object_object_add (o, "trace", json_object_new_string (path));
-          json_object_object_add (o, "valid", json_object_new_boolean (FALSE));
-          json_object_object_add (o, "error", json_object_new_string (error->message));
-          g_print ("%s\n", json_object_to_json_string_ext (o, JSON_C_TO_STRING_PLAIN));
-          json_object_put (o);
-        }
+      _tscope_cli_print_error (error);
+      if (_tscope_cli_json)
+        print_invalid_json (path, error);
       return NULL;
     }
   g_set_object (&loaded, trace);
   if (tscope_trace_get_warning (trace))
-    warn ("%s", tscope_trace_get_warning (trace));
+    _tscope_cli_warn ("%s", tscope_trace_get_warning (trace));
   return trace;
+}
+
+/* ---- the sources ---- */
+
+/* malloc'd bytes in use: what a loaded trace holds, strings and hash
+ * tables included, where the model figure counts only its columns. */
+static gsize
+heap_in_use (void)
+{
+  struct mallinfo2 mi = mallinfo2 ();
+
+  return mi.uordblks + mi.hblkhd;
+}
+
+/* "N=T": source N (1-based) of @n_sources, T a signed duration. */
+static gboolean
+parse_offset (const char *text,
+              guint       n_sources,
+              guint      *index,
+              TscopeTime *offset)
+{
+  const char *eq = strchr (text, '=');
+  const char *t;
+  guint64 n;
+  char *end;
+
+  if (eq == NULL || eq == text || !g_ascii_isdigit (text[0]))
+    return FALSE;
+  n = g_ascii_strtoull (text, &end, 10);
+  if (end != eq || n < 1 || n > n_sources)
+    return FALSE;
+  /* tscope_time_parse reads "-1.5ms" but not "+1.5ms" */
+  t = eq + 1;
+  if (t[0] == '+' && t[1] != '-' && t[1] != '+')
+    t++;
+  if (!tscope_time_parse (t, offset))
+    return FALSE;
+  *index = n - 1;
+  return TRUE;
+}
+
+/* Each --offset, checked before anything is loaded: a typo costs no load. */
+static gboolean
+parse_offsets (guint       n_sources,
+               TscopeTime *offsets)
+{
+  for (guint i = 0; opt_offsets && opt_offsets[i]; i++)
+    {
+      guint index;
+      TscopeTime t;
+
+      if (!parse_offset (opt_offsets[i], n_sources, &index, &t))
+        {
+          _tscope_cli_say ("--offset \"%s\": want N=T, N a source from 1 to %u and T a signed "
+                           "time (-1.5ms, +2s, 250us)", opt_offsets[i], n_sources);
+          return FALSE;
+        }
+      offsets[index] = t;
+    }
+  return TRUE;
+}
+
+/* Two sources of one name (the same file twice, or two directories) get
+ * their number after it: the events listing tells them apart by name. */
+static void
+name_sources_apart (TscopeDocument *doc)
+{
+  guint n = tscope_document_get_n_sources (doc);
+
+  for (guint i = 1; i < n; i++)
+    {
+      TscopeSource *source = tscope_document_get_source (doc, i);
+
+      for (guint j = 0; j < i; j++)
+        if (g_str_equal (tscope_source_get_name (source),
+                         tscope_source_get_name (tscope_document_get_source (doc, j))))
+          {
+            g_autofree char *name = g_strdup_printf ("%s#%u", tscope_source_get_name (source), i + 1);
+
+            tscope_source_set_name (source, name);
+            break;
+          }
+    }
+}
+
+static gboolean
+load_source (const char *spec,
+             TscopeTime  offset,
+             gboolean    json)
+{
+  TscopeLoadOptions options = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *buffer = NULL;
+  TscopeSource *source;
+  gsize before;
+  gsize after;
+
+  tscope_document_parse_spec (spec, &path, &buffer);
+  options.buffer = _tscope_cli_buffer;
+  options.progress = quiet_progress;
+  before = heap_in_use ();
+  source = tscope_document_load (document, spec, &options, &error);
+  after = heap_in_use ();
+  if (source == NULL)
+    {
+      _tscope_cli_print_error (error);
+      if (json)
+        print_invalid_json (spec, error);
+      return FALSE;
+    }
+  tscope_source_set_offset (source, offset);
+  g_ptr_array_add (typed, g_strdup (spec));
+  g_ptr_array_add (paths, g_steal_pointer (&path));
+  after -= MIN (before, after);
+  g_array_append_val (heaps, after);
+  if (tscope_trace_get_warning (tscope_source_get_trace (source)))
+    _tscope_cli_warn ("%s", tscope_trace_get_warning (tscope_source_get_trace (source)));
+  return TRUE;
+}
+
+/**
+ * _tscope_cli_open:
+ * @specs: each "FILE" or "FILE:BUFFER"
+ * @document: (out) (transfer none): the sources, loaded in order
+ *
+ * Loads every source into one document with the --offset options applied.
+ *
+ * Returns: EXIT_SUCCESS, or the exit status after its one line was said
+ */
+int
+_tscope_cli_open (int              n_specs,
+                  char           **specs,
+                  TscopeDocument **out)
+{
+  g_autofree TscopeTime *offsets = g_new0 (TscopeTime, MAX (n_specs, 1));
+
+  for (int i = 0; i < n_specs; i++)
+    if (specs[i][0] == '\0')
+      {
+        _tscope_cli_say ("SOURCE %d is empty: want FILE or FILE:BUFFER", i + 1);
+        return EXIT_USAGE;
+      }
+  if (!parse_offsets (n_specs, offsets))
+    return EXIT_USAGE;
+  document = tscope_document_new ();
+  typed = g_ptr_array_new_with_free_func (g_free);
+  paths = g_ptr_array_new_with_free_func (g_free);
+  heaps = g_array_new (FALSE, FALSE, sizeof (gsize));
+  for (int i = 0; i < n_specs; i++)
+    if (!load_source (specs[i], offsets[i], _tscope_cli_json && n_specs == 1))
+      return EXIT_FAILURE;
+  name_sources_apart (document);
+  *out = document;
+  return EXIT_SUCCESS;
+}
+
+/* Source @index as its argument spelled it */
+const char *
+_tscope_cli_spec (guint index)
+{
+  return typed->pdata[index];
+}
+
+/* The file of source @index */
+const char *
+_tscope_cli_path (guint index)
+{
+  return paths->pdata[index];
+}
+
+/* The heap the load of source @index took */
+gsize
+_tscope_cli_heap (guint index)
+{
+  return g_array_index (heaps, gsize, index);
+}
+
+/* Whether an --offset was given: the outputs then say the time axis */
+gboolean
+_tscope_cli_has_offsets (void)
+{
+  return opt_offsets && opt_offsets[0];
 }
 
 /* After the command: a file truncated while it was read turns its answer
@@ -129,31 +322,43 @@ finish (int status)
 
   if (status == EXIT_SUCCESS && loaded && !tscope_trace_check_file (loaded, &error))
     {
-      print_error (error);
+      _tscope_cli_print_error (error);
       status = EXIT_FAILURE;
     }
+  for (guint i = 0; status == EXIT_SUCCESS && document && i < tscope_document_get_n_sources (document); i++)
+    if (!tscope_trace_check_file (tscope_document_get_trace (document, i), &error))
+      {
+        _tscope_cli_print_error (error);
+        status = EXIT_FAILURE;
+      }
   for (guint i = 0; status == EXIT_SUCCESS && warnings && i < warnings->len; i++)
-    say ("%s", (char *) warnings->pdata[i]);
+    _tscope_cli_say ("%s", (char *) warnings->pdata[i]);
   g_clear_pointer (&warnings, g_ptr_array_unref);
+  g_clear_pointer (&typed, g_ptr_array_unref);
+  g_clear_pointer (&paths, g_ptr_array_unref);
+  g_clear_pointer (&heaps, g_array_unref);
   g_clear_object (&loaded);
+  g_clear_object (&document);
   return status;
 }
 
+/* ---- helpers of the tables ---- */
+
 /* Files with no scheduler events still load; say so instead of printing
  * empty tables without a word. */
-static void
-warn_if_no_sched (TscopeTrace *trace)
+void
+_tscope_cli_warn_if_no_sched (TscopeTrace *trace)
 {
   if (tscope_trace_get_n_events (trace) == 0)
-    warn ("%s: the trace holds no events", tscope_trace_get_path (trace));
+    _tscope_cli_warn ("%s: the trace holds no events", tscope_trace_get_path (trace));
   else if (!tscope_trace_has_sched_events (trace))
-    warn ("%s: no sched_switch events: CPU and task timelines and wakeup latency are empty",
-          tscope_trace_get_path (trace));
+    _tscope_cli_warn ("%s: no sched_switch events: CPU and task timelines and wakeup latency are empty",
+                      tscope_trace_get_path (trace));
 }
 
 /* last - first, which a crafted file can make overflow */
-static TscopeTime
-trace_span (TscopeTrace *trace)
+TscopeTime
+_tscope_cli_trace_span (TscopeTrace *trace)
 {
   TscopeTime span;
 
@@ -162,9 +367,9 @@ trace_span (TscopeTrace *trace)
   return MAX (span, 0);
 }
 
-static TscopeTime
-add_saturated (TscopeTime a,
-               TscopeTime b)
+TscopeTime
+_tscope_cli_add_saturated (TscopeTime a,
+                           TscopeTime b)
 {
   TscopeTime sum;
 
@@ -173,26 +378,69 @@ add_saturated (TscopeTime a,
   return sum;
 }
 
-static char *
-human_bytes (guint64 n)
+/* A duration right-aligned to WIDTH terminal columns: printf pads by bytes,
+ * and the "µ" of µs takes two. */
+char *
+_tscope_cli_dur_col (TscopeTime t,
+                     int        width)
 {
-  return g_format_size_full (n, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *s = tscope_time_format_duration (t);
+
+  return g_strdup_printf ("%*s%s", (int) MAX (width - g_utf8_strlen (s, -1), 0), "", s);
 }
 
-static gboolean
-parse_args (GOptionContext *ctx,
-            int            *argc,
-            char         ***argv,
-            int             want_files)
+/* A double past the range of TscopeTime (or NaN) does not convert. */
+TscopeTime
+_tscope_cli_time_of (double ns)
+{
+  if (!(ns > -9.2e18))
+    return ns < 0 ? G_MININT64 : 0;
+  return ns < 9.2e18 ? (TscopeTime) ns : G_MAXINT64;
+}
+
+/* One summary line, its label padded to @width terminal columns. */
+void
+_tscope_cli_print_summary (const char                 *label,
+                           int                         width,
+                           const TscopeLatencySummary *s)
+{
+  g_autofree char *mn = tscope_time_format_duration (s->min);
+  g_autofree char *mx = tscope_time_format_duration (s->max);
+  g_autofree char *me = tscope_time_format_duration (_tscope_cli_time_of (s->mean + 0.5));
+  g_autofree char *p50 = tscope_time_format_duration (s->p50);
+  g_autofree char *p95 = tscope_time_format_duration (s->p95);
+  g_autofree char *p99 = tscope_time_format_duration (s->p99);
+  int pad = (int) MAX (width - g_utf8_strlen (label, -1), 0);
+
+  if (s->count == 0)
+    {
+      g_print ("%s%*s count 0\n", label, pad, "");
+      return;
+    }
+  g_print ("%s%*s count %u  min %s  mean %s  p50 %s  p95 %s  p99 %s  max %s\n", label, pad, "", s->count,
+           mn, me, p50, p95, p99, mx);
+}
+
+/* ---- options ---- */
+
+/**
+ * _tscope_cli_parse_args:
+ * @want_files: how many arguments, or TSCOPE_CLI_SOURCES for one or more
+ */
+gboolean
+_tscope_cli_parse_args (GOptionContext *ctx,
+                        int            *argc,
+                        char         ***argv,
+                        int             want_files)
 {
   g_autoptr(GError) error = NULL;
 
   if (!g_option_context_parse (ctx, argc, argv, &error))
     {
-      say ("%s", error->message);
+      _tscope_cli_say ("%s", error->message);
       return FALSE;
     }
-  if (*argc - 1 != want_files)
+  if (want_files == TSCOPE_CLI_SOURCES ? *argc < 2 : *argc - 1 != want_files)
     {
       g_autofree char *help = g_option_context_get_help (ctx, TRUE, NULL);
 
@@ -202,649 +450,43 @@ parse_args (GOptionContext *ctx,
   return TRUE;
 }
 
-static GOptionContext *
-context_new (const char   *args,
-             GOptionEntry *entries)
+static const char sources_help[] =
+  "Each SOURCE is FILE or FILE:BUFFER, one buffer of one trace.dat (FILE:BUFFER reads the buffer\n"
+  "instance BUFFER; a FILE whose own name holds a colon stays that file). --buffer NAME applies to\n"
+  "the sources that name no buffer. The sources share one time axis: a source's time plus its\n"
+  "offset (--offset N=T: source N, counted from 1, moved by the signed time T: -1.5ms, +2s;\n"
+  "a bare integer is nanoseconds). With several sources the output has one section per source,\n"
+  "headed \"== N: NAME ==\", or one merged list that names each line's source.";
+
+/**
+ * _tscope_cli_context_new:
+ * @sources: whether the command reads SOURCEs (and takes --offset)
+ */
+GOptionContext *
+_tscope_cli_context_new (const char   *args,
+                         GOptionEntry *entries,
+                         gboolean      sources)
 {
   GOptionContext *ctx = g_option_context_new (args);
   GOptionEntry common[] = {
-    { "buffer", 'B', 0, G_OPTION_ARG_STRING, &opt_buffer, "Read buffer instance NAME", "NAME" },
+    { "buffer", 'B', 0, G_OPTION_ARG_STRING, &_tscope_cli_buffer, "Read buffer instance NAME", "NAME" },
+    { NULL }
+  };
+  GOptionEntry offset[] = {
+    { "offset", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_offsets,
+      "Move source N (1 = the first) by the signed time T on the shared axis; repeatable", "N=T" },
     { NULL }
   };
 
   g_option_context_add_main_entries (ctx, common, NULL);
+  if (sources)
+    {
+      g_option_context_add_main_entries (ctx, offset, NULL);
+      g_option_context_set_description (ctx, sources_help);
+    }
   if (entries)
     g_option_context_add_main_entries (ctx, entries, NULL);
   return ctx;
-}
-
-/* ---- info ---- */
-
-static gint
-cmp_count_desc (gconstpointer a,
-                gconstpointer b,
-                gpointer      data)
-{
-  GHashTable *counts = data;
-  guint64 x = *(guint64 *) g_hash_table_lookup (counts, *(const char *const *) a);
-  guint64 y = *(guint64 *) g_hash_table_lookup (counts, *(const char *const *) b);
-
-  if (x != y)
-    return x > y ? -1 : 1;
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
-}
-
-/* malloc'd bytes in use: what the loaded trace holds, strings and hash
- * tables included, where the model figure counts only its columns. */
-static gsize
-heap_in_use (void)
-{
-  struct mallinfo2 mi = mallinfo2 ();
-
-  return mi.uordblks + mi.hblkhd;
-}
-
-static glong
-peak_rss_kib (void)
-{
-  struct rusage ru;
-
-  if (getrusage (RUSAGE_SELF, &ru) != 0)
-    return 0;
-  return ru.ru_maxrss;
-}
-
-static int
-cmd_info (int    argc,
-          char **argv)
-{
-  g_autoptr(GOptionContext) ctx = context_new ("FILE", NULL);
-  g_autoptr(TscopeTrace) trace = NULL;
-  g_autoptr(GHashTable) counts = NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
-  g_auto(GStrv) buffers = NULL;
-  g_autofree char *size = NULL;
-  g_autofree char *mem = NULL;
-  g_autofree char *heap = NULL;
-  g_autofree char *t0 = NULL;
-  g_autofree char *t1 = NULL;
-  g_autofree char *span = NULL;
-  guint64 n;
-  GHashTableIter it;
-  gpointer key;
-
-  gsize heap_before;
-
-  if (!parse_args (ctx, &argc, &argv, 1))
-    return EXIT_USAGE;
-  heap_before = heap_in_use ();
-  if (!(trace = load (argv[1])))
-    return EXIT_FAILURE;
-  heap = human_bytes (heap_in_use () - MIN (heap_before, heap_in_use ()));
-  warn_if_no_sched (trace);
-  n = tscope_trace_get_n_events (trace);
-  size = human_bytes (tscope_trace_get_file_size (trace));
-  mem = human_bytes (tscope_trace_get_model_bytes (trace));
-  /* without events the first and last timestamps are only placeholders */
-  if (n > 0)
-    {
-      t0 = tscope_time_format_timestamp (tscope_trace_get_first_ts (trace));
-      t1 = tscope_time_format_timestamp (tscope_trace_get_last_ts (trace));
-      span = tscope_time_format_duration (trace_span (trace));
-    }
-  buffers = tscope_trace_dup_buffer_names (trace);
-
-  g_print ("%-14s %s\n", "File", tscope_trace_get_path (trace));
-  g_print ("%-14s %s (%" G_GUINT64_FORMAT " bytes)\n", "Size", size, tscope_trace_get_file_size (trace));
-  g_print ("%-14s %u\n", "File version", tscope_trace_get_file_version (trace));
-  g_print ("%-14s %s\n", "Compression", tscope_trace_get_compression (trace));
-  if (tscope_trace_get_uname (trace))
-    g_print ("%-14s %s\n", "Recorded on", tscope_trace_get_uname (trace));
-  g_print ("%-14s %s\n", "Clock", tscope_trace_get_clock (trace));
-  g_print ("%-14s %u\n", "CPUs", tscope_trace_get_n_cpus (trace));
-  g_print ("%-14s", "Buffers");
-  for (guint i = 0; buffers[i]; i++)
-    g_print (" %s%s%s", buffers[i][0] ? buffers[i] : "top-level",
-             g_str_equal (buffers[i], tscope_trace_get_buffer_name (trace)) ? "*" : "",
-             buffers[i + 1] ? "," : "");
-  g_print ("\n");
-  g_print ("%-14s %" G_GUINT64_FORMAT "\n", "Events", n);
-  if (n > 0)
-    g_print ("%-14s %s .. %s (%s)\n", "Time span", t0, t1, span);
-  else
-    g_print ("%-14s -\n", "Time span");
-  g_print ("%-14s %.1f ms (%.1f M events/s)\n", "Load time", tscope_trace_get_load_seconds (trace) * 1e3,
-           tscope_trace_get_load_seconds (trace) > 0 ? n / tscope_trace_get_load_seconds (trace) / 1e6 : 0.0);
-  g_print ("%-14s %s of heap held by the loaded trace (%.1f bytes/event; its model columns %s), "
-           "peak RSS %ld MiB\n", "Memory", heap, n ? (double) (heap_in_use () - MIN (heap_before, heap_in_use ())) / n : 0.0,
-           mem, peak_rss_kib () / 1024);
-  if (tscope_trace_get_bad_pages (trace) > 0)
-    g_print ("%-14s %" G_GUINT64_FORMAT " corrupt ring-buffer pages skipped\n", "Warning",
-             tscope_trace_get_bad_pages (trace));
-
-  g_print ("\n%-7s %12s\n", "CPU", "events");
-  for (guint c = 0; c < tscope_trace_get_n_cpus (trace); c++)
-    g_print ("%-7u %12" G_GUINT64_FORMAT "\n", c, tscope_trace_get_cpu_n_events (trace, c));
-
-  counts = tscope_trace_dup_event_counts (trace);
-  g_hash_table_iter_init (&it, counts);
-  while (g_hash_table_iter_next (&it, &key, NULL))
-    g_ptr_array_add (names, key);
-  g_ptr_array_sort_with_data (names, cmp_count_desc, counts);
-  g_print ("\n%-32s %12s %7s\n", "Event", "count", "%");
-  for (guint i = 0; i < names->len; i++)
-    {
-      guint64 c = *(guint64 *) g_hash_table_lookup (counts, names->pdata[i]);
-
-      g_print ("%-32s %12" G_GUINT64_FORMAT " %6.2f%%\n", (char *) names->pdata[i], c, 100.0 * c / MAX (n, 1));
-    }
-  return EXIT_SUCCESS;
-}
-
-/* ---- stats ---- */
-
-
-static char *
-dur (TscopeTime t)
-{
-  return tscope_time_format_duration (t);
-}
-
-/* A duration right-aligned to WIDTH terminal columns: printf pads by bytes,
- * and the "µ" of µs takes two. */
-static char *
-dur_col (TscopeTime t,
-         int        width)
-{
-  g_autofree char *s = tscope_time_format_duration (t);
-
-  return g_strdup_printf ("%*s%s", (int) MAX (width - g_utf8_strlen (s, -1), 0), "", s);
-}
-
-/* A double past the range of TscopeTime (or NaN) does not convert. */
-static TscopeTime
-time_of (double ns)
-{
-  if (!(ns > -9.2e18))
-    return ns < 0 ? G_MININT64 : 0;
-  return ns < 9.2e18 ? (TscopeTime) ns : G_MAXINT64;
-}
-
-static gint
-cmp_run_desc (gconstpointer a,
-              gconstpointer b,
-              gpointer      data)
-{
-  TscopeTrace *trace = data;
-  const TscopeTask *x = tscope_trace_get_task (trace, *(const guint32 *) a);
-  const TscopeTask *y = tscope_trace_get_task (trace, *(const guint32 *) b);
-
-  if (x->run_ns != y->run_ns)
-    return x->run_ns > y->run_ns ? -1 : 1;
-  return (x->pid > y->pid) - (x->pid < y->pid);
-}
-
-static void
-print_cpus (TscopeTrace *trace)
-{
-  TscopeTime span = trace_span (trace);
-
-  g_print ("%-5s %10s %10s %14s %14s %7s %11s\n", "CPU", "intervals", "tasks", "busy", "idle", "busy%",
-           "mismatches");
-  for (guint c = 0; c < tscope_trace_get_n_cpus (trace); c++)
-    {
-      const TscopeCpuIntervals *iv = tscope_trace_get_cpu_intervals (trace, c);
-      TscopeTime busy = 0;
-      TscopeTime idle = 0;
-      guint tasks = 0;
-      g_autofree char *b = NULL;
-      g_autofree char *i = NULL;
-
-      for (guint k = 0; k < iv->n; k++)
-        {
-          TscopeTime d;
-
-          if (__builtin_sub_overflow (tscope_trace_interval_end (trace, c, k), iv->start[k], &d) || d < 0)
-            d = 0;
-          if (iv->task[k] == TSCOPE_IDLE_TASK)
-            idle = add_saturated (idle, d);
-          else
-            {
-              busy = add_saturated (busy, d);
-              tasks++;
-            }
-        }
-      b = dur_col (busy, 14);
-      i = dur_col (idle, 14);
-      g_print ("%-5u %10u %10u %s %s %6.1f%% %11u\n", c, iv->n, tasks, b, i,
-               span > 0 ? 100.0 * busy / span : 0.0, iv->prev_pid_mismatches);
-    }
-}
-
-static void
-print_tasks (TscopeTrace *trace,
-             guint        top)
-{
-  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint32));
-
-  for (guint32 t = 1; t < tscope_trace_get_n_tasks (trace); t++)
-    if (tscope_trace_get_task (trace, t)->n_runs > 0)
-      g_array_append_val (ids, t);
-  g_array_sort_with_data (ids, cmp_run_desc, trace);
-  g_print ("\nTasks by CPU time (%u with running intervals; top %u)\n", ids->len, MIN (top, ids->len));
-  g_print ("%-24s %8s %14s %9s %10s %10s %8s\n", "task", "pid", "run time", "runs", "switch-in",
-           "migrations", "cpu chg");
-  for (guint i = 0; i < MIN (top, ids->len); i++)
-    {
-      const TscopeTask *t = tscope_trace_get_task (trace, g_array_index (ids, guint32, i));
-      g_autofree char *r = dur_col (t->run_ns, 14);
-
-      g_print ("%-24s %8d %s %9u %10u %10u %8u\n", t->comm, t->pid, r, t->n_runs, t->switch_ins,
-               t->migrations, t->cpu_changes);
-    }
-}
-
-static void
-print_summary_line (const char                 *label,
-                    const TscopeLatencySummary *s)
-{
-  g_autofree char *mn = dur (s->min);
-  g_autofree char *mx = dur (s->max);
-  g_autofree char *me = dur (time_of (s->mean + 0.5));
-  g_autofree char *p50 = dur (s->p50);
-  g_autofree char *p95 = dur (s->p95);
-  g_autofree char *p99 = dur (s->p99);
-
-  if (s->count == 0)
-    {
-      g_print ("%-12s count 0\n", label);
-      return;
-    }
-  g_print ("%-12s count %u  min %s  mean %s  p50 %s  p95 %s  p99 %s  max %s\n", label, s->count, mn, me,
-           p50, p95, p99, mx);
-}
-
-static void
-summarize_samples (GArray               *samples,
-                   TscopeLatencySummary *out)
-{
-  g_autofree TscopeTime *lat = g_new (TscopeTime, samples->len + 1);
-
-  for (guint i = 0; i < samples->len; i++)
-    lat[i] = g_array_index (samples, TscopeLatencySample, i).latency;
-  tscope_times_sort (lat, samples->len);
-  tscope_latency_summarize (lat, samples->len, out);
-}
-
-static void
-print_irqs (TscopeTrace *trace)
-{
-  g_print ("\nIRQ handlers (unmatched: %u)\n", tscope_trace_get_irq_unmatched (trace));
-  g_print ("%5s %-32s %9s %14s %12s\n", "irq", "name", "count", "total", "max");
-  for (guint i = 0; i < tscope_trace_get_n_irq_lines (trace); i++)
-    {
-      const TscopeIrqLine *l = tscope_trace_get_irq_line (trace, i);
-      g_autofree char *t = dur_col (l->total_ns, 14);
-      g_autofree char *m = dur_col (l->max_ns, 12);
-
-      g_print ("%5d %-32s %9u %s %s\n", l->irq, l->name, l->count, t, m);
-    }
-  g_print ("\nSoftirqs (unmatched: %u)\n", tscope_trace_get_softirq_unmatched (trace));
-  g_print ("%-9s %4s %9s %14s %12s %9s %12s %12s\n", "vector", "vec", "count", "total", "max", "raises",
-           "raise p50", "raise max");
-  for (guint i = 0; i < tscope_trace_get_n_softirqs (trace); i++)
-    {
-      const TscopeSoftirq *s = tscope_trace_get_softirq (trace, i);
-      g_autofree char *t = dur_col (s->total_ns, 14);
-      g_autofree char *m = dur_col (s->max_ns, 12);
-      g_autofree char *rp = dur_col (s->raise_p50_ns, 12);
-      g_autofree char *rm = dur_col (s->raise_max_ns, 12);
-
-      g_print ("%-9s %4u %9u %s %s %9u %s %s\n", s->name, s->vec, s->count, t, m, s->raise_count,
-               rp, rm);
-    }
-}
-
-/* vCPU threads in vCPU id order ("CPU 2/KVM" before "CPU 10/KVM"), then by pid. */
-static gint
-cmp_vcpu (gconstpointer a,
-          gconstpointer b,
-          gpointer      data)
-{
-  TscopeTrace *trace = data;
-  const TscopeVcpu *x = tscope_trace_get_vcpu (trace, *(const guint *) a);
-  const TscopeVcpu *y = tscope_trace_get_vcpu (trace, *(const guint *) b);
-  guint xi = x->vcpu_ids->len ? g_array_index (x->vcpu_ids, guint, 0) : G_MAXUINT;
-  guint yi = y->vcpu_ids->len ? g_array_index (y->vcpu_ids, guint, 0) : G_MAXUINT;
-
-  if (xi != yi)
-    return xi < yi ? -1 : 1;
-  {
-    gint xp = tscope_trace_get_task (trace, x->task)->pid;
-    gint yp = tscope_trace_get_task (trace, y->task)->pid;
-
-    return (xp > yp) - (xp < yp);
-  }
-}
-
-static void
-print_kvm (TscopeTrace *trace)
-{
-  guint n = tscope_trace_get_n_vcpus (trace);
-  g_autoptr(GArray) order = g_array_sized_new (FALSE, FALSE, sizeof (guint), n);
-
-  if (n == 0)
-    return;
-  for (guint i = 0; i < n; i++)
-    g_array_append_val (order, i);
-  g_array_sort_with_data (order, cmp_vcpu, trace);
-  g_print ("\nKVM vCPU threads\n");
-  g_print ("%-20s %8s %6s %9s %9s %14s %14s %9s  %s\n", "thread", "pid", "vcpu", "entries", "exits",
-           "guest time", "run time", "to user", "top exit reasons");
-  for (guint i = 0; i < n; i++)
-    {
-      const TscopeVcpu *v = tscope_trace_get_vcpu (trace, g_array_index (order, guint, i));
-      const TscopeTask *t = tscope_trace_get_task (trace, v->task);
-      g_autofree char *g = dur_col (v->guest_ns, 14);
-      /* without sched_switch events the run time is unknown, not zero */
-      g_autofree char *r = tscope_trace_has_sched_events (trace) ? dur_col (t->run_ns, 14)
-                                                                 : g_strdup_printf ("%14s", "-");
-      g_autoptr(GString) ids = g_string_new (NULL);
-      g_autoptr(GString) reasons = g_string_new (NULL);
-      g_autoptr(GList) keys = g_hash_table_get_keys (v->exit_reasons);
-      guint shown = 0;
-
-      for (guint j = 0; j < v->vcpu_ids->len; j++)
-        g_string_append_printf (ids, "%s%u", j ? "," : "", g_array_index (v->vcpu_ids, guint, j));
-      /* the three most frequent reasons */
-      while (keys && shown < 3)
-        {
-          GList *best = keys;
-
-          for (GList *l = keys; l; l = l->next)
-            if (GPOINTER_TO_UINT (g_hash_table_lookup (v->exit_reasons, l->data))
-                > GPOINTER_TO_UINT (g_hash_table_lookup (v->exit_reasons, best->data)))
-              best = l;
-          g_string_append_printf (reasons, "%s%s %u", shown ? ", " : "", (char *) best->data,
-                                  GPOINTER_TO_UINT (g_hash_table_lookup (v->exit_reasons, best->data)));
-          keys = g_list_delete_link (keys, best);
-          shown++;
-        }
-      g_print ("%-20s %8d %6s %9u %9u %s %s %9u  %s\n", t->comm, t->pid, ids->len ? ids->str : "-",
-               v->entries, v->exits, g, r, v->userspace_exits, reasons->str);
-    }
-}
-
-static int
-cmd_stats (int    argc,
-           char **argv)
-{
-  GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, "Print the oracle-schema JSON", NULL },
-    { NULL }
-  };
-  g_autoptr(GOptionContext) ctx = context_new ("FILE", entries);
-  g_autoptr(TscopeTrace) trace = NULL;
-
-  if (!parse_args (ctx, &argc, &argv, 1))
-    return EXIT_USAGE;
-  if (!(trace = load (argv[1])))
-    return EXIT_FAILURE;
-  warn_if_no_sched (trace);
-  if (opt_json)
-    {
-      json_object *o = tscope_trace_stats_json (trace, argv[1]);
-
-      g_print ("%s\n", json_object_to_json_string_ext (o, JSON_C_TO_STRING_PLAIN));
-      json_object_put (o);
-      return EXIT_SUCCESS;
-    }
-  {
-    g_autofree char *span = dur (trace_span (trace));
-    g_autoptr(GArray) samples = tscope_trace_latency_samples (trace, -1, NULL, G_MININT64, G_MAXINT64);
-    guint ignored;
-    guint discarded;
-    guint dropped;
-    TscopeLatencySummary sum;
-
-    g_print ("%s: %" G_GUINT64_FORMAT " events on %u CPUs over %s\n\n", argv[1],
-             tscope_trace_get_n_events (trace), tscope_trace_get_n_cpus (trace), span);
-    print_cpus (trace);
-    print_tasks (trace, 15);
-    summarize_samples (samples, &sum);
-    g_print ("\nWakeup latency (wakeup -> switch-in)\n");
-    print_summary_line ("all", &sum);
-    tscope_trace_get_wakeup_counts (trace, &ignored, &discarded, &dropped);
-    g_print ("%-12s ignored (task running) %u, discarded (switched out first) %u, never switched in %u\n",
-             "", ignored, discarded, dropped);
-    g_print ("\nMigrations: %u sched_migrate_task events\n", tscope_trace_get_migrations (trace)->n);
-    print_irqs (trace);
-    print_kvm (trace);
-    if (tscope_trace_get_marks (trace)->n > 0)
-      g_print ("\nMarkers (trace_marker): %u\n", tscope_trace_get_marks (trace)->n);
-  }
-  return EXIT_SUCCESS;
-}
-
-/* ---- latency ---- */
-
-#define UNSET G_MININT
-
-static gint opt_pid = UNSET;
-static char *opt_comm;
-static gint opt_top = 20;
-
-static const char *
-task_label (TscopeTrace *trace,
-            guint32      task,
-            char        *buf,
-            gsize        len)
-{
-  const TscopeTask *t = tscope_trace_get_task (trace, task);
-
-  g_snprintf (buf, len, "%s:%d", t->comm[0] ? t->comm : "<...>", t->pid);
-  return buf;
-}
-
-static int
-cmd_latency (int    argc,
-             char **argv)
-{
-  GOptionEntry entries[] = {
-    { "pid", 'p', 0, G_OPTION_ARG_INT, &opt_pid, "Only wakeups of this pid", "PID" },
-    { "comm", 'c', 0, G_OPTION_ARG_STRING, &opt_comm, "Only wakeups of tasks with this name", "NAME" },
-    { "top", 'n', 0, G_OPTION_ARG_INT, &opt_top, "How many of the worst to list (default 20)", "N" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, "Print JSON", NULL },
-    { NULL }
-  };
-  g_autoptr(GOptionContext) ctx = context_new ("FILE", entries);
-  g_autoptr(TscopeTrace) trace = NULL;
-  g_autoptr(GArray) samples = NULL;
-  TscopeLatencySummary sum;
-
-  if (!parse_args (ctx, &argc, &argv, 1))
-    return EXIT_USAGE;
-  if ((opt_pid != UNSET && opt_pid < 0) || opt_top < 0)
-    {
-      say ("--%s must not be negative", opt_top < 0 ? "top" : "pid");
-      return EXIT_USAGE;
-    }
-  if (opt_pid != UNSET && opt_comm)
-    {
-      say ("--pid and --comm exclude each other");
-      return EXIT_USAGE;
-    }
-  if (!(trace = load (argv[1])))
-    return EXIT_FAILURE;
-  samples = tscope_trace_latency_samples (trace, opt_pid != UNSET ? opt_pid : -1, opt_comm, G_MININT64,
-                                          G_MAXINT64);
-  if (samples->len == 0)
-    {
-      if (opt_comm)
-        say ("%s: no completed wakeup of a task named \"%s\"", argv[1], opt_comm);
-      else if (opt_pid != UNSET)
-        say ("%s: no completed wakeup of pid %d", argv[1], opt_pid);
-      else
-        say ("%s: no completed wakeup (wakeup followed by a switch-in) in the trace", argv[1]);
-      return EXIT_FAILURE;
-    }
-  summarize_samples (samples, &sum);
-  tscope_latency_samples_sort_worst (samples, (guint) opt_top);
-  if (opt_json)
-    {
-      json_object *o = json_object_new_object ();
-      json_object *worst = json_object_new_array ();
-
-      json_object_object_add (o, "summary", tscope_latency_summary_json (&sum));
-      for (guint i = 0; i < MIN ((guint) MAX (opt_top, 0), samples->len); i++)
-        {
-          TscopeLatencySample *s = &g_array_index (samples, TscopeLatencySample, i);
-          const TscopeTask *wakee = tscope_trace_get_task (trace, s->task);
-          TscopeWakeup w;
-          const TscopeTask *waker;
-          json_object *e = json_object_new_object ();
-
-          tscope_trace_get_wakeup (trace, s->index, &w);
-          waker = tscope_trace_get_task (trace, w.waker);
-          json_object_object_add (e, "latency_ns", json_object_new_int64 (s->latency));
-          json_object_object_add (e, "pid", json_object_new_int (wakee->pid));
-          json_object_object_add (e, "comm", json_object_new_string (wakee->comm));
-          json_object_object_add (e, "waker_pid", json_object_new_int (waker->pid));
-          json_object_object_add (e, "waker_comm", json_object_new_string (waker->comm));
-          json_object_object_add (e, "waker_cpu", json_object_new_int ((int) w.waker_cpu));
-          json_object_object_add (e, "target_cpu", json_object_new_int ((int) w.target_cpu));
-          json_object_object_add (e, "wakeup_ts", json_object_new_int64 (s->wakeup_ts));
-          json_object_object_add (e, "switch_ts", json_object_new_int64 (s->switch_ts));
-          json_object_object_add (e, "cpu", json_object_new_int ((int) s->cpu));
-          json_object_array_add (worst, e);
-        }
-      json_object_object_add (o, "worst", worst);
-      g_print ("%s\n", json_object_to_json_string_ext (o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
-      json_object_put (o);
-      return EXIT_SUCCESS;
-    }
-  g_print ("%-4s %12s  %-26s %-26s %5s %6s %5s  %-20s %s\n", "#", "latency", "wakee", "waker", "w.cpu",
-           "target", "cpu", "wakeup", "switch-in");
-  for (guint i = 0; i < MIN ((guint) MAX (opt_top, 0), samples->len); i++)
-    {
-      TscopeLatencySample *s = &g_array_index (samples, TscopeLatencySample, i);
-      g_autofree char *l = dur_col (s->latency, 12);
-      g_autofree char *t0 = tscope_time_format_timestamp (s->wakeup_ts);
-      g_autofree char *t1 = tscope_time_format_timestamp (s->switch_ts);
-      char a[64];
-      char b[64];
-      TscopeWakeup w;
-
-      tscope_trace_get_wakeup (trace, s->index, &w);
-      g_print ("%-4u %s  %-26s %-26s %5u %6u %5u  %-20s %s\n", i + 1, l,
-               task_label (trace, s->task, a, sizeof a), task_label (trace, w.waker, b, sizeof b),
-               w.waker_cpu, w.target_cpu, s->cpu, t0, t1);
-    }
-  g_print ("\n");
-  print_summary_line ("latency", &sum);
-  return EXIT_SUCCESS;
-}
-
-/* ---- events ---- */
-
-static gint opt_cpu = UNSET;
-static char *opt_event;
-static char *opt_from;
-static char *opt_to;
-static gint64 opt_limit = G_MININT64;
-
-static int
-cmd_events (int    argc,
-            char **argv)
-{
-  GOptionEntry entries[] = {
-    { "cpu", 0, 0, G_OPTION_ARG_INT, &opt_cpu, "Only this CPU", "CPU" },
-    { "pid", 'p', 0, G_OPTION_ARG_INT, &opt_pid, "Only records of this pid", "PID" },
-    { "event", 'e', 0, G_OPTION_ARG_STRING, &opt_event, "Only this event (name or system/name)", "NAME" },
-    { "from", 0, 0, G_OPTION_ARG_STRING, &opt_from,
-      "From time T: seconds as printed (1972.796964381), or an offset from the first event with a unit or a "
-      "'+' (12ms, 5us, +2)", "T" },
-    { "to", 0, 0, G_OPTION_ARG_STRING, &opt_to, "Up to time T (inclusive; same forms as --from)", "T" },
-    { "limit", 'n', 0, G_OPTION_ARG_INT64, &opt_limit, "At most N lines", "N" },
-    { NULL }
-  };
-  g_autoptr(GOptionContext) ctx = context_new ("FILE", entries);
-  g_autoptr(TscopeTrace) trace = NULL;
-  g_autoptr(TscopeCursor) cursor = NULL;
-  g_autoptr(GString) line = g_string_new (NULL);
-  g_autoptr(GError) error = NULL;
-  TscopeTime from = G_MININT64;
-  TscopeTime to = G_MAXINT64;
-  gint event_id = -1;
-  gint64 printed = 0;
-
-  if (!parse_args (ctx, &argc, &argv, 1))
-    return EXIT_USAGE;
-  if ((opt_cpu != UNSET && opt_cpu < 0) || (opt_pid != UNSET && opt_pid < 0)
-      || (opt_limit != G_MININT64 && opt_limit < 0))
-    {
-      say ("--%s must not be negative",
-           opt_cpu != UNSET && opt_cpu < 0 ? "cpu" : opt_pid != UNSET && opt_pid < 0 ? "pid" : "limit");
-      return EXIT_USAGE;
-    }
-  if (!(trace = load (argv[1])))
-    return EXIT_FAILURE;
-  if ((opt_from && !tscope_time_parse_position (opt_from, tscope_trace_get_first_ts (trace), &from))
-      || (opt_to && !tscope_time_parse_position (opt_to, tscope_trace_get_first_ts (trace), &to)))
-    {
-      say ("cannot read the time \"%s\" (a timestamp in seconds as printed, "
-           "1972.796964381, or an offset from the first event: 12ms, 5us, +2)",
-           opt_from && !tscope_time_parse_position (opt_from, 0, &from) ? opt_from : opt_to);
-      return EXIT_USAGE;
-    }
-  if (from > to)
-    {
-      say ("--from %s is after --to %s", opt_from, opt_to);
-      return EXIT_USAGE;
-    }
-  if (opt_cpu != UNSET && (guint) opt_cpu >= tscope_trace_get_n_cpus (trace))
-    {
-      say ("%s: no CPU %d (the trace has %u)", argv[1], opt_cpu, tscope_trace_get_n_cpus (trace));
-      return EXIT_FAILURE;
-    }
-  if (opt_event && (event_id = tscope_trace_find_event_id (trace, opt_event)) < 0)
-    {
-      say ("%s: no event named \"%s\" in this trace", argv[1], opt_event);
-      return EXIT_FAILURE;
-    }
-  tscope_trace_load_plugins (trace);
-  cursor = tscope_cursor_new (trace);
-  tscope_cursor_set_cpu_filter (cursor, opt_cpu != UNSET ? opt_cpu : -1);
-  for (gboolean ok = opt_limit != 0 && tscope_cursor_seek_time (cursor, from); ok; ok = tscope_cursor_next (cursor))
-    {
-      TscopeEvent e;
-
-      tscope_cursor_get (cursor, &e);
-      if (e.ts > to)
-        break;
-      if ((opt_pid != UNSET && e.pid != opt_pid) || (event_id >= 0 && (gint) e.event_id != event_id))
-        continue;
-      g_string_truncate (line, 0);
-      tscope_cursor_format_line (cursor, line);
-      /* some print formats end with a newline of their own (mmap_lock_*) */
-      if (line->len == 0 || line->str[line->len - 1] != '\n')
-        g_string_append_c (line, '\n');
-      fwrite (line->str, 1, line->len, stdout);
-      if (++printed == opt_limit)
-        break;
-    }
-  if ((error = tscope_cursor_take_error (cursor)))
-    {
-      print_error (error);
-      return EXIT_FAILURE;
-    }
-  /* an empty answer says why, on stderr, so that a pipe gets nothing */
-  if (tscope_trace_get_n_events (trace) == 0)
-    warn_if_no_sched (trace);
-  else if (printed == 0 && opt_limit != 0)
-    say ("%s: no event matches (the trace spans %.9f .. %.9f s)", argv[1],
-         tscope_trace_get_first_ts (trace) / 1e9, tscope_trace_get_last_ts (trace) / 1e9);
-  return EXIT_SUCCESS;
 }
 
 /* ---- verify ---- */
@@ -853,7 +495,7 @@ static int
 cmd_verify (int    argc,
             char **argv)
 {
-  g_autoptr(GOptionContext) ctx = context_new ("FILE", NULL);
+  g_autoptr(GOptionContext) ctx = _tscope_cli_context_new ("FILE", NULL, FALSE);
   g_autoptr(TscopeTrace) trace = NULL;
   g_autoptr(GError) error = NULL;
   TscopeDigest ours = { 0 };
@@ -861,16 +503,16 @@ cmd_verify (int    argc,
   guint first_diff = G_MAXUINT;
 
   g_option_context_set_summary (ctx, "Compares Tracescope's page reader with libtracecmd's, CPU by CPU.");
-  if (!parse_args (ctx, &argc, &argv, 1))
+  if (!_tscope_cli_parse_args (ctx, &argc, &argv, 1))
     return EXIT_USAGE;
   if (!(trace = load (argv[1])))
     return EXIT_FAILURE;
   /* libtracecmd reads a corrupt file past its pages: it only gets files
    * our reader found sound */
   if (!tscope_reference_check (trace, &error) || !tscope_trace_digest (trace, &ours, &error)
-      || !tscope_reference_digest (argv[1], opt_buffer, &ref, &error))
+      || !tscope_reference_digest (argv[1], _tscope_cli_buffer, &ref, &error))
     {
-      print_error (error);
+      _tscope_cli_print_error (error);
       tscope_digest_clear (&ours);
       return EXIT_FAILURE;
     }
@@ -890,30 +532,38 @@ cmd_verify (int    argc,
     }
   g_print ("%s\n", first_diff == G_MAXUINT ? "identical records" : "the readers DIFFER");
   if (first_diff != G_MAXUINT)
-    say ("%s: our reader and libtracecmd differ on CPU %u (%" G_GUINT64_FORMAT " and %" G_GUINT64_FORMAT
-         " records)", argv[1], first_diff, first_diff < ours.n_cpus ? ours.count[first_diff] : 0,
-         first_diff < ref.n_cpus ? ref.count[first_diff] : 0);
+    _tscope_cli_say ("%s: our reader and libtracecmd differ on CPU %u (%" G_GUINT64_FORMAT " and %"
+                     G_GUINT64_FORMAT " records)", argv[1], first_diff,
+                     first_diff < ours.n_cpus ? ours.count[first_diff] : 0,
+                     first_diff < ref.n_cpus ? ref.count[first_diff] : 0);
   tscope_digest_clear (&ours);
   tscope_digest_clear (&ref);
   return first_diff == G_MAXUINT ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
+/* ---- main ---- */
+
 static const Command commands[] = {
-  { "info", "FILE", "file version, compression, CPUs, buffers, event counts, load time, memory", cmd_info },
-  { "stats", "FILE [--json]", "summaries of every model (--json: the oracle schema)", cmd_stats },
-  { "latency", "FILE [--pid P | --comm NAME] [--top N] [--json]", "the worst wakeup latencies", cmd_latency },
-  { "events", "FILE [--cpu C] [--pid P] [--event NAME] [--from T] [--to T]", "one decoded line per event",
-    cmd_events },
+  { "info", "SOURCE...", "file version, compression, CPUs, buffers, event counts, load time, memory",
+    _tscope_cli_info },
+  { "stats", "SOURCE... [--json]", "summaries of every model (--json: the oracle schema)",
+    _tscope_cli_stats },
+  { "latency", "SOURCE... [--pid P | --comm NAME] [--top N] [--json]", "the worst wakeup latencies",
+    _tscope_cli_latency },
+  { "events", "SOURCE... [--cpu C] [--pid P] [--event NAME] [--from T] [--to T]",
+    "one decoded line per event, every source's merged in time order", _tscope_cli_events },
   { "verify", "FILE", "compare our reader's records with libtracecmd's", cmd_verify },
 };
 
 static int
 usage (FILE *out)
 {
-  fprintf (out, "Usage: tracescope-cli COMMAND FILE [OPTIONS]\n\nCommands:\n");
+  fprintf (out, "Usage: tracescope-cli COMMAND SOURCE... [OPTIONS]\n\nCommands:\n");
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     fprintf (out, "  %-8s %s\n  %-8s   %s\n", commands[i].name, commands[i].args, "", commands[i].summary);
-  fprintf (out, "\nAll commands take --buffer NAME to read a buffer instance; COMMAND --help for more.\n");
+  fprintf (out, "\nA SOURCE is FILE or FILE:BUFFER (a buffer instance of FILE). Several sources share one\n"
+                "time axis; --offset N=T moves source N (from 1) by the signed time T (-1.5ms, +2s).\n"
+                "All commands take --buffer NAME to read a buffer instance; COMMAND --help for more.\n");
   return out == stdout ? EXIT_SUCCESS : EXIT_USAGE;
 }
 
@@ -939,6 +589,6 @@ main (int    argc,
         g_set_prgname (prgname);
         return finish (commands[i].run (argc - 1, argv + 1));
       }
-  say ("unknown command \"%s\"", argv[1]);
+  _tscope_cli_say ("unknown command \"%s\"", argv[1]);
   return usage (stderr);
 }

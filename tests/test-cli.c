@@ -343,6 +343,381 @@ test_latency_aligned (void)
   g_assert_cmpuint (milli, >, 0);
 }
 
+/* ---- several sources ---- */
+
+/* Runs ARGS, which must succeed, and returns its stdout. */
+static char *
+run_ok (const char *const *args)
+{
+  g_autofree char *err = NULL;
+  char *out = NULL;
+
+  g_assert_cmpint (run (args, &out, &err), ==, 0);
+  return out;
+}
+
+/* The event timestamp of a line ("[CPU]  SEC.NSEC: "), in nanoseconds */
+static gint64
+line_ts (const char *line)
+{
+  for (const char *p = strstr (line, "] "); p; p = strstr (p + 1, "] "))
+    {
+      const char *q = p + 2;
+      gint64 sec = 0;
+      gint64 nsec = 0;
+      guint digits = 0;
+
+      while (*q == ' ')
+        q++;
+      if (!g_ascii_isdigit (*q))
+        continue;
+      for (; g_ascii_isdigit (*q); q++)
+        sec = sec * 10 + (*q - '0');
+      if (*q++ != '.')
+        continue;
+      for (; g_ascii_isdigit (*q); q++, digits++)
+        nsec = nsec * 10 + (*q - '0');
+      if (digits == 9 && *q == ':')
+        return sec * G_GINT64_CONSTANT (1000000000) + nsec;
+    }
+  g_error ("no timestamp in \"%s\"", line);
+  return 0;
+}
+
+/* LINE with its timestamp replaced by "T", to compare the rest */
+static char *
+without_ts (const char *line)
+{
+  g_autofree char *ts = NULL;
+  gint64 t = line_ts (line);
+  const char *at;
+  GString *s = g_string_new (NULL);
+
+  ts = g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT ":", t / 1000000000, t % 1000000000);
+  at = strstr (line, ts);
+  g_assert_nonnull (at);
+  g_string_append_len (s, line, at - line);
+  g_string_append (s, "T");
+  g_string_append (s, at + strlen (ts) - 1);
+  /* the width of the timestamp column follows the number's width */
+  return g_strstrip (g_string_free (s, FALSE));
+}
+
+/* The lines of source NAME in a merged listing, the prefix cut off */
+static GPtrArray *
+lines_of (char      **merged,
+          const char *name,
+          gsize       prefix)
+{
+  g_autofree char *want = g_strconcat (name, ":", NULL);
+  GPtrArray *lines = g_ptr_array_new ();
+
+  for (guint i = 0; merged[i] && merged[i][0]; i++)
+    if (g_str_has_prefix (merged[i], want))
+      {
+        g_assert_cmpuint (strlen (merged[i]), >, prefix);
+        g_ptr_array_add (lines, merged[i] + prefix);
+      }
+  return lines;
+}
+
+/* Two sources: every line of each, in its own order, merged by time;
+ * each line is the file's own line after "NAME: " padded to the longest
+ * name (marker.dat: 10 + 2 columns). */
+static void
+test_multi_events (void)
+{
+  g_autofree char *sched = tscope_test_data ("sched", ".dat");
+  g_autofree char *marker = tscope_test_data ("marker", ".dat");
+  const char *both[] = { "events", sched, marker, NULL };
+  const char *one[] = { "events", sched, NULL };
+  const char *two[] = { "events", marker, NULL };
+  g_autofree char *out = run_ok (both);
+  g_autofree char *a = run_ok (one);
+  g_autofree char *b = run_ok (two);
+  g_auto(GStrv) merged = g_strsplit (out, "\n", -1);
+  g_auto(GStrv) la = g_strsplit (a, "\n", -1);
+  g_auto(GStrv) lb = g_strsplit (b, "\n", -1);
+  g_autoptr(GPtrArray) from_a = NULL;
+  g_autoptr(GPtrArray) from_b = NULL;
+  gint64 last = G_MININT64;
+
+  g_assert_cmpuint (count_lines (out), ==, count_lines (a) + count_lines (b));
+  g_assert_cmpuint (count_lines (a), ==, 97909);
+  g_assert_cmpuint (count_lines (b), ==, 39196);
+  for (guint i = 0; merged[i] && merged[i][0]; i++)
+    {
+      gint64 t = line_ts (merged[i]);
+
+      g_assert_cmpint (t, >=, last);
+      last = t;
+    }
+  from_a = lines_of (merged, "sched.dat", 12);
+  from_b = lines_of (merged, "marker.dat", 12);
+  g_assert_cmpuint (from_a->len, ==, count_lines (a));
+  g_assert_cmpuint (from_b->len, ==, count_lines (b));
+  for (guint i = 0; i < from_a->len; i++)
+    g_assert_cmpstr (from_a->pdata[i], ==, la[i]);
+  for (guint i = 0; i < from_b->len; i++)
+    g_assert_cmpstr (from_b->pdata[i], ==, lb[i]);
+  /* no offset: sched.dat (1970..1974 s) wholly before marker.dat (1980..) */
+  g_assert_true (g_str_has_prefix (merged[0], "sched.dat:   "));
+  g_assert_true (g_str_has_prefix (merged[count_lines (a)], "marker.dat: "));
+}
+
+/* --offset 2=+1s: the second source's lines say a time exactly 1 s later
+ * and are otherwise the same; -10s interleaves them with the first's. */
+static void
+test_multi_offset (void)
+{
+  g_autofree char *sched = tscope_test_data ("sched", ".dat");
+  g_autofree char *marker = tscope_test_data ("marker", ".dat");
+  const char *plus[] = { "events", sched, marker, "--offset", "2=+1s", NULL };
+  const char *minus[] = { "events", sched, "--offset", "2=-10s", marker, "--to", "+1s", NULL };
+  const char *alone[] = { "events", marker, NULL };
+  const char *info[] = { "info", sched, marker, "--offset", "2=-1.5ms", NULL };
+  g_autofree char *out = run_ok (plus);
+  g_autofree char *ref = run_ok (alone);
+  g_autofree char *mixed = run_ok (minus);
+  g_autofree char *axis = run_ok (info);
+  g_auto(GStrv) merged = g_strsplit (out, "\n", -1);
+  g_auto(GStrv) own = g_strsplit (ref, "\n", -1);
+  g_auto(GStrv) lm = g_strsplit (mixed, "\n", -1);
+  g_autoptr(GPtrArray) shifted = lines_of (merged, "marker.dat", 12);
+  gint64 last = G_MININT64;
+  guint switches = 0;
+
+  g_assert_cmpuint (shifted->len, ==, count_lines (ref));
+  for (guint i = 0; i < shifted->len; i++)
+    {
+      g_autofree char *x = without_ts (shifted->pdata[i]);
+      g_autofree char *y = without_ts (own[i]);
+
+      g_assert_cmpint (line_ts (shifted->pdata[i]) - line_ts (own[i]), ==, G_GINT64_CONSTANT (1000000000));
+      g_assert_cmpstr (x, ==, y);
+    }
+  g_assert_true (g_str_has_prefix (own[0], "            bash-13587 [001]  1980.846123610: print:"));
+  g_assert_true (g_str_has_prefix (shifted->pdata[0], "            bash-13587 [001]  1981.846123610: print:"));
+  /* -10 s: marker.dat's 1980.846 s is 1970.846 s, before sched.dat's first event (1970.888629532),
+   * and --to +1s counts from it */
+  g_assert_true (g_str_has_prefix (lm[0], "marker.dat:             bash-13587 [001]  1970.846123610: print:"));
+  for (guint i = 0; lm[i] && lm[i][0]; i++)
+    {
+      gint64 t = line_ts (lm[i]);
+
+      g_assert_cmpint (t, >=, last);
+      g_assert_cmpint (t, <=, G_GINT64_CONSTANT (1971846123610));
+      last = t;
+      switches += i > 0 && lm[i][0] != lm[i - 1][0];
+    }
+  g_assert_cmpuint (switches, >, 10);
+  g_assert_nonnull (strstr (axis, "== 2: marker.dat ==\n"));
+  g_assert_nonnull (strstr (axis, "Time axis      own clock (local)\n"));
+  g_assert_nonnull (strstr (axis, "Time axis      own clock (local), offset -1.500000 ms\n"));
+}
+
+/* stats --json of two sources: each entry is the source's number, name and
+ * offset, then the object stats --json prints for that file alone. */
+static void
+test_multi_stats_json (void)
+{
+  g_autofree char *paths[] = { tscope_test_data ("sched", ".dat"), tscope_test_data ("marker", ".dat") };
+  const char *both[] = { "stats", "--json", paths[0], paths[1], "--offset", "2=250us", NULL };
+  g_autofree char *out = run_ok (both);
+  json_object *o = json_tokener_parse (out);
+  json_object *sources;
+
+  g_assert_nonnull (o);
+  g_assert_cmpuint (json_object_object_length (o), ==, 1);
+  sources = json_object_object_get (o, "sources");
+  g_assert_cmpuint (json_object_array_length (sources), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *single[] = { "stats", "--json", paths[i], NULL };
+      g_autofree char *alone = run_ok (single);
+      g_autofree char *name = g_path_get_basename (paths[i]);
+      json_object *want = json_tokener_parse (alone);
+      json_object *entry = json_object_array_get_idx (sources, i);
+      json_object *rest = json_object_new_object ();
+
+      g_assert_cmpint (json_object_get_int (json_object_object_get (entry, "source")), ==, i + 1);
+      g_assert_cmpstr (json_object_get_string (json_object_object_get (entry, "name")), ==, name);
+      g_assert_cmpint (json_object_get_int64 (json_object_object_get (entry, "offset_ns")), ==, i ? 250000 : 0);
+      json_object_object_foreach (entry, key, value)
+        if (!g_str_equal (key, "source") && !g_str_equal (key, "name") && !g_str_equal (key, "offset_ns"))
+          json_object_object_add (rest, key, json_object_get (value));
+      g_assert_true (json_object_equal (rest, want));
+      g_assert_cmpint (json_object_get_int (json_object_object_get (json_object_object_get (rest, "events"), "total")),
+                       ==, i ? 39196 : 97909);
+      json_object_put (rest);
+      json_object_put (want);
+    }
+  json_object_put (o);
+}
+
+/* One file twice: its top-level buffer and its instance (FILE:BUFFER), as
+ * two sources; info and stats print a section for each. */
+static void
+test_multi_instance (void)
+{
+  g_autofree char *path = tscope_test_data ("sched-v6-instance", ".dat");
+  g_autofree char *spec = g_strconcat (path, ":inst", NULL);
+  const char *alone[] = { "info", path, NULL };
+  const char *info[] = { "info", path, spec, NULL };
+  const char *stats[] = { "stats", path, spec, NULL };
+  const char *buffer[] = { "events", path, spec, "--buffer", "inst", "--limit", "2", NULL };
+  g_autofree char *a = run_ok (alone);
+  g_autofree char *out = run_ok (info);
+  g_autofree char *st = run_ok (stats);
+  g_autofree char *both_inst = run_ok (buffer);
+  g_autofree char *second = NULL;
+  g_autofree char *head = g_strdup_printf ("%s: 30465 events on 2 CPUs", spec);
+
+  /* the instance's name, as info on the file lists it */
+  g_assert_nonnull (strstr (a, "Buffers        top-level*, inst\n"));
+  g_assert_true (g_str_has_prefix (out, "== 1: sched-v6-instance.dat ==\n"));
+  second = g_strdup_printf ("\n\n== 2: sched-v6-instance.dat:inst ==\nFile           %s\n", path);
+  g_assert_nonnull (strstr (out, second));
+  g_assert_nonnull (strstr (out, "Buffers        top-level*, inst\n"));
+  g_assert_nonnull (strstr (out, "Buffers        top-level, inst*\n"));
+  g_assert_nonnull (strstr (st, "== 2: sched-v6-instance.dat:inst ==\n"));
+  g_assert_nonnull (strstr (st, head));
+  /* --buffer inst names the instance of the source that names none: the
+   * same buffer twice, so "#2" tells the second apart, at equal times */
+  g_assert_true (g_str_has_prefix (both_inst, "sched-v6-instance.dat:inst:   "));
+  g_assert_nonnull (strstr (both_inst, "\nsched-v6-instance.dat:inst#2: "));
+  g_assert_cmpint (line_ts (both_inst), ==, line_ts (strchr (both_inst, '\n') + 1));
+}
+
+/* The guest of a host/guest pair reaches the axis through the host's clock. */
+static void
+test_multi_kvm (void)
+{
+  g_autofree char *host = tscope_test_data ("public-kvm-host", ".dat");
+  g_autofree char *guest = tscope_test_data ("public-kvm-guest", ".dat");
+  g_autofree char *sched = tscope_test_data ("sched", ".dat");
+  const char *pair[] = { "info", host, guest, NULL };
+  const char *alone[] = { "info", guest, sched, NULL };
+  g_autofree char *out = run_ok (pair);
+  g_autofree char *lone = run_ok (alone);
+
+  g_assert_nonnull (strstr (out, "== 1: public-kvm-host.dat ==\n"));
+  g_assert_nonnull (strstr (out, "Time axis      own clock (tsc2nsec)\n"));
+  g_assert_nonnull (strstr (out, "== 2: public-kvm-guest.dat ==\n"));
+  g_assert_nonnull (strstr (out, "Time axis      guest clock mapped onto public-kvm-host.dat by the file's "
+                                 "TimeShift option\n"));
+  g_assert_nonnull (strstr (lone, "(host not open)\n"));
+  /* --cpu 5: the host has 20 CPUs, the guest one, which adds nothing */
+  {
+    const char *cpu[] = { "events", host, guest, "--cpu", "5", NULL };
+    g_autofree char *out5 = run_ok (cpu);
+    g_auto(GStrv) lines = g_strsplit (out5, "\n", -1);
+
+    g_assert_cmpuint (count_lines (out5), ==, 380);
+    for (guint i = 0; lines[i] && lines[i][0]; i++)
+      {
+        g_assert_true (g_str_has_prefix (lines[i], "public-kvm-host.dat:   "));
+        g_assert_nonnull (strstr (lines[i], " [005] "));
+      }
+  }
+}
+
+/* Latency of two sources: ranked together, each with its source. */
+static void
+test_multi_latency (void)
+{
+  g_autofree char *paths[] = { tscope_test_data ("sched", ".dat"), tscope_test_data ("marker", ".dat") };
+  const char *both[] = { "latency", paths[0], paths[1], "--json", "--top", "5", NULL };
+  const char *table[] = { "latency", paths[0], paths[1], "--top", "3", NULL };
+  g_autofree char *out = run_ok (both);
+  g_autofree char *text = run_ok (table);
+  json_object *o = json_tokener_parse (out);
+  json_object *worst = json_object_object_get (o, "worst");
+  json_object *sources = json_object_object_get (o, "sources");
+  gint64 total = 0;
+
+  g_assert_cmpuint (json_object_array_length (worst), ==, 5);
+  for (guint i = 0; i < 5; i++)
+    {
+      json_object *e = json_object_array_get_idx (worst, i);
+      int source = json_object_get_int (json_object_object_get (e, "source"));
+
+      g_assert_true (source == 1 || source == 2);
+      g_assert_cmpstr (json_object_get_string (json_object_object_get (e, "source_name")), ==,
+                       source == 1 ? "sched.dat" : "marker.dat");
+    }
+  /* marker.dat's worst (sleep 14323, 221.225 ms) leads; sched.dat's worst
+   * (129.230 ms, the oracle's top of sched.dat) is fifth */
+  g_assert_cmpint (json_object_get_int (json_object_object_get (json_object_array_get_idx (worst, 0), "source")),
+                   ==, 2);
+  g_assert_cmpint (json_object_get_int64 (json_object_object_get (json_object_array_get_idx (worst, 0),
+                                                                  "latency_ns")), ==, 221225454);
+  g_assert_cmpint (json_object_get_int64 (json_object_object_get (json_object_array_get_idx (worst, 0),
+                                                                  "pid")), ==, 14323);
+  g_assert_cmpint (json_object_get_int (json_object_object_get (json_object_array_get_idx (worst, 4), "source")),
+                   ==, 1);
+  g_assert_cmpint (json_object_get_int64 (json_object_object_get (json_object_array_get_idx (worst, 4),
+                                                                  "latency_ns")), ==, 129229656);
+  for (guint i = 0; i < 2; i++)
+    {
+      json_object *s = json_object_array_get_idx (sources, i);
+
+      g_assert_cmpint (json_object_get_int (json_object_object_get (s, "source")), ==, i + 1);
+      total += json_object_get_int (json_object_object_get (json_object_object_get (s, "summary"), "count"));
+    }
+  g_assert_cmpint (json_object_get_int (json_object_object_get (json_object_object_get (json_object_array_get_idx (
+                     sources, 0), "summary"), "count")), ==, 18006);
+  g_assert_cmpint (json_object_get_int (json_object_object_get (json_object_object_get (o, "summary"), "count")),
+                   ==, total);
+  g_assert_nonnull (strstr (text, "1    marker.dat   221.225 ms  sleep:14323"));
+  g_assert_nonnull (strstr (text, "\nall           count 24857 "));
+  g_assert_nonnull (strstr (text, "\n1: sched.dat  count 18006 "));
+  g_assert_nonnull (strstr (text, "\n2: marker.dat count 6851 "));
+  json_object_put (o);
+}
+
+/* Bad --offset: usage, exit 2; a second file missing: exit 1; one line each. */
+static void
+test_multi_errors (void)
+{
+  g_autofree char *sched = tscope_test_data ("sched", ".dat");
+  g_autofree char *marker = tscope_test_data ("marker", ".dat");
+  g_autofree char *missing = g_build_filename (TSCOPE_TEST_DATA, "no-such-file.dat", NULL);
+  const char *usage[][8] = {
+    { "events", sched, marker, "--offset", "3=1s", NULL },
+    { "events", sched, marker, "--offset", "0=1s", NULL },
+    { "stats", sched, marker, "--offset", "2=soon", NULL },
+    { "info", sched, marker, "--offset", "2", NULL },
+    { "latency", sched, marker, "--offset", "x=1ms", NULL },
+    { "info", sched, marker, "--offset", "2=1s", "--offset", "1=+-1s", NULL },
+  };
+  const char *commands[] = { "info", "stats", "latency", "events" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (usage); i++)
+    {
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+
+      g_assert_cmpint (run (usage[i], &out, &err), ==, 2);
+      g_assert_cmpstr (out, ==, "");
+      g_assert_cmpuint (count_lines (err), ==, 1);
+      g_assert_true (g_str_has_prefix (err, "tracescope-cli: --offset \""));
+    }
+  for (guint c = 0; c < G_N_ELEMENTS (commands); c++)
+    {
+      const char *args[] = { commands[c], sched, missing, "--json", NULL };
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+      g_autofree char *want = g_strdup_printf ("tracescope-cli: %s: no such file\n", missing);
+
+      if (g_str_equal (commands[c], "info") || g_str_equal (commands[c], "events"))
+        args[3] = NULL;
+      g_assert_cmpint (run (args, &out, &err), ==, 1);
+      g_assert_cmpstr (out, ==, "");
+      g_assert_cmpstr (err, ==, want);
+    }
+}
+
 /* ---- verify, and every command on hostile files ---- */
 
 static void
@@ -442,6 +817,13 @@ main (int    argc,
   g_test_add_func ("/cli/bad-arguments", test_bad_arguments);
   g_test_add_func ("/cli/buffer", test_buffer);
   g_test_add_func ("/cli/latency-aligned", test_latency_aligned);
+  g_test_add_func ("/cli/multi-events", test_multi_events);
+  g_test_add_func ("/cli/multi-offset", test_multi_offset);
+  g_test_add_func ("/cli/multi-stats-json", test_multi_stats_json);
+  g_test_add_func ("/cli/multi-instance", test_multi_instance);
+  g_test_add_func ("/cli/multi-kvm", test_multi_kvm);
+  g_test_add_func ("/cli/multi-latency", test_multi_latency);
+  g_test_add_func ("/cli/multi-errors", test_multi_errors);
   g_test_add_func ("/cli/verify", test_verify);
   g_test_add_func ("/cli/verify-refuses", test_verify_refuses);
   g_test_add_func ("/cli/hostile", test_hostile);
