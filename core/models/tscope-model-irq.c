@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "tscope-model-private.h"
-#include "tscope-stats.h"
 #include "tscope-limits.h"
 
 /* ---- irq and softirq ---- */
