@@ -163,4 +163,6 @@ typedef struct
   const char **text;
 } TscopeMarks;
 
+const char *tscope_state_name (TscopeState state);
+
 G_END_DECLS

@@ -229,9 +229,9 @@ cpu_intervals_json (TscopeTrace *trace)
 {
   json_object *o = json_object_new_object ();
 
-  for (guint c = 0; c < trace->n_cpus; c++)
+  for (guint c = 0; c < trace->model.n_cpus; c++)
     {
-      const TscopeCpuIntervals *iv = &trace->cpu_intervals[c];
+      const TscopeCpuIntervals *iv = &trace->model.cpu_intervals[c];
       json_object *e = json_object_new_object ();
       gint64 busy = 0;
       gint64 idle = 0;
@@ -290,9 +290,9 @@ pid_rows (TscopeTrace *trace)
   g_autoptr(GHashTable) by_pid = g_hash_table_new (NULL, NULL);
   GPtrArray *rows = g_ptr_array_new_with_free_func (g_free);
 
-  for (guint tk = 1; tk < trace->n_tasks; tk++)
+  for (guint tk = 1; tk < trace->model.n_tasks; tk++)
     {
-      const TscopeTaskRec *r = &trace->tasks[tk];
+      const TscopeTaskRec *r = &trace->model.tasks[tk];
       PidRow *row = g_hash_table_lookup (by_pid, GINT_TO_POINTER (r->pub.pid));
 
       if (r->pub.pid == 0)
@@ -372,7 +372,7 @@ wakeup_json (TscopeTrace *trace)
 {
   g_autoptr(GArray) samples = tscope_trace_latency_samples (trace, -1, NULL, G_MININT64, G_MAXINT64);
   g_autofree TscopeTime *lat = g_new (TscopeTime, samples->len + 1);
-  const TscopeWakeupStore *w = &trace->wk;
+  const TscopeWakeupStore *w = &trace->model.wk;
   json_object *o = json_object_new_object ();
   json_object *per_pid = json_object_new_object ();
   json_object *top = json_object_new_array ();
@@ -505,8 +505,8 @@ cmp_vcpu_pid (gconstpointer a,
   TscopeTrace *trace = data;
   const TscopeVcpu *x = *(const TscopeVcpu *const *) a;
   const TscopeVcpu *y = *(const TscopeVcpu *const *) b;
-  gint32 px = trace->tasks[x->task].pub.pid;
-  gint32 py = trace->tasks[y->task].pub.pid;
+  gint32 px = trace->model.tasks[x->task].pub.pid;
+  gint32 py = trace->model.tasks[y->task].pub.pid;
 
   return px < py ? -1 : px > py;
 }
@@ -518,13 +518,13 @@ kvm_json (TscopeTrace *trace,
   json_object *o = json_object_new_object ();
   g_autoptr(GPtrArray) vcpus = g_ptr_array_new ();
 
-  for (guint i = 0; i < trace->vcpus->len; i++)
-    g_ptr_array_add (vcpus, &g_array_index (trace->vcpus, TscopeVcpu, i));
+  for (guint i = 0; i < trace->model.vcpus->len; i++)
+    g_ptr_array_add (vcpus, &g_array_index (trace->model.vcpus, TscopeVcpu, i));
   g_ptr_array_sort_with_data (vcpus, cmp_vcpu_pid, trace);
   for (guint i = 0; i < vcpus->len; i++)
     {
       const TscopeVcpu *v = vcpus->pdata[i];
-      gint32 pid = trace->tasks[v->task].pub.pid;
+      gint32 pid = trace->model.tasks[v->task].pub.pid;
       json_object *e = json_object_new_object ();
       json_object *ids = json_object_new_array ();
       g_autoptr(GArray) sorted = g_array_copy (v->vcpu_ids);
@@ -560,7 +560,7 @@ static json_object *
 kvm_other_json (TscopeTrace *trace)
 {
   json_object *o = json_object_new_object ();
-  g_autoptr(GList) pids = g_hash_table_get_keys (trace->kvm_other);
+  g_autoptr(GList) pids = g_hash_table_get_keys (trace->model.kvm_other);
   GList *l;
 
   pids = g_list_sort (pids, (GCompareFunc) cmp_pid_ptr);
@@ -568,7 +568,7 @@ kvm_other_json (TscopeTrace *trace)
     {
       g_autofree char *key = pid_key (GPOINTER_TO_INT (l->data));
 
-      json_object_object_add (o, key, counts_json (g_hash_table_lookup (trace->kvm_other, l->data)));
+      json_object_object_add (o, key, counts_json (g_hash_table_lookup (trace->model.kvm_other, l->data)));
     }
   return o;
 }
@@ -593,21 +593,21 @@ tscope_trace_stats_json (TscopeTrace *trace,
   json_object_object_add (o, "trace", json_object_new_string (trace_label));
   json_object_object_add (o, "valid", json_object_new_boolean (TRUE));
   json_object_object_add (o, "events", events_json (trace));
-  json_object_object_add (o, "cpus", json_int (trace->n_cpus));
-  json_object_object_add (o, "first_ts", any ? json_int (trace->first_ts) : NULL);
-  json_object_object_add (o, "last_ts", any ? json_int (trace->last_ts) : NULL);
+  json_object_object_add (o, "cpus", json_int (trace->model.n_cpus));
+  json_object_object_add (o, "first_ts", any ? json_int (trace->model.first_ts) : NULL);
+  json_object_object_add (o, "last_ts", any ? json_int (trace->model.last_ts) : NULL);
   json_object_object_add (o, "unparsed_lines", json_int (0));
   json_object_object_add (o, "unparsed_fields", json_int (0));
   json_object_object_add (o, "cpu_intervals", cpu_intervals_json (trace));
   json_object_object_add (o, "tasks", tasks_json (trace, rows));
   json_object_object_add (o, "wakeup_latency", wakeup_json (trace));
   json_object_object_add (o, "irq", irq_json (trace));
-  json_object_object_add (o, "irq_unmatched", json_int (trace->irq_unmatched));
+  json_object_object_add (o, "irq_unmatched", json_int (trace->model.irq_unmatched));
   softirq_json (trace, &spans, &raise);
   json_object_object_add (o, "softirq", spans);
-  json_object_object_add (o, "softirq_unmatched", json_int (trace->softirq_unmatched));
+  json_object_object_add (o, "softirq_unmatched", json_int (trace->model.softirq_unmatched));
   json_object_object_add (o, "softirq_raise_latency", raise);
-  if (trace->vcpus->len > 0)
+  if (trace->model.vcpus->len > 0)
     {
       json_object_object_add (o, "kvm", kvm_json (trace, rows));
       json_object_object_add (o, "kvm_events_other_threads", kvm_other_json (trace));

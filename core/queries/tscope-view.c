@@ -20,6 +20,7 @@
 #include "tscope-cursor.h"
 #include "tscope-trace-private.h"
 #include "tscope-view.h"
+#include "tscope-view-private.h"
 
 #define NONE G_MAXUINT32
 
@@ -476,38 +477,13 @@ struct _TscopeViewIndex
   WakeupIndex  *wakeups;
 };
 
-static TscopeViewIndex *
-view_index_new (TscopeTrace *trace)
+/* Frees the view indexes of a trace being finalized. */
+static void
+view_index_free (gpointer data)
 {
-  TscopeViewIndex *vi = g_new0 (TscopeViewIndex, 1);
+  TscopeViewIndex *vi = data;
 
-  vi->trace = trace;
-  vi->dur_cap = G_MAXUINT32;
-  vi->cpus = g_new0 (CpuIndex *, MAX (trace->n_cpus, 1));
-  vi->tasks = g_hash_table_new_full (NULL, NULL, NULL, task_index_free);
-  g_mutex_init (&vi->tasks_lock);
-  for (guint code = 1; code < 256; code++)
-    {
-      guint16 prev_state = tscope_trace_get_prev_state (trace, (guint8) code);
-
-      vi->state_of_code[code] = code < trace->n_states
-                                ? tscope_trace_state_of_prev_state (trace, prev_state, NULL)
-                                : TSCOPE_STATE_UNKNOWN;
-    }
-  /* code 0: no switch ended the interval, nothing is known after it */
-  vi->state_of_code[0] = TSCOPE_STATE_UNKNOWN;
-  return vi;
-}
-
-/**
- * _tscope_view_index_free:
- *
- * Frees the view indexes of a trace being finalized.
- */
-void
-_tscope_view_index_free (TscopeViewIndex *vi)
-{
-  for (guint c = 0; c < vi->trace->n_cpus; c++)
+  for (guint c = 0; c < vi->trace->model.n_cpus; c++)
     if (vi->cpus[c])
       {
         mipmap_clear (&vi->cpus[c]->intervals);
@@ -525,6 +501,31 @@ _tscope_view_index_free (TscopeViewIndex *vi)
     g_free (vi->wakeups->ts);
   g_free (vi->wakeups);
   g_free (vi);
+}
+
+static TscopeViewIndex *
+view_index_new (TscopeTrace *trace)
+{
+  TscopeViewIndex *vi = g_new0 (TscopeViewIndex, 1);
+
+  vi->trace = trace;
+  vi->dur_cap = G_MAXUINT32;
+  /* set before view_index is published: the trace frees what it finds */
+  trace->view_index_free = view_index_free;
+  vi->cpus = g_new0 (CpuIndex *, MAX (trace->model.n_cpus, 1));
+  vi->tasks = g_hash_table_new_full (NULL, NULL, NULL, task_index_free);
+  g_mutex_init (&vi->tasks_lock);
+  for (guint code = 1; code < 256; code++)
+    {
+      guint16 prev_state = tscope_trace_get_prev_state (trace, (guint8) code);
+
+      vi->state_of_code[code] = code < trace->model.n_states
+                                ? tscope_trace_state_of_prev_state (trace, prev_state, NULL)
+                                : TSCOPE_STATE_UNKNOWN;
+    }
+  /* code 0: no switch ended the interval, nothing is known after it */
+  vi->state_of_code[0] = TSCOPE_STATE_UNKNOWN;
+  return vi;
 }
 
 static TscopeViewIndex *
@@ -615,13 +616,13 @@ cpu_index_new (TscopeTrace *trace,
                guint        cpu)
 {
   CpuIndex *ci = g_new0 (CpuIndex, 1);
-  CpuRow r = { &trace->cpu_intervals[cpu], trace->last_ts };
+  CpuRow r = { &trace->model.cpu_intervals[cpu], trace->model.last_ts };
 
   mipmap_build (&ci->intervals, r.iv->n, CPU_BLOCK_SHIFT, view_index (trace)->dur_cap,
                 interval_dur, &r);
   starts_init (&ci->starts, r.iv->n, r.iv->start, r.iv->task);
-  span_index_build (&ci->irq, &trace->irq_spans[cpu]);
-  span_index_build (&ci->softirq, &trace->softirq_spans[cpu]);
+  span_index_build (&ci->irq, &trace->model.irq_spans[cpu]);
+  span_index_build (&ci->softirq, &trace->model.softirq_spans[cpu]);
   return ci;
 }
 
@@ -808,18 +809,18 @@ tscope_view_cpu_row (TscopeTrace    *trace,
   gint64 a = t0;
 
   g_return_if_fail (TSCOPE_IS_TRACE (trace));
-  g_return_if_fail (cpu < trace->n_cpus);
+  g_return_if_fail (cpu < trace->model.n_cpus);
   g_return_if_fail (t1 > t0);
   g_return_if_fail (n_cols == 0 || cells != NULL);
 
   if (n_cols == 0)
     return;
   ci = cpu_index (trace, cpu);
-  r.iv = &trace->cpu_intervals[cpu];
-  r.last_ts = trace->last_ts;
+  r.iv = &trace->model.cpu_intervals[cpu];
+  r.last_ts = trace->model.last_ts;
   columns_init (&cols, t0, t1, n_cols);
-  span_sweep_init (&irq, &trace->irq_spans[cpu], &ci->irq);
-  span_sweep_init (&softirq, &trace->softirq_spans[cpu], &ci->softirq);
+  span_sweep_init (&irq, &trace->model.irq_spans[cpu], &ci->irq);
+  span_sweep_init (&softirq, &trace->model.softirq_spans[cpu], &ci->softirq);
   ahead_init (&ahead, &ci->starts, &cols);
   for (guint c = 0; c < n_cols; c++)
     {
@@ -872,9 +873,9 @@ tscope_view_cpu_interval_at (TscopeTrace *trace,
   guint i;
 
   g_return_val_if_fail (TSCOPE_IS_TRACE (trace), FALSE);
-  g_return_val_if_fail (cpu < trace->n_cpus, FALSE);
+  g_return_val_if_fail (cpu < trace->model.n_cpus, FALSE);
 
-  iv = &trace->cpu_intervals[cpu];
+  iv = &trace->model.cpu_intervals[cpu];
   if (t == G_MAXINT64)
     return FALSE;
   i = gallop (0, iv->n, start_at_or_after, iv->start, t + 1);
@@ -917,27 +918,27 @@ run_cpu (const TscopeTrace *trace,
          guint32            run)
 {
   guint lo = 0;
-  guint hi = trace->n_cpus;
+  guint hi = trace->model.n_cpus;
 
-  if (trace->n_cpus <= 32)
+  if (trace->model.n_cpus <= 32)
     {
       /* branch-free: the last CPU whose base is <= run */
       guint cpu = 0;
 
-      for (guint c = 1; c < trace->n_cpus; c++)
-        cpu += trace->cpu_run_base[c] <= run;
+      for (guint c = 1; c < trace->model.n_cpus; c++)
+        cpu += trace->model.cpu_run_base[c] <= run;
       return cpu;
     }
   while (hi - lo > 1)
     {
       guint mid = (lo + hi) / 2;
 
-      if (trace->cpu_run_base[mid] <= run)
+      if (trace->model.cpu_run_base[mid] <= run)
         lo = mid;
       else
         hi = mid;
     }
-  while (lo + 1 < trace->n_cpus && trace->cpu_run_base[lo + 1] <= run)
+  while (lo + 1 < trace->model.n_cpus && trace->model.cpu_run_base[lo + 1] <= run)
     lo++;
   return lo;
 }
@@ -949,14 +950,14 @@ run_decode (const TscopeTrace *trace,
 {
   guint32 run = trace->task_runs[pos];
   guint cpu = run_cpu (trace, run);
-  const TscopeCpuIntervals *iv = &trace->cpu_intervals[cpu];
-  guint index = run - trace->cpu_run_base[cpu];
+  const TscopeCpuIntervals *iv = &trace->model.cpu_intervals[cpu];
+  guint index = run - trace->model.cpu_run_base[cpu];
 
   s->pos = pos;
   s->cpu = (guint16) cpu;
   s->index = index;
   s->start = iv->start[index];
-  s->end = index + 1 < iv->n ? iv->start[index + 1] : trace->last_ts;
+  s->end = index + 1 < iv->n ? iv->start[index + 1] : trace->model.last_ts;
 }
 
 static inline void
@@ -967,7 +968,7 @@ run_prefetch (const TscopeTrace *trace,
   guint32 run = trace->task_runs[pos];
   guint cpu = run_cpu (trace, run);
 
-  __builtin_prefetch (&trace->cpu_intervals[cpu].start[run - trace->cpu_run_base[cpu]]);
+  __builtin_prefetch (&trace->model.cpu_intervals[cpu].start[run - trace->model.cpu_run_base[cpu]]);
 #endif
 }
 
@@ -1258,7 +1259,7 @@ wakeup_index_new (TscopeTrace *trace)
 {
   WakeupIndex *wi = g_new0 (WakeupIndex, 1);
 
-  wi->n = (trace->wk.n + (1u << WAKEUP_SHIFT) - 1) >> WAKEUP_SHIFT;
+  wi->n = (trace->model.wk.n + (1u << WAKEUP_SHIFT) - 1) >> WAKEUP_SHIFT;
   wi->ts = g_new (gint64, MAX (wi->n, 1));
   for (guint j = 0; j < wi->n; j++)
     {
@@ -1278,7 +1279,7 @@ static guint
 wakeup_chunks (TaskRow *tr,
                guint    pos)
 {
-  const TscopeWakeupStore *wk = &tr->trace->wk;
+  const TscopeWakeupStore *wk = &tr->trace->model.wk;
   const WakeupIndex *wi;
   gint64 before = run_start (tr, pos);
   guint lo;
@@ -1312,7 +1313,7 @@ find_wakeup (TaskRow *tr,
              guint    chunks,
              gint64   after)
 {
-  const TscopeWakeupStore *wk = &tr->trace->wk;
+  const TscopeWakeupStore *wk = &tr->trace->model.wk;
   const WakeupIndex *wi = tr->vi->wakeups;
   guint32 run = tr->trace->task_runs[pos];
 
@@ -1374,7 +1375,7 @@ gap_parts (TaskRow  *tr,
   guint n = 0;
   gint64 e = G_MININT64;
   guint8 state = TSCOPE_STATE_UNKNOWN;
-  gint64 after = trace->tasks[tr->task].pub.first_ts;
+  gint64 after = trace->model.tasks[tr->task].pub.first_ts;
   const guint8 *code = NULL;
   guint chunks = 0;
 
@@ -1382,7 +1383,7 @@ gap_parts (TaskRow  *tr,
     {
       const RunSlot *prev = task_run (tr, k - 1);
 
-      code = &trace->cpu_intervals[prev->cpu].state[prev->index];
+      code = &trace->model.cpu_intervals[prev->cpu].state[prev->index];
 #ifdef __GNUC__
       __builtin_prefetch (code);
 #endif
@@ -1403,8 +1404,8 @@ gap_parts (TaskRow  *tr,
       /* a preempted task is RUNNABLE all along: rows need no wakeup then */
       if (need_wakeup || state != TSCOPE_STATE_RUNNABLE)
         w = find_wakeup (tr, k, chunks, after);
-      if (w != NONE && trace->wk.latency[w] != G_MAXUINT32)
-        w_ts = CLAMP (s - (gint64) trace->wk.latency[w], e, s);
+      if (w != NONE && trace->model.wk.latency[w] != G_MAXUINT32)
+        w_ts = CLAMP (s - (gint64) trace->model.wk.latency[w], e, s);
       else if (w != NONE)
         {
           TscopeWakeup rec;
@@ -1416,8 +1417,8 @@ gap_parts (TaskRow  *tr,
       n = add_part (parts, n, w_ts, s, TSCOPE_STATE_RUNNABLE, w);
       return n;
     }
-  n = add_part (parts, n, e, MAX (e, trace->last_ts), state, NONE);
-  n = add_part (parts, n, MAX (e, trace->last_ts), G_MAXINT64, TSCOPE_STATE_UNKNOWN, NONE);
+  n = add_part (parts, n, e, MAX (e, trace->model.last_ts), state, NONE);
+  n = add_part (parts, n, MAX (e, trace->model.last_ts), G_MAXINT64, TSCOPE_STATE_UNKNOWN, NONE);
   if (n == 0)
     n = add_part (parts, n, G_MININT64, G_MAXINT64, TSCOPE_STATE_UNKNOWN, NONE);
   return n;
@@ -1536,7 +1537,7 @@ tscope_view_task_row (TscopeTrace    *trace,
   gint64 a = t0;
 
   g_return_if_fail (TSCOPE_IS_TRACE (trace));
-  g_return_if_fail (task < trace->n_tasks);
+  g_return_if_fail (task < trace->model.n_tasks);
   g_return_if_fail (t1 > t0);
   g_return_if_fail (n_cols == 0 || cells != NULL);
 
@@ -1624,7 +1625,7 @@ tscope_view_task_spans (TscopeTrace    *trace,
   guint out = 0;
 
   g_return_val_if_fail (TSCOPE_IS_TRACE (trace), 0);
-  g_return_val_if_fail (task < trace->n_tasks, 0);
+  g_return_val_if_fail (task < trace->model.n_tasks, 0);
   g_return_val_if_fail (max == 0 || spans != NULL, 0);
 
   if (t1 <= t0 || max == 0)
@@ -1711,13 +1712,13 @@ records_at_least (TscopeTrace *trace,
                   TscopeTime   t0,
                   TscopeTime   t1)
 {
-  for (guint i = 0; i < trace->n_streams; i++)
+  for (guint i = 0; i < trace->records.n_streams; i++)
     {
-      const TscopePageIndex *pi = &trace->pages[i];
+      const TscopePageIndex *pi = &trace->records.pages[i];
       guint64 a;
       guint64 b;
 
-      if (trace->stream_cpu[i] != cpu)
+      if (trace->records.stream_cpu[i] != cpu)
         continue;
       a = page_at_or_after (pi, 0, t0);
       b = page_at_or_after (pi, a, t1);
@@ -1797,7 +1798,7 @@ event_counts (TscopeTrace *trace,
   guint64 b;
 
   g_return_val_if_fail (TSCOPE_IS_TRACE (trace), FALSE);
-  g_return_val_if_fail (cpu < trace->n_cpus, FALSE);
+  g_return_val_if_fail (cpu < trace->model.n_cpus, FALSE);
   g_return_val_if_fail (t1 > t0, FALSE);
   g_return_val_if_fail (n_cols == 0 || counts != NULL, FALSE);
 
@@ -1812,9 +1813,9 @@ event_counts (TscopeTrace *trace,
     }
   if (!estimate)
     return FALSE;
-  for (guint i = 0; i < trace->n_streams && pi == NULL; i++)
-    if (trace->stream_cpu[i] == cpu)
-      pi = &trace->pages[i];
+  for (guint i = 0; i < trace->records.n_streams && pi == NULL; i++)
+    if (trace->records.stream_cpu[i] == cpu)
+      pi = &trace->records.pages[i];
   /* records_at_least () found pages a .. b - 1 starting in the window, b > a + 1 */
   a = page_at_or_after (pi, 0, t0);
   b = page_at_or_after (pi, a, t1);
@@ -1909,8 +1910,8 @@ tscope_view_get_index_bytes (TscopeTrace *trace)
   vi = g_atomic_pointer_get (&trace->view_index);
   if (vi == NULL)
     return 0;
-  bytes = sizeof *vi + trace->n_cpus * sizeof (CpuIndex *);
-  for (guint c = 0; c < trace->n_cpus; c++)
+  bytes = sizeof *vi + trace->model.n_cpus * sizeof (CpuIndex *);
+  for (guint c = 0; c < trace->model.n_cpus; c++)
     {
       const CpuIndex *ci = g_atomic_pointer_get (&vi->cpus[c]);
 

@@ -96,7 +96,6 @@ const TscopeVcpu *tscope_trace_get_vcpu         (TscopeTrace *self,
                                                  guint        i);
 GHashTable    *tscope_trace_get_kvm_other_threads (TscopeTrace *self);
 const TscopeMarks *tscope_trace_get_marks       (TscopeTrace *self);
-const char    *tscope_state_name                (TscopeState  state);
 TscopeState    tscope_trace_state_of_prev_state (TscopeTrace *self,
                                                  guint16      prev_state,
                                                  gboolean    *preempted);

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * The model builder's state, shared by the files of models/ that build
+ * (tscope-model*.c).  It lives only while a trace loads.
+ */
+#pragma once
+
+#include "tscope-model-private.h"
+
+G_BEGIN_DECLS
+
+#define TSCOPE_PID_MAP_MAX (1 << 22)   /* PID_MAX_LIMIT; larger pids go to a hash */
+#define TSCOPE_MAX_VEC     64
+#define NONE               G_MAXUINT32
+
+/* Growth of struct-of-arrays columns that share one length. */
+#define GROW(ptr, cap)   ((ptr) = g_renew (__typeof__ (*(ptr)), (ptr), (cap)))
+#define SHRINK(ptr, n)   ((ptr) = g_renew (__typeof__ (*(ptr)), (ptr), MAX ((n), 1)))
+
+static inline guint
+_tscope_next_cap (guint cap)
+{
+  return cap < 1024 ? 1024 : cap * 2;
+}
+
+/* Everything the pass reads and writes per task, packed for the cache;
+ * copied to TscopeTaskRec when the pass ends. */
+typedef struct
+{
+  gint32  pid;
+  guint32 pending;          /* wakeup record, or NONE */
+  gint64  pending_ts;       /* its wakeup time */
+  gint64  first_ts;
+  gint64  last_ts;
+  gint64  run_ns;           /* its closed intervals' time (see on_switch) */
+  guint32 n_runs;           /* its closed intervals */
+  guint32 comm_id;
+  guint32 vcpu;             /* index in vcpus, or NONE */
+  guint32 switch_ins;
+  guint32 cpu_changes;
+  guint32 pid_cpu_changes;
+  guint32 migrations;
+  guint32 n_wakeups;
+  guint32 prev_same_pid;
+  guint32 parent;
+  gint32  last_cpu;         /* CPU of the last switch-in, or -1 */
+  gint32  pid_last_cpu;     /* the same, over every task of this pid */
+  guint16 oncpu;            /* CPUs whose current interval is this task */
+  guint8  dead;             /* gone: its pid names a new task from the next fork or switch-in */
+  guint8  exiting;          /* after sched_process_exit, until its switch-out in a dead state */
+  guint8  sched_named;      /* named by a sched field or owns an interval */
+  guint8  comm16[16];       /* raw bytes of the last char[16] comm seen */
+  gint64  kvm_entry;        /* open kvm_entry time, or -1 */
+} TaskBuild;
+
+/* A record as the task-wide builder needs it, extracted by the reader:
+ * the fields it uses, comm bytes only when a pid's name changed, or the
+ * whole record (KVM, trace_marker).  32 bytes: the queue carries one per
+ * record of a task-wide kind. */
+typedef struct
+{
+  gint64  ts;
+  gint32  a;                /* prev_pid, pid, parent_pid */
+  gint32  b;                /* next_pid, waker pid, child_pid */
+  gint32  c;                /* target_cpu, orig_cpu */
+  union
+  {
+    gint32  d;              /* dest_cpu */
+    guint32 extra;          /* TSCOPE_OP_RAW: bytes of raw record that follow */
+  };
+  guint16 u;                /* prev_state, clamped to 0..G_MAXUINT16 as state codes are */
+  guint16 cpu;
+  guint16 id;               /* event id */
+  guint8  kind;             /* TscopeEventKind */
+  guint8  flags;            /* TSCOPE_OP_* */
+} TscopeOp;
+
+G_STATIC_ASSERT (sizeof (TscopeOp) == 32);
+
+#define TSCOPE_OP_COMM_A 1  /* 16 bytes of a's name follow */
+#define TSCOPE_OP_COMM_B 2  /* 16 bytes of b's name follow (after a's) */
+#define TSCOPE_OP_RAW    4  /* the record follows */
+#define TSCOPE_OP_WAKEUP 8  /* a sched_waking: the sched_wakeup of its pid
+                             * came next, folded in (tscope-model-pass.c) */
+#define TSCOPE_OP_PAD(n) (((gsize) (n) + 7) & ~(gsize) 7)  /* ops stay 8-byte aligned */
+
+typedef struct
+{
+  gint64  pid;              /* G_MININT64: empty */
+  guint64 name[2];          /* the 16 bytes of the name sent last */
+} TscopeCommSlot;
+
+#define TSCOPE_COMM_CACHE 8192
+
+typedef struct
+{
+  gint64  start;
+  guint16 line;
+} IrqOpen;
+
+typedef struct
+{
+  guint32     cur;          /* owner of the current interval, NONE before any */
+  guint       iv_cap;
+  guint       irq_cap;
+  guint       sirq_cap;
+  GHashTable *irq_open;     /* irq -> IrqOpen */
+  gint64      softirq_open[TSCOPE_MAX_VEC];
+  gint64      raise_pending[TSCOPE_MAX_VEC];
+} CpuBuild;
+
+typedef struct
+{
+  guint   count;
+  gint64  total;
+  gint64  max;
+  GArray *raise;            /* gint64 raise -> entry samples */
+} SoftirqBuild;
+
+typedef struct
+{
+  TscopeModel  *m;
+  TscopeTep    *tep;
+  CpuBuild     *cpus;
+  TaskBuild    *tb;
+  guint         tasks_cap;
+  guint32      *pid_map;
+  guint         pid_map_len;
+  GHashTable   *pid_big;
+  GHashTable   *comm_ids;         /* string -> id + 1 */
+  GHashTable   *irq_line_ids;     /* "irq\x01name" -> index + 1 */
+  GHashTable   *kvm_reason_ids;   /* name -> id + 1 */
+  GHashTable   *kvm_counts;       /* (task << 16 | event id) -> count */
+  GHashTable   *state_codes;      /* prev_state -> palette code */
+  guint16      *wk_switch_cpu;    /* per wakeup, until run ids exist */
+  guint8        small_states[1024]; /* prev_state < 1024 -> code, 0 if none yet */
+  SoftirqBuild  softirq[TSCOPE_MAX_VEC];
+  guint         wk_cap;
+  guint         mig_cap;
+  guint         guest_cap;
+  guint         marks_cap;
+  /* the reader's: the last name sent per pid (a hash of its 16 bytes) */
+  TscopeCommSlot *comm_cache;     /* [TSCOPE_COMM_CACHE] */
+} Builder;
+
+static inline gint32
+field_pid (Builder           *b,
+           const TscopeField *f,
+           const guint8      *rec,
+           guint              size)
+{
+  return (gint32) _tscope_field_get (b->tep, f, rec);
+}
+
+void     _tscope_builder_apply       (Builder         *b,
+                                      const TscopeOp  *op,
+                                      const guint8    *comm_a,
+                                      const guint8    *comm_b,
+                                      const guint8    *raw);
+void     _tscope_builder_apply_ops   (Builder         *b,
+                                      const guint8    *data,
+                                      gsize            size);
+gboolean _tscope_builder_prescan     (Builder         *b,
+                                      TscopeStream    *s,
+                                      GError         **error);
+void     _tscope_builder_init        (Builder         *b,
+                                      TscopeModel     *m,
+                                      TscopeTep       *tep);
+void     _tscope_builder_clear       (Builder         *b);
+void     _tscope_builder_finish_tasks (Builder         *b);
+void     _tscope_builder_finish_cpus (Builder         *b);
+guint32  _tscope_builder_task_of     (Builder         *b,
+                                      gint32           pid,
+                                      gint64           ts,
+                                      gboolean         fresh);
+void     _tscope_builder_irq_entry   (Builder         *b,
+                                      gint64           ts,
+                                      guint            cpu,
+                                      const guint8    *rec,
+                                      guint            size);
+void     _tscope_builder_irq_exit    (Builder         *b,
+                                      gint64           ts,
+                                      guint            cpu,
+                                      const guint8    *rec,
+                                      guint            size);
+void     _tscope_builder_softirq     (Builder         *b,
+                                      TscopeEventKind  kind,
+                                      gint64           ts,
+                                      guint            cpu,
+                                      const guint8    *rec,
+                                      guint            size);
+void     _tscope_builder_finish_irqs (Builder         *b);
+void     _tscope_builder_kvm         (Builder         *b,
+                                      TscopeEventKind  kind,
+                                      guint            id,
+                                      gint64           ts,
+                                      guint            cpu,
+                                      const guint8    *rec,
+                                      guint            size);
+void     _tscope_builder_print       (Builder         *b,
+                                      gint64           ts,
+                                      guint            cpu,
+                                      const guint8    *rec,
+                                      guint            size);
+void     _tscope_builder_finish_kvm  (Builder         *b);
+void     _tscope_builder_clear_kvm   (Builder         *b);
+
+G_END_DECLS
