@@ -5,6 +5,7 @@
  * with the exact rules of shared/traces/ORACLE.md: per-CPU running
  * intervals, tasks with trace-unique ids, wakeup latency and migrations.
  * tscope-model-pass.c reads the records and hands them here as TscopeOps;
+ * task ids and names are in tscope-model-tasks.c,
  * irq/softirq spans are in tscope-model-irq.c, KVM and trace_marker texts
  * in tscope-model-kvm.c.
  */
@@ -18,27 +19,6 @@
 
 /* ---- names ---- */
 
-static guint32
-comm_id (Builder    *b,
-         const char *text,
-         gsize       len)
-{
-  char key[64];
-  gpointer v;
-  const char *s;
-
-  len = MIN (len, sizeof key - 1);
-  memcpy (key, text, len);
-  key[len] = '\0';
-  v = g_hash_table_lookup (b->comm_ids, key);
-  if (v != NULL)
-    return GPOINTER_TO_UINT (v) - 1;
-  s = g_string_chunk_insert_const (b->m->strings, key);
-  g_ptr_array_add (b->m->comm_names, (gpointer) s);
-  g_hash_table_insert (b->comm_ids, (gpointer) s, GUINT_TO_POINTER (b->m->comm_names->len));
-  return b->m->comm_names->len - 1;
-}
-
 /* Names a task: @comm is a char[16] comm field, or NULL when the reader
  * saw the same name for this pid last time. */
 static inline __attribute__ ((always_inline)) void
@@ -48,114 +28,10 @@ set_comm (Builder      *b,
 {
   if (comm == NULL || task == TSCOPE_IDLE_TASK)
     return;
-  b->tb[task].comm_id = comm_id (b, (const char *) comm, strnlen ((const char *) comm, 16));
+  b->tb[task].comm_id = _tscope_builder_comm_id (b, (const char *) comm, strnlen ((const char *) comm, 16));
 }
 
 /* ---- tasks ---- */
-
-static guint32
-new_task (Builder *b,
-          gint32   pid,
-          gint64   ts)
-{
-  guint32 id = b->m->n_tasks;
-  TaskBuild *t;
-
-  if (id == b->tasks_cap)
-    {
-      b->tasks_cap = _tscope_next_cap (b->tasks_cap);
-      GROW (b->tb, b->tasks_cap);
-    }
-  b->m->n_tasks++;
-  t = &b->tb[id];
-  memset (t, 0, sizeof *t);
-  t->pid = pid;
-  t->pending = NONE;
-  t->vcpu = NONE;
-  t->prev_same_pid = NONE;
-  t->parent = NONE;
-  t->kvm_entry = -1;
-  t->last_cpu = -1;
-  t->pid_last_cpu = -1;
-  t->first_ts = ts;
-  t->last_ts = ts;
-  return id;
-}
-
-static guint32 *
-pid_slot_slow (Builder *b,
-               gint32   pid)
-{
-  guint32 *slot;
-
-  if (pid >= 0 && pid < TSCOPE_PID_MAP_MAX)
-    {
-      guint n = MIN (MAX ((guint) pid + 1, b->pid_map_len * 2), TSCOPE_PID_MAP_MAX);
-
-      GROW (b->pid_map, n);
-      for (guint i = b->pid_map_len; i < n; i++)
-        b->pid_map[i] = NONE;
-      b->pid_map_len = n;
-      return &b->pid_map[pid];
-    }
-  slot = g_hash_table_lookup (b->pid_big, GINT_TO_POINTER (pid));
-  if (slot == NULL)
-    {
-      slot = g_new (guint32, 1);
-      *slot = NONE;
-      g_hash_table_insert (b->pid_big, GINT_TO_POINTER (pid), slot);
-    }
-  return slot;
-}
-
-static inline guint32 *
-pid_slot (Builder *b,
-          gint32   pid)
-{
-  if (G_LIKELY ((guint) pid < b->pid_map_len))
-    return &b->pid_map[pid];
-  return pid_slot_slow (b, pid);
-}
-
-/* The task that @pid names now.  @fresh: the pid may be (re)born here (a
- * fork child, a switch-in or a wakeup_new) and must not join a dead task. */
-static inline __attribute__ ((always_inline)) guint32
-task_of (Builder  *b,
-         gint32    pid,
-         gint64    ts,
-         gboolean  fresh)
-{
-  guint32 *slot;
-  guint32 id;
-
-  if (pid == 0)
-    return TSCOPE_IDLE_TASK;
-  slot = pid_slot (b, pid);
-  id = *slot;
-  if (G_UNLIKELY (id == NONE || (fresh && b->tb[id].dead)))
-    {
-      guint32 prev = id;
-
-      id = new_task (b, pid, ts);
-      b->tb[id].prev_same_pid = prev;
-      if (prev != NONE)
-        {
-          b->tb[id].pid_last_cpu = b->tb[prev].pid_last_cpu;
-          b->tb[id].comm_id = b->tb[prev].comm_id;
-        }
-      *slot = id;
-    }
-  return id;
-}
-
-guint32
-_tscope_builder_task_of (Builder  *b,
-                         gint32    pid,
-                         gint64    ts,
-                         gboolean  fresh)
-{
-  return task_of (b, pid, ts, fresh);
-}
 
 /* ---- CPU intervals ---- */
 
@@ -251,7 +127,7 @@ start_wakeup (Builder          *b,
       GROW (w->kind, b->wk_cap);
       GROW (b->wk_switch_cpu, b->wk_cap);
     }
-  waker = task_of (b, waker_pid, ts, FALSE);
+  waker = _tscope_builder_task_of (b, waker_pid, ts, FALSE);
   w->run[i] = TSCOPE_NO_INDEX;
   w->latency[i] = G_MAXUINT32;
   w->waker[i] = waker;
@@ -295,7 +171,7 @@ on_wakeup (Builder        *b,
     [TSCOPE_EV_SCHED_WAKEUP_NEW] = TSCOPE_WAKEUP_NEW,
   };
 
-  task = task_of (b, op->a, op->ts, op->kind == TSCOPE_EV_SCHED_WAKEUP_NEW);
+  task = _tscope_builder_task_of (b, op->a, op->ts, op->kind == TSCOPE_EV_SCHED_WAKEUP_NEW);
   start_wakeup (b, (TscopeWakeupKind) wakeup_kind[op->kind], op->ts, op->cpu, op->b, task, op->c);
   set_comm (b, task, comm);
   /* the folded sched_wakeup: the waking left a wakeup pending, which it
@@ -319,7 +195,7 @@ on_switch (Builder        *b,
   CpuBuild *c = &b->cpus[cpu];
   gint32 prev_pid = op->a;
   gint32 next_pid = op->b;
-  guint32 prev = task_of (b, prev_pid, ts, FALSE);
+  guint32 prev = _tscope_builder_task_of (b, prev_pid, ts, FALSE);
   guint32 next;
   TaskBuild *nb;
   guint idx;
@@ -360,7 +236,7 @@ on_switch (Builder        *b,
       park_wakeup (b, prev);
     }
 
-  next = task_of (b, next_pid, ts, TRUE);
+  next = _tscope_builder_task_of (b, next_pid, ts, TRUE);
   set_comm (b, next, next_comm);
   idx = push_interval (b, cpu, ts, next);
   nb = &b->tb[next];
@@ -409,7 +285,7 @@ on_migrate (Builder        *b,
 
   if (op->a == 0)
     return;
-  task = task_of (b, op->a, op->ts, FALSE);
+  task = _tscope_builder_task_of (b, op->a, op->ts, FALSE);
   b->tb[task].sched_named = 1;
   set_comm (b, task, comm);
   b->tb[task].migrations++;
@@ -434,7 +310,7 @@ on_fork (Builder        *b,
          const guint8   *parent_comm,
          const guint8   *child_comm)
 {
-  guint32 parent = task_of (b, op->a, op->ts, FALSE);
+  guint32 parent = _tscope_builder_task_of (b, op->a, op->ts, FALSE);
   guint32 child;
   guint32 *slot;
 
@@ -443,10 +319,10 @@ on_fork (Builder        *b,
   if (op->b == 0)
     return;
   /* A fork always starts a new task, even when the pid was seen before. */
-  slot = pid_slot (b, op->b);
+  slot = _tscope_builder_pid_slot (b, op->b);
   if (*slot != NONE)
     b->tb[*slot].dead = 1;
-  child = task_of (b, op->b, op->ts, TRUE);
+  child = _tscope_builder_task_of (b, op->b, op->ts, TRUE);
   b->tb[child].sched_named = 1;
   b->tb[child].parent = parent;
   set_comm (b, child, child_comm);
@@ -461,7 +337,7 @@ on_process_exit (Builder        *b,
 
   if (op->a == 0)
     return;
-  task = task_of (b, op->a, op->ts, FALSE);
+  task = _tscope_builder_task_of (b, op->a, op->ts, FALSE);
   b->tb[task].sched_named = 1;
   set_comm (b, task, comm);
   b->tb[task].exiting = 1;
@@ -586,7 +462,7 @@ _tscope_builder_prescan (Builder       *b,
           gint32 pid = field_pid (b, &f[F_PREV_PID], s->rec, s->rec_size);
 
           b->m->cpu_intervals[s->cpu].first_is_partial = TRUE;
-          push_interval (b, s->cpu, G_MININT64, task_of (b, pid, s->ts, FALSE));
+          push_interval (b, s->cpu, G_MININT64, _tscope_builder_task_of (b, pid, s->ts, FALSE));
           return TRUE;
         }
     }
@@ -627,9 +503,9 @@ _tscope_builder_init (Builder     *b,
     b->comm_cache[i].pid = G_MININT64;
   m->n_states = 1;                       /* code 0: not ended by a switch */
   m->wk.side = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  comm_id (b, "", 0);
-  new_task (b, 0, 0);                    /* TSCOPE_IDLE_TASK */
-  b->tb[TSCOPE_IDLE_TASK].comm_id = comm_id (b, "<idle>", 6);
+  _tscope_builder_comm_id (b, "", 0);
+  _tscope_builder_new_task (b, 0, 0);                    /* TSCOPE_IDLE_TASK */
+  b->tb[TSCOPE_IDLE_TASK].comm_id = _tscope_builder_comm_id (b, "<idle>", 6);
 }
 
 void
@@ -706,7 +582,7 @@ finish_tasks (Builder *b)
           /* never named by a sched field: the name trace-cmd prints */
           const char *saved = tep_data_comm_from_pid (b->tep->tep, tb->pid);
 
-          tb->comm_id = comm_id (b, saved, strlen (saved));
+          tb->comm_id = _tscope_builder_comm_id (b, saved, strlen (saved));
         }
       r->pub.comm = m->comm_names->pdata[tb->comm_id];
       r->pub.prev_same_pid = tb->prev_same_pid;
