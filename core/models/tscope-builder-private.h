@@ -153,14 +153,6 @@ field_pid (Builder           *b,
   return (gint32) _tscope_field_get (b->tep, f, rec);
 }
 
-guint32  _tscope_builder_comm_id     (Builder         *b,
-                                      const char      *text,
-                                      gsize            len);
-guint32  _tscope_builder_new_task    (Builder         *b,
-                                      gint32           pid,
-                                      gint64           ts);
-guint32 *_tscope_builder_pid_slot_slow (Builder       *b,
-                                        gint32         pid);
 void     _tscope_builder_apply       (Builder         *b,
                                       const TscopeOp  *op,
                                       const guint8    *comm_a,
@@ -209,47 +201,5 @@ void     _tscope_builder_print       (Builder         *b,
                                       guint            size);
 void     _tscope_builder_finish_kvm  (Builder         *b);
 void     _tscope_builder_clear_kvm   (Builder         *b);
-
-/* ---- tasks (tscope-model-tasks.c) ---- */
-
-static inline guint32 *
-_tscope_builder_pid_slot (Builder *b,
-                          gint32   pid)
-{
-  if (G_LIKELY ((guint) pid < b->pid_map_len))
-    return &b->pid_map[pid];
-  return _tscope_builder_pid_slot_slow (b, pid);
-}
-
-/* The task that @pid names now.  @fresh: the pid may be (re)born here (a
- * fork child, a switch-in or a wakeup_new) and must not join a dead task. */
-static inline __attribute__ ((always_inline)) guint32
-_tscope_builder_task_of (Builder  *b,
-                         gint32    pid,
-                         gint64    ts,
-                         gboolean  fresh)
-{
-  guint32 *slot;
-  guint32 id;
-
-  if (pid == 0)
-    return TSCOPE_IDLE_TASK;
-  slot = _tscope_builder_pid_slot (b, pid);
-  id = *slot;
-  if (G_UNLIKELY (id == NONE || (fresh && b->tb[id].dead)))
-    {
-      guint32 prev = id;
-
-      id = _tscope_builder_new_task (b, pid, ts);
-      b->tb[id].prev_same_pid = prev;
-      if (prev != NONE)
-        {
-          b->tb[id].pid_last_cpu = b->tb[prev].pid_last_cpu;
-          b->tb[id].comm_id = b->tb[prev].comm_id;
-        }
-      *slot = id;
-    }
-  return id;
-}
 
 G_END_DECLS

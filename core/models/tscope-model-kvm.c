@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tscope-builder-private.h"
+#include "tscope-model-tasks-private.h"
 #include "tscope-limits.h"
 
 /* ---- KVM ---- */

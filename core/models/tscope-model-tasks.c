@@ -3,7 +3,7 @@
  *
  * Who the records speak of: trace-unique task ids for pids (a pid reused
  * after an exit names a new task) and the names of tasks, interned once.
- * The lookup of a pid's task is inline in tscope-builder-private.h; here
+ * The lookup of a pid's task is inline in tscope-model-tasks-private.h; here
  * is what it does the first time it meets a pid.
  */
 #include "config.h"
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tscope-builder-private.h"
+#include "tscope-model-tasks-private.h"
 
 /**
  * _tscope_builder_comm_id:

@@ -15,6 +15,7 @@
 
 #include "tscope-error.h"
 #include "tscope-builder-private.h"
+#include "tscope-model-tasks-private.h"
 #include "tscope-limits.h"
 
 /* ---- names ---- */
