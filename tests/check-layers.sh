@@ -10,12 +10,13 @@ if grep -rnE '#include *[<"](gtk|gdk|cairo)' "$top/core"; then
   echo "core/ must not use GTK, GDK or cairo" >&2
   status=1
 fi
-for header in "$top"/core/*-private.h; do
+for header in "$top"/core/*-private.h "$top"/core/*/*-private.h; do
+  [ -f "$header" ] || continue
   name=$(basename "$header")
   for dir in gui plugins cli; do
     [ -d "$top/$dir" ] || continue
     if grep -rn "#include *\"$name\"" "$top/$dir"; then
-      echo "$dir/ includes core's private $name: use the public core/tscope-*.h" >&2
+      echo "$dir/ includes core's private $name: use the public core/*/tscope-*.h" >&2
       status=1
     fi
   done

@@ -13,6 +13,7 @@
 #include "tscope-cursor.h"
 #include "tscope-test-util.h"
 #include "tscope-trace-private.h"
+#include "tscope-view-private.h"
 #include "tscope-view.h"
 
 #define NONE G_MAXUINT32

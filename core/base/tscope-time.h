@@ -58,4 +58,14 @@ gboolean tscope_time_parse_position (const char *text,
                                      TscopeTime  first_ts,
                                      TscopeTime *out);
 
+/* Arrays of times (latency samples). */
+TscopeTime tscope_percentile_nearest_rank (const TscopeTime *sorted,
+                                           guint             n,
+                                           double            percent);
+TscopeTime tscope_times_select (TscopeTime *times,
+                                guint       n,
+                                guint       k);
+void       tscope_times_sort (TscopeTime *times,
+                              guint       n);
+
 G_END_DECLS

@@ -342,49 +342,26 @@ _tscope_merge_advanced (TscopeMerge *m)
  * builder inflates ahead when it has nothing to build.  On 2 cores, 3
  * threads so keep both busy (bench/tscope-bench-load).
  *
- * Chunk c of a CPU goes to slot c % RING of its ring; it can be claimed
- * once the reader released chunk c - RING. */
+ * Chunk c of a CPU goes to slot c % TSCOPE_INFLATE_AHEAD of its ring; it can be claimed
+ * once the reader released chunk c - TSCOPE_INFLATE_AHEAD. */
 
-#define RING 6                    /* chunks inflated ahead per CPU */
 
-typedef struct
-{
-  const TscopeCpuData *data;
-  guint8              *buf[RING];
-  guint                ready[RING]; /* the chunk inflated in each slot, G_MAXUINT if none */
-  guint                claim;     /* the next chunk to inflate */
-  guint                released;  /* chunks before this one are read: their slots are free */
-  gboolean             reading;   /* the reader holds chunk `released` */
-} Ring;
-
-struct _TscopeInflater
-{
-  const TscopeFile *file;
-  GMutex            lock;
-  GCond             cond;
-  Ring             *rings;
-  guint             n;
-  gboolean          stop;
-  GError           *error;
-  GThread          *thread;
-  guint64           bytes;        /* counted against the decompression budget */
-};
 
 static inline gboolean
-claimable (const Ring *r)
+claimable (const TscopeInflaterRing *r)
 {
-  return r->claim < r->data->n_chunks && r->claim < r->released + RING;
+  return r->claim < r->data->n_chunks && r->claim < r->released + TSCOPE_INFLATE_AHEAD;
 }
 
 /* The ring that needs a chunk most, or NULL when all are full or done. */
-static Ring *
+static TscopeInflaterRing *
 neediest (TscopeInflater *f)
 {
-  Ring *best = NULL;
+  TscopeInflaterRing *best = NULL;
 
   for (guint i = 0; i < f->n; i++)
     {
-      Ring *r = &f->rings[i];
+      TscopeInflaterRing *r = &f->rings[i];
 
       if (claimable (r) && (best == NULL || r->claim - r->released < best->claim - best->released))
         best = r;
@@ -396,7 +373,7 @@ neediest (TscopeInflater *f)
  * lock held, which it drops while it works. */
 static void
 inflate_one (TscopeInflater  *f,
-             Ring            *r,
+             TscopeInflaterRing            *r,
              void           **ctx)
 {
   guint c = r->claim++;
@@ -405,11 +382,11 @@ inflate_one (TscopeInflater  *f,
   gboolean ok;
 
   g_mutex_unlock (&f->lock);
-  ok = _tscope_file_decompress (f->file, ctx, f->file->data + k->file_offset, k->csize, r->buf[c % RING],
+  ok = _tscope_file_decompress (f->file, ctx, f->file->data + k->file_offset, k->csize, r->buf[c % TSCOPE_INFLATE_AHEAD],
                                 k->usize, &error);
   g_mutex_lock (&f->lock);
   if (ok)
-    r->ready[c % RING] = c;
+    r->ready[c % TSCOPE_INFLATE_AHEAD] = c;
   else if (f->error == NULL)
     {
       f->error = error;
@@ -429,7 +406,7 @@ inflater_thread (gpointer data)
   g_mutex_lock (&f->lock);
   for (;;)
     {
-      Ring *r;
+      TscopeInflaterRing *r;
 
       while (!f->stop && (r = neediest (f)) == NULL)
         g_cond_wait (&f->cond, &f->lock);
@@ -462,7 +439,7 @@ _tscope_inflater_new (TscopeStream **streams,
 
       for (guint c = 0; c < streams[i]->data->n_chunks; c++)
         max = MAX (max, streams[i]->data->chunks[c].usize);
-      bytes += (guint64) max * RING;
+      bytes += (guint64) max * TSCOPE_INFLATE_AHEAD;
     }
   /* without the rings' room, each stream inflates its own chunks */
   if (!_tscope_inflate_reserve (streams[0]->file, bytes, NULL))
@@ -471,7 +448,7 @@ _tscope_inflater_new (TscopeStream **streams,
   f->bytes = bytes;
   f->file = streams[0]->file;
   f->n = n;
-  f->rings = g_new0 (Ring, n);
+  f->rings = g_new0 (TscopeInflaterRing, n);
   g_mutex_init (&f->lock);
   g_cond_init (&f->cond);
   for (guint i = 0; i < n; i++)
@@ -481,7 +458,7 @@ _tscope_inflater_new (TscopeStream **streams,
       f->rings[i].data = streams[i]->data;
       for (guint c = 0; c < streams[i]->data->n_chunks; c++)
         max = MAX (max, streams[i]->data->chunks[c].usize);
-      for (guint k = 0; k < RING; k++)
+      for (guint k = 0; k < TSCOPE_INFLATE_AHEAD; k++)
         {
           f->rings[i].buf[k] = max > 0 ? g_malloc (max) : NULL;
           f->rings[i].ready[k] = G_MAXUINT;
@@ -503,7 +480,7 @@ _tscope_inflater_next (TscopeInflater *f,
                        void          **ctx,
                        GError        **error)
 {
-  Ring *r = &f->rings[slot];
+  TscopeInflaterRing *r = &f->rings[slot];
   guint8 *buf = NULL;
 
   g_mutex_lock (&f->lock);
@@ -520,9 +497,9 @@ _tscope_inflater_next (TscopeInflater *f,
           g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_FAILED, "%s: chunks read out of order", f->file->path);
           break;
         }
-      if (r->ready[c % RING] == c)
+      if (r->ready[c % TSCOPE_INFLATE_AHEAD] == c)
         {
-          buf = r->buf[c % RING];
+          buf = r->buf[c % TSCOPE_INFLATE_AHEAD];
           r->reading = TRUE;
           break;
         }
@@ -554,7 +531,7 @@ gboolean
 _tscope_inflater_help (TscopeInflater  *f,
                        void           **ctx)
 {
-  Ring *r;
+  TscopeInflaterRing *r;
   gboolean did = FALSE;
 
   g_mutex_lock (&f->lock);
@@ -587,7 +564,7 @@ _tscope_inflater_free (TscopeInflater *f,
     {
       streams[i]->inflater = NULL;
       streams[i]->chunk = G_MAXUINT;
-      for (guint k = 0; k < RING; k++)
+      for (guint k = 0; k < TSCOPE_INFLATE_AHEAD; k++)
         g_free (f->rings[i].buf[k]);
     }
   g_clear_error (&f->error);

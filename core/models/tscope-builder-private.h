@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright 2026 The Tracescope developers
  *
- * The model builder's state, shared by tscope-model*.c.  It lives only
- * while a trace loads.
+ * The model builder's state, shared by the files of models/ that build
+ * (tscope-model*.c).  It lives only while a trace loads.
  */
 #pragma once
 
-#include "tscope-trace-private.h"
+#include "tscope-model-private.h"
 
 G_BEGIN_DECLS
 
@@ -120,7 +120,7 @@ typedef struct
 
 typedef struct
 {
-  TscopeTrace  *t;
+  TscopeModel  *m;
   TscopeTep    *tep;
   CpuBuild     *cpus;
   TaskBuild    *tb;
@@ -153,8 +153,6 @@ field_pid (Builder           *b,
   return (gint32) _tscope_field_get (b->tep, f, rec);
 }
 
-extern gboolean _tscope_model_general_reader;
-
 void     _tscope_builder_apply       (Builder         *b,
                                       const TscopeOp  *op,
                                       const guint8    *comm_a,
@@ -167,14 +165,11 @@ gboolean _tscope_builder_prescan     (Builder         *b,
                                       TscopeStream    *s,
                                       GError         **error);
 void     _tscope_builder_init        (Builder         *b,
-                                      TscopeTrace     *t);
+                                      TscopeModel     *m,
+                                      TscopeTep       *tep);
 void     _tscope_builder_clear       (Builder         *b);
 void     _tscope_builder_finish_tasks (Builder         *b);
 void     _tscope_builder_finish_cpus (Builder         *b);
-guint32  _tscope_builder_task_of     (Builder         *b,
-                                      gint32           pid,
-                                      gint64           ts,
-                                      gboolean         fresh);
 void     _tscope_builder_irq_entry   (Builder         *b,
                                       gint64           ts,
                                       guint            cpu,

@@ -5,6 +5,7 @@
  * with the exact rules of shared/traces/ORACLE.md: per-CPU running
  * intervals, tasks with trace-unique ids, wakeup latency and migrations.
  * tscope-model-pass.c reads the records and hands them here as TscopeOps;
+ * task ids and names are in tscope-model-tasks.c,
  * irq/softirq spans are in tscope-model-irq.c, KVM and trace_marker texts
  * in tscope-model-kvm.c.
  */
@@ -13,39 +14,11 @@
 #include <string.h>
 
 #include "tscope-error.h"
-#include "tscope-model-private.h"
+#include "tscope-builder-private.h"
+#include "tscope-model-tasks-private.h"
 #include "tscope-limits.h"
 
 /* ---- names ---- */
-
-const char *
-_tscope_trace_intern (TscopeTrace *self,
-                      const char  *text,
-                      gsize        len)
-{
-  return g_string_chunk_insert_len (self->strings, text, len);
-}
-
-static guint32
-comm_id (Builder    *b,
-         const char *text,
-         gsize       len)
-{
-  char key[64];
-  gpointer v;
-  const char *s;
-
-  len = MIN (len, sizeof key - 1);
-  memcpy (key, text, len);
-  key[len] = '\0';
-  v = g_hash_table_lookup (b->comm_ids, key);
-  if (v != NULL)
-    return GPOINTER_TO_UINT (v) - 1;
-  s = g_string_chunk_insert_const (b->t->strings, key);
-  g_ptr_array_add (b->t->comm_names, (gpointer) s);
-  g_hash_table_insert (b->comm_ids, (gpointer) s, GUINT_TO_POINTER (b->t->comm_names->len));
-  return b->t->comm_names->len - 1;
-}
 
 /* Names a task: @comm is a char[16] comm field, or NULL when the reader
  * saw the same name for this pid last time. */
@@ -56,114 +29,10 @@ set_comm (Builder      *b,
 {
   if (comm == NULL || task == TSCOPE_IDLE_TASK)
     return;
-  b->tb[task].comm_id = comm_id (b, (const char *) comm, strnlen ((const char *) comm, 16));
+  b->tb[task].comm_id = _tscope_builder_comm_id (b, (const char *) comm, strnlen ((const char *) comm, 16));
 }
 
 /* ---- tasks ---- */
-
-static guint32
-new_task (Builder *b,
-          gint32   pid,
-          gint64   ts)
-{
-  guint32 id = b->t->n_tasks;
-  TaskBuild *t;
-
-  if (id == b->tasks_cap)
-    {
-      b->tasks_cap = _tscope_next_cap (b->tasks_cap);
-      GROW (b->tb, b->tasks_cap);
-    }
-  b->t->n_tasks++;
-  t = &b->tb[id];
-  memset (t, 0, sizeof *t);
-  t->pid = pid;
-  t->pending = NONE;
-  t->vcpu = NONE;
-  t->prev_same_pid = NONE;
-  t->parent = NONE;
-  t->kvm_entry = -1;
-  t->last_cpu = -1;
-  t->pid_last_cpu = -1;
-  t->first_ts = ts;
-  t->last_ts = ts;
-  return id;
-}
-
-static guint32 *
-pid_slot_slow (Builder *b,
-               gint32   pid)
-{
-  guint32 *slot;
-
-  if (pid >= 0 && pid < TSCOPE_PID_MAP_MAX)
-    {
-      guint n = MIN (MAX ((guint) pid + 1, b->pid_map_len * 2), TSCOPE_PID_MAP_MAX);
-
-      GROW (b->pid_map, n);
-      for (guint i = b->pid_map_len; i < n; i++)
-        b->pid_map[i] = NONE;
-      b->pid_map_len = n;
-      return &b->pid_map[pid];
-    }
-  slot = g_hash_table_lookup (b->pid_big, GINT_TO_POINTER (pid));
-  if (slot == NULL)
-    {
-      slot = g_new (guint32, 1);
-      *slot = NONE;
-      g_hash_table_insert (b->pid_big, GINT_TO_POINTER (pid), slot);
-    }
-  return slot;
-}
-
-static inline guint32 *
-pid_slot (Builder *b,
-          gint32   pid)
-{
-  if (G_LIKELY ((guint) pid < b->pid_map_len))
-    return &b->pid_map[pid];
-  return pid_slot_slow (b, pid);
-}
-
-/* The task that @pid names now.  @fresh: the pid may be (re)born here (a
- * fork child, a switch-in or a wakeup_new) and must not join a dead task. */
-static inline __attribute__ ((always_inline)) guint32
-task_of (Builder  *b,
-         gint32    pid,
-         gint64    ts,
-         gboolean  fresh)
-{
-  guint32 *slot;
-  guint32 id;
-
-  if (pid == 0)
-    return TSCOPE_IDLE_TASK;
-  slot = pid_slot (b, pid);
-  id = *slot;
-  if (G_UNLIKELY (id == NONE || (fresh && b->tb[id].dead)))
-    {
-      guint32 prev = id;
-
-      id = new_task (b, pid, ts);
-      b->tb[id].prev_same_pid = prev;
-      if (prev != NONE)
-        {
-          b->tb[id].pid_last_cpu = b->tb[prev].pid_last_cpu;
-          b->tb[id].comm_id = b->tb[prev].comm_id;
-        }
-      *slot = id;
-    }
-  return id;
-}
-
-guint32
-_tscope_builder_task_of (Builder  *b,
-                         gint32    pid,
-                         gint64    ts,
-                         gboolean  fresh)
-{
-  return task_of (b, pid, ts, fresh);
-}
 
 /* ---- CPU intervals ---- */
 
@@ -173,7 +42,7 @@ push_interval (Builder *b,
                gint64   start,
                guint32  task)
 {
-  TscopeCpuIntervals *iv = &b->t->cpu_intervals[cpu];
+  TscopeCpuIntervals *iv = &b->m->cpu_intervals[cpu];
   CpuBuild *c = &b->cpus[cpu];
   guint i = iv->n;
 
@@ -198,18 +67,18 @@ static __attribute__ ((noinline)) guint8
 state_code_slow (Builder *b,
                  guint16  v)
 {
-  TscopeTrace *t = b->t;
+  TscopeModel *m = b->m;
   gpointer code = g_hash_table_lookup (b->state_codes, GUINT_TO_POINTER (v));
 
   if (code)
     return (guint8) GPOINTER_TO_UINT (code);
-  if (t->n_states == G_N_ELEMENTS (t->states))
-    return G_N_ELEMENTS (t->states) - 1;          /* saturated: shown as the last one */
-  t->states[t->n_states] = v;
-  g_hash_table_insert (b->state_codes, GUINT_TO_POINTER (v), GUINT_TO_POINTER (t->n_states));
+  if (m->n_states == G_N_ELEMENTS (m->states))
+    return G_N_ELEMENTS (m->states) - 1;          /* saturated: shown as the last one */
+  m->states[m->n_states] = v;
+  g_hash_table_insert (b->state_codes, GUINT_TO_POINTER (v), GUINT_TO_POINTER (m->n_states));
   if (v < G_N_ELEMENTS (b->small_states))
-    b->small_states[v] = (guint8) t->n_states;
-  return (guint8) t->n_states++;
+    b->small_states[v] = (guint8) m->n_states;
+  return (guint8) m->n_states++;
 }
 
 static inline guint8
@@ -234,7 +103,7 @@ start_wakeup (Builder          *b,
               guint32           task,
               gint32            target_cpu)
 {
-  TscopeWakeupStore *w = &b->t->wk;
+  TscopeWakeupStore *w = &b->m->wk;
   TaskBuild *tb = &b->tb[task];
   guint32 waker;
   guint i;
@@ -259,7 +128,7 @@ start_wakeup (Builder          *b,
       GROW (w->kind, b->wk_cap);
       GROW (b->wk_switch_cpu, b->wk_cap);
     }
-  waker = task_of (b, waker_pid, ts, FALSE);
+  waker = _tscope_builder_task_of (b, waker_pid, ts, FALSE);
   w->run[i] = TSCOPE_NO_INDEX;
   w->latency[i] = G_MAXUINT32;
   w->waker[i] = waker;
@@ -284,7 +153,7 @@ park_wakeup (Builder *b,
   side->wakeup_ts = tb->pending_ts;
   side->task = task;
   side->latency = -1;
-  g_hash_table_insert (b->t->wk.side, GUINT_TO_POINTER (tb->pending), side);
+  g_hash_table_insert (b->m->wk.side, GUINT_TO_POINTER (tb->pending), side);
   tb->pending = NONE;
 }
 
@@ -303,13 +172,13 @@ on_wakeup (Builder        *b,
     [TSCOPE_EV_SCHED_WAKEUP_NEW] = TSCOPE_WAKEUP_NEW,
   };
 
-  task = task_of (b, op->a, op->ts, op->kind == TSCOPE_EV_SCHED_WAKEUP_NEW);
+  task = _tscope_builder_task_of (b, op->a, op->ts, op->kind == TSCOPE_EV_SCHED_WAKEUP_NEW);
   start_wakeup (b, (TscopeWakeupKind) wakeup_kind[op->kind], op->ts, op->cpu, op->b, task, op->c);
   set_comm (b, task, comm);
   /* the folded sched_wakeup: the waking left a wakeup pending, which it
    * joins, unless the task is running, when it is ignored and counted */
   if (G_UNLIKELY (op->flags & TSCOPE_OP_WAKEUP) && b->tb[task].oncpu > 0)
-    b->t->wk.ignored_running++;
+    b->m->wk.ignored_running++;
 }
 
 /* ---- sched_switch ---- */
@@ -320,19 +189,19 @@ on_switch (Builder        *b,
            const guint8   *prev_comm,
            const guint8   *next_comm)
 {
-  TscopeTrace *t = b->t;
+  TscopeModel *m = b->m;
   guint cpu = op->cpu;
   gint64 ts = op->ts;
-  TscopeCpuIntervals *iv = &t->cpu_intervals[cpu];
+  TscopeCpuIntervals *iv = &m->cpu_intervals[cpu];
   CpuBuild *c = &b->cpus[cpu];
   gint32 prev_pid = op->a;
   gint32 next_pid = op->b;
-  guint32 prev = task_of (b, prev_pid, ts, FALSE);
+  guint32 prev = _tscope_builder_task_of (b, prev_pid, ts, FALSE);
   guint32 next;
   TaskBuild *nb;
   guint idx;
 
-  t->has_sched = TRUE;
+  m->has_sched = TRUE;
   b->tb[prev].sched_named = 1;
   set_comm (b, prev, prev_comm);
 
@@ -356,19 +225,19 @@ on_switch (Builder        *b,
   /* an exiting task can still be preempted and run again: it is gone only
    * when it leaves the CPU dead (X, Z) */
   if (G_UNLIKELY (b->tb[prev].exiting)
-      && tscope_trace_state_of_prev_state (t, op->u, NULL)
+      && _tscope_model_state_of_prev_state (b->tep, op->u, NULL)
            == TSCOPE_STATE_DEAD)
     b->tb[prev].dead = 1;
 
   /* switched out with a wakeup pending: it ran without a visible switch-in */
   if (prev != TSCOPE_IDLE_TASK && b->tb[prev].pending != NONE)
     {
-      t->wk.kind[b->tb[prev].pending] |= TSCOPE_WAKEUP_DISCARDED;
-      t->wk.discarded_switched_out++;
+      m->wk.kind[b->tb[prev].pending] |= TSCOPE_WAKEUP_DISCARDED;
+      m->wk.discarded_switched_out++;
       park_wakeup (b, prev);
     }
 
-  next = task_of (b, next_pid, ts, TRUE);
+  next = _tscope_builder_task_of (b, next_pid, ts, TRUE);
   set_comm (b, next, next_comm);
   idx = push_interval (b, cpu, ts, next);
   nb = &b->tb[next];
@@ -386,10 +255,10 @@ on_switch (Builder        *b,
         {
           gint64 lat = ts - nb->pending_ts;
 
-          t->wk.run[nb->pending] = idx;
+          m->wk.run[nb->pending] = idx;
           b->wk_switch_cpu[nb->pending] = (guint16) cpu;
           if (G_LIKELY (lat >= 0 && lat < G_MAXUINT32))
-            t->wk.latency[nb->pending] = (guint32) lat;
+            m->wk.latency[nb->pending] = (guint32) lat;
           else
             {
               TscopeWakeupSide *side = g_new (TscopeWakeupSide, 1);
@@ -397,7 +266,7 @@ on_switch (Builder        *b,
               side->wakeup_ts = nb->pending_ts;
               side->task = next;
               side->latency = lat;
-              g_hash_table_insert (t->wk.side, GUINT_TO_POINTER (nb->pending), side);
+              g_hash_table_insert (m->wk.side, GUINT_TO_POINTER (nb->pending), side);
             }
           nb->pending = NONE;
         }
@@ -411,13 +280,13 @@ on_migrate (Builder        *b,
             const TscopeOp *op,
             const guint8   *comm)
 {
-  TscopeMigrations *m = &b->t->migrations;
+  TscopeMigrations *m = &b->m->migrations;
   guint32 task;
   guint i = m->n;
 
   if (op->a == 0)
     return;
-  task = task_of (b, op->a, op->ts, FALSE);
+  task = _tscope_builder_task_of (b, op->a, op->ts, FALSE);
   b->tb[task].sched_named = 1;
   set_comm (b, task, comm);
   b->tb[task].migrations++;
@@ -442,7 +311,7 @@ on_fork (Builder        *b,
          const guint8   *parent_comm,
          const guint8   *child_comm)
 {
-  guint32 parent = task_of (b, op->a, op->ts, FALSE);
+  guint32 parent = _tscope_builder_task_of (b, op->a, op->ts, FALSE);
   guint32 child;
   guint32 *slot;
 
@@ -451,10 +320,10 @@ on_fork (Builder        *b,
   if (op->b == 0)
     return;
   /* A fork always starts a new task, even when the pid was seen before. */
-  slot = pid_slot (b, op->b);
+  slot = _tscope_builder_pid_slot (b, op->b);
   if (*slot != NONE)
     b->tb[*slot].dead = 1;
-  child = task_of (b, op->b, op->ts, TRUE);
+  child = _tscope_builder_task_of (b, op->b, op->ts, TRUE);
   b->tb[child].sched_named = 1;
   b->tb[child].parent = parent;
   set_comm (b, child, child_comm);
@@ -469,7 +338,7 @@ on_process_exit (Builder        *b,
 
   if (op->a == 0)
     return;
-  task = task_of (b, op->a, op->ts, FALSE);
+  task = _tscope_builder_task_of (b, op->a, op->ts, FALSE);
   b->tb[task].sched_named = 1;
   set_comm (b, task, comm);
   b->tb[task].exiting = 1;
@@ -593,8 +462,8 @@ _tscope_builder_prescan (Builder       *b,
         {
           gint32 pid = field_pid (b, &f[F_PREV_PID], s->rec, s->rec_size);
 
-          b->t->cpu_intervals[s->cpu].first_is_partial = TRUE;
-          push_interval (b, s->cpu, G_MININT64, task_of (b, pid, s->ts, FALSE));
+          b->m->cpu_intervals[s->cpu].first_is_partial = TRUE;
+          push_interval (b, s->cpu, G_MININT64, _tscope_builder_task_of (b, pid, s->ts, FALSE));
           return TRUE;
         }
     }
@@ -608,13 +477,14 @@ _tscope_builder_prescan (Builder       *b,
 
 void
 _tscope_builder_init (Builder     *b,
-                      TscopeTrace *t)
+                      TscopeModel *m,
+                      TscopeTep   *tep)
 {
   memset (b, 0, sizeof *b);
-  b->t = t;
-  b->tep = t->tep;
-  b->cpus = g_new0 (CpuBuild, t->n_cpus);
-  for (guint c = 0; c < t->n_cpus; c++)
+  b->m = m;
+  b->tep = tep;
+  b->cpus = g_new0 (CpuBuild, m->n_cpus);
+  for (guint c = 0; c < m->n_cpus; c++)
     {
       b->cpus[c].cur = NONE;
       for (guint v = 0; v < TSCOPE_MAX_VEC; v++)
@@ -632,17 +502,17 @@ _tscope_builder_init (Builder     *b,
   b->comm_cache = g_new0 (TscopeCommSlot, TSCOPE_COMM_CACHE);
   for (guint i = 0; i < TSCOPE_COMM_CACHE; i++)
     b->comm_cache[i].pid = G_MININT64;
-  t->n_states = 1;                       /* code 0: not ended by a switch */
-  t->wk.side = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  comm_id (b, "", 0);
-  new_task (b, 0, 0);                    /* TSCOPE_IDLE_TASK */
-  b->tb[TSCOPE_IDLE_TASK].comm_id = comm_id (b, "<idle>", 6);
+  m->n_states = 1;                       /* code 0: not ended by a switch */
+  m->wk.side = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  _tscope_builder_comm_id (b, "", 0);
+  _tscope_builder_new_task (b, 0, 0);                    /* TSCOPE_IDLE_TASK */
+  b->tb[TSCOPE_IDLE_TASK].comm_id = _tscope_builder_comm_id (b, "<idle>", 6);
 }
 
 void
 _tscope_builder_clear (Builder *b)
 {
-  for (guint c = 0; c < b->t->n_cpus; c++)
+  for (guint c = 0; c < b->m->n_cpus; c++)
     g_clear_pointer (&b->cpus[c].irq_open, g_hash_table_unref);
   for (guint v = 0; v < TSCOPE_MAX_VEC; v++)
     if (b->softirq[v].raise)
@@ -662,60 +532,60 @@ _tscope_builder_clear (Builder *b)
 static void
 finish_intervals (Builder *b)
 {
-  TscopeTrace *t = b->t;
+  TscopeModel *m = b->m;
   guint64 total = 0;
 
-  t->cpu_run_base = g_new0 (guint32, t->n_cpus + 1);
-  for (guint c = 0; c < t->n_cpus; c++)
+  m->cpu_run_base = g_new0 (guint32, m->n_cpus + 1);
+  for (guint c = 0; c < m->n_cpus; c++)
     {
-      TscopeCpuIntervals *iv = &t->cpu_intervals[c];
+      TscopeCpuIntervals *iv = &m->cpu_intervals[c];
 
       if (iv->first_is_partial && iv->n > 0)
-        iv->start[0] = t->first_ts;
+        iv->start[0] = m->first_ts;
       SHRINK (iv->start, iv->n);
       SHRINK (iv->task, iv->n);
       SHRINK (iv->state, iv->n);
-      t->cpu_run_base[c] = (guint32) total;
+      m->cpu_run_base[c] = (guint32) total;
       total += iv->n;
       /* on_switch() counted the intervals that a switch ended, but for a
        * first one that started before the first switch; the last one ends
        * with the trace */
       if (iv->n > 1 && iv->first_is_partial)
-        t->tasks[iv->task[0]].pub.run_ns = _tscope_sat_add (t->tasks[iv->task[0]].pub.run_ns,
+        m->tasks[iv->task[0]].pub.run_ns = _tscope_sat_add (m->tasks[iv->task[0]].pub.run_ns,
                                                             iv->start[1] - iv->start[0]);
       if (iv->n > 0)
         {
-          TscopeTask *task = &t->tasks[iv->task[iv->n - 1]].pub;
+          TscopeTask *task = &m->tasks[iv->task[iv->n - 1]].pub;
 
           task->n_runs++;
-          task->run_ns = _tscope_sat_add (task->run_ns, t->last_ts - iv->start[iv->n - 1]);
-          task->last_ts = MAX (task->last_ts, t->last_ts);
+          task->run_ns = _tscope_sat_add (task->run_ns, m->last_ts - iv->start[iv->n - 1]);
+          task->last_ts = MAX (task->last_ts, m->last_ts);
         }
     }
-  t->cpu_run_base[t->n_cpus] = (guint32) total;
+  m->cpu_run_base[m->n_cpus] = (guint32) total;
   /* the runs of each task are indexed on first use (tscope_trace_get_task_runs) */
 }
 
 static void
 finish_tasks (Builder *b)
 {
-  TscopeTrace *t = b->t;
+  TscopeModel *m = b->m;
 
-  t->tasks = g_new0 (TscopeTaskRec, MAX (t->n_tasks, 1));
-  for (guint tk = 0; tk < t->n_tasks; tk++)
+  m->tasks = g_new0 (TscopeTaskRec, MAX (m->n_tasks, 1));
+  for (guint tk = 0; tk < m->n_tasks; tk++)
     {
       TaskBuild *tb = &b->tb[tk];
-      TscopeTaskRec *r = &t->tasks[tk];
+      TscopeTaskRec *r = &m->tasks[tk];
 
       r->pub.pid = tb->pid;
       if (tb->comm_id == 0 && tk != TSCOPE_IDLE_TASK)
         {
           /* never named by a sched field: the name trace-cmd prints */
-          const char *saved = tep_data_comm_from_pid (t->tep->tep, tb->pid);
+          const char *saved = tep_data_comm_from_pid (b->tep->tep, tb->pid);
 
-          tb->comm_id = comm_id (b, saved, strlen (saved));
+          tb->comm_id = _tscope_builder_comm_id (b, saved, strlen (saved));
         }
-      r->pub.comm = t->comm_names->pdata[tb->comm_id];
+      r->pub.comm = m->comm_names->pdata[tb->comm_id];
       r->pub.prev_same_pid = tb->prev_same_pid;
       r->pub.parent = tb->parent;
       r->pub.first_ts = tb->first_ts;
@@ -732,7 +602,7 @@ finish_tasks (Builder *b)
       r->sched_named = tb->sched_named;
       if (tb->pending != NONE)
         {
-          t->wk.dropped_no_switch++;
+          m->wk.dropped_no_switch++;
           park_wakeup (b, tk);
         }
     }
@@ -742,11 +612,11 @@ finish_tasks (Builder *b)
 static void
 finish_wakeups (Builder *b)
 {
-  TscopeWakeupStore *w = &b->t->wk;
+  TscopeWakeupStore *w = &b->m->wk;
 
   for (guint i = 0; i < w->n; i++)
     if (w->run[i] != TSCOPE_NO_INDEX)
-      w->run[i] += b->t->cpu_run_base[b->wk_switch_cpu[i]];
+      w->run[i] += b->m->cpu_run_base[b->wk_switch_cpu[i]];
   SHRINK (w->run, w->n);
   SHRINK (w->latency, w->n);
   SHRINK (w->waker, w->n);
@@ -777,17 +647,17 @@ _tscope_builder_finish_tasks (Builder *b)
 void
 _tscope_builder_finish_cpus (Builder *b)
 {
-  TscopeTrace *t = b->t;
+  TscopeModel *m = b->m;
 
-  for (guint c = 0; c < t->n_cpus; c++)
+  for (guint c = 0; c < m->n_cpus; c++)
     {
       CpuBuild *cb = &b->cpus[c];
 
       if (cb->irq_open)
-        t->irq_unmatched += g_hash_table_size (cb->irq_open);
+        m->irq_unmatched += g_hash_table_size (cb->irq_open);
       for (guint v = 0; v < TSCOPE_MAX_VEC; v++)
         if (cb->softirq_open[v] >= 0)
-          t->softirq_unmatched++;
+          m->softirq_unmatched++;
     }
   _tscope_builder_finish_irqs (b);
 }

@@ -1,26 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright 2026 The Tracescope developers
  *
- * The TscopeTrace instance, shared by the core files that build and read it.
+ * The built models (TscopeModel): every column the pass fills, as the
+ * loaded trace keeps them and the queries read them; and the entry of the
+ * model build.  The builder's own state is in tscope-builder-private.h.
  */
 #pragma once
 
-#include "tscope-file-private.h"
-#include "tscope-stream-private.h"
+#include "tscope-model.h"
+#include "tscope-records-private.h"
 #include "tscope-tep-private.h"
-#include "tscope-trace.h"
 
 G_BEGIN_DECLS
-
-#define TSCOPE_ROW_STEP 1024
-
-/* Where each page of a CPU starts, for seeking by record number or time. */
-typedef struct
-{
-  guint64  n_pages;
-  guint64 *first_record;          /* record number of the page's first record */
-  gint64  *first_ts;              /* its timestamp (the previous one's if empty) */
-} TscopePageIndex;
 
 typedef struct
 {
@@ -47,9 +38,6 @@ typedef struct
   guint       dropped_no_switch;
 } TscopeWakeupStore;
 
-/* The view queries' indexes (tscope-view.c), built on first use. */
-typedef struct _TscopeViewIndex TscopeViewIndex;
-
 typedef struct
 {
   TscopeTask pub;
@@ -58,26 +46,16 @@ typedef struct
   gboolean   sched_named;       /* named by a sched field or owns an interval */
 } TscopeTaskRec;
 
-struct _TscopeTrace
+typedef struct
 {
-  GObject             parent_instance;
-
   /* owned */
-  TscopeFile         *file;
-  TscopeTep          *tep;
-  char               *buffer_name;
-  char               *warning;          /* one line, or NULL */
   GStringChunk       *strings;          /* comms, marker texts, kvm reasons (builder thread) */
   GStringChunk       *local_strings;    /* irq names (reader thread) */
   GPtrArray          *comm_names;       /* comm id -> string in strings */
   TscopeCpuIntervals *cpu_intervals;    /* [n_cpus] */
-  TscopePageIndex    *pages;            /* [n_streams] */
   guint64            *cpu_events;       /* [n_cpus] */
   guint64            *event_counts;     /* [tep->max_id + 1], the last is "unknown" */
   TscopeTaskRec      *tasks;
-  guint32            *task_runs;        /* run ids grouped by task, built on first use */
-  guint32            *task_runs_start;  /* [n_tasks + 1]; NULL until built */
-  GMutex              lazy_lock;
   guint32            *cpu_run_base;     /* [n_cpus + 1] run id = base[cpu] + index */
   TscopeWakeupStore   wk;
   guint16             states[256];      /* interval state code -> prev_state */
@@ -92,37 +70,44 @@ struct _TscopeTrace
   GArray             *vcpus;            /* TscopeVcpu */
   GHashTable         *kvm_other;        /* pid -> (name -> count) */
   TscopeMarks         marks;
-  TscopeViewIndex    *view_index;       /* NULL until a view query; set with g_once */
-
-  /* row marks: record numbers of each stream at every TSCOPE_ROW_STEP-th row */
-  guint64            *row_marks;
-  guint               n_row_marks;
-
-  /* streams in CPU id order: stream i reads CPU stream_cpu[i] */
-  guint               n_streams;
-  guint              *stream_cpu;
 
   guint               n_cpus;
   guint               n_tasks;
   guint64             n_events;
-  guint64             bad_pages;
   gint64              first_ts;
   gint64              last_ts;
   guint               irq_unmatched;
   guint               softirq_unmatched;
-  double              load_seconds;
   gboolean            has_sched;
-};
+} TscopeModel;
 
-gboolean _tscope_trace_build       (TscopeTrace             *self,
-                                    const TscopeLoadOptions *options,
-                                    GError                 **error);
-const char *_tscope_trace_intern   (TscopeTrace             *self,
-                                    const char              *text,
-                                    gsize                    len);
-gsize    _tscope_trace_model_bytes (TscopeTrace             *self);
-void     _tscope_view_index_free   (TscopeViewIndex         *index);
-void     _tscope_view_set_duration_cap (TscopeTrace         *self,
-                                        guint32              cap);
+/* What the model build reads. */
+typedef struct
+{
+  TscopeFile         *file;
+  TscopeBuffer       *buffer;           /* the buffer whose records are read */
+  TscopeTep          *tep;
+  TscopeProgressFunc  progress;         /* nullable; returns FALSE to cancel */
+  gpointer            progress_data;
+  guint               n_threads;        /* 0: one per core, at most 2 */
+} TscopeModelSource;
+
+/* Tests set it to read every record the general way (any byte order). */
+extern gboolean _tscope_model_general_reader;
+
+void        _tscope_model_init   (TscopeModel             *model,
+                                  guint                    n_cpus,
+                                  guint                    n_event_ids);
+void        _tscope_model_clear  (TscopeModel             *model);
+const char *_tscope_model_intern (TscopeModel             *model,
+                                  const char              *text,
+                                  gsize                    len);
+gboolean    _tscope_model_build  (TscopeModel             *model,
+                                  TscopeRecordIndex       *records,
+                                  const TscopeModelSource *source,
+                                  GError                 **error);
+TscopeState _tscope_model_state_of_prev_state (const TscopeTep *tep,
+                                               guint16          prev_state,
+                                               gboolean        *preempted);
 
 G_END_DECLS

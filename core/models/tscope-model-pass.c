@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "tscope-error.h"
-#include "tscope-model-private.h"
+#include "tscope-builder-private.h"
 
 static const guint8 is_global[TSCOPE_EV_N_KINDS] = {
   [TSCOPE_EV_SCHED_SWITCH] = 1,
@@ -63,6 +63,7 @@ typedef struct
 typedef struct
 {
   Builder     *b;
+  TscopeFile  *file;
   GAsyncQueue *full;                    /* Block*, a NULL-data end mark ends */
   gboolean     finish;                  /* the pass went through: close the models */
   GAsyncQueue *free;
@@ -164,7 +165,7 @@ builder_thread (gpointer data)
                "%u MiB mapped ahead", busy / 1e3, (g_get_monotonic_time () - t0) / 1e3,
                (thread_cpu_us () - cpu0) / 1e3, helped, populated * (POPULATE_STEP >> 20));
     }
-  _tscope_file_free_codec_context (p->b->t->file, codec_ctx);
+  _tscope_file_free_codec_context (p->file, codec_ctx);
   return NULL;
 }
 
@@ -750,25 +751,25 @@ dispatch (Builder   *b,
 /* ---- the pass ---- */
 
 static gboolean
-report_progress (TscopeTrace             *t,
-                 TscopeStream            *streams,
-                 const TscopeLoadOptions *options,
-                 GError                 **error)
+report_progress (const TscopeModelSource  *source,
+                 TscopeStream             *streams,
+                 guint                     n_streams,
+                 GError                  **error)
 {
   guint64 done = 0;
   guint64 total = 0;
 
-  if (options == NULL || options->progress == NULL)
+  if (source->progress == NULL)
     return TRUE;
-  for (guint i = 0; i < t->n_streams; i++)
+  for (guint i = 0; i < n_streams; i++)
     {
       done += streams[i].valid ? streams[i].page : streams[i].n_pages;
       total += streams[i].n_pages;
     }
-  if (!options->progress (total ? (double) done / total : 1.0, options->progress_data))
+  if (!source->progress (total ? (double) done / total : 1.0, source->progress_data))
     {
       g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_CANCELLED, "%s: loading cancelled",
-                   t->file->path);
+                   source->file->path);
       return FALSE;
     }
   return TRUE;
@@ -785,19 +786,6 @@ index_page (TscopePageIndex    *pi,
       pi->first_record[*next_page] = s->index;
       pi->first_ts[*next_page] = s->ts;
     }
-}
-
-static TscopeBuffer *
-selected_buffer (TscopeTrace *self)
-{
-  for (guint i = 0; i < self->file->buffers->len; i++)
-    {
-      TscopeBuffer *bf = self->file->buffers->pdata[i];
-
-      if (g_strcmp0 (bf->name, self->buffer_name) == 0)
-        return bf;
-    }
-  g_assert_not_reached ();
 }
 
 /* Streams sorted by CPU id, so that ties go to the lowest CPU. */
@@ -821,27 +809,28 @@ sort_streams (TscopeStream **order,
 /* Every TSCOPE_ROW_STEP records, where each CPU stands: the event list
  * seeks to any row from there (tscope_cursor_seek_row()). */
 static void
-mark_row (TscopeTrace   *self,
-          TscopeStream **order)
+mark_row (TscopeRecordIndex  *records,
+          TscopeStream      **order)
 {
-  guint n = self->n_row_marks;
+  guint n = records->n_row_marks;
 
   if ((n & (n - 1)) == 0)
-    self->row_marks = g_renew (guint64, self->row_marks, (gsize) MAX (n * 2, 64) * self->n_streams);
-  for (guint i = 0; i < self->n_streams; i++)
-    self->row_marks[(gsize) n * self->n_streams + i] = order[i]->index;
-  self->n_row_marks++;
+    records->row_marks = g_renew (guint64, records->row_marks, (gsize) MAX (n * 2, 64) * records->n_streams);
+  for (guint i = 0; i < records->n_streams; i++)
+    records->row_marks[(gsize) n * records->n_streams + i] = order[i]->index;
+  records->n_row_marks++;
 }
 
 typedef struct
 {
-  TscopeTrace             *self;
+  TscopeModel             *model;
+  TscopeRecordIndex       *records;
+  const TscopeModelSource *source;
   Builder                 *b;
   Pipe                    *pipe;
   TscopeStream            *streams;
   TscopeStream           **order;
   guint64                 *next_page;
-  const TscopeLoadOptions *options;
   Ids                      ids;
   guint64                  count;           /* records so far, all CPUs */
   guint64                  progress_mark;   /* count >> 16 at the last report */
@@ -863,7 +852,7 @@ next_run (Pass          *x,
           gint64        *limit)
 {
   TscopeStream **order = x->order;
-  guint n = x->self->n_streams;
+  guint n = x->records->n_streams;
   TscopeStream *s = NULL;
   guint si = 0;
 
@@ -925,8 +914,8 @@ merge_as (Pass     *x,
   Builder *b = x->b;
   Pipe *pipe = x->pipe;
   TscopeStream **order = x->order;
-  const guint n = x->self->n_streams;
-  guint64 *counts = x->self->event_counts;
+  const guint n = x->records->n_streams;
+  guint64 *counts = x->model->event_counts;
   const Ids ids = x->ids;
   guint64 count = x->count;
   gint64 first = x->first;
@@ -974,7 +963,7 @@ merge_as (Pass     *x,
       if (G_UNLIKELY ((count & (TSCOPE_ROW_STEP - 1)) == 0))
         {
           s->index = index;
-          mark_row (x->self, order);
+          mark_row (x->records, order);
         }
       first = MIN (first, r.ts);
       last = MAX (last, r.ts);
@@ -1004,7 +993,7 @@ merge_as (Pass     *x,
               LOAD_STREAM ();
               continue;
             }
-          index_page (&x->self->pages[si], s, &x->next_page[si]);
+          index_page (&x->records->pages[si], s, &x->next_page[si]);
           next = s->next;
           end = s->end;
           raw_ts = s->raw_ts;
@@ -1015,7 +1004,7 @@ merge_as (Pass     *x,
             {
               x->progress_mark = count >> 16;
               x->count = count;
-              if (!report_progress (x->self, x->streams, x->options, error))
+              if (!report_progress (x->source, x->streams, n, error))
                 {
                   STORE_STREAM ();
                   ok = FALSE;
@@ -1071,24 +1060,26 @@ merge_direct (Pass     *x,
 }
 
 static gboolean
-merge_pass (TscopeTrace             *self,
+merge_pass (TscopeModel             *model,
+            TscopeRecordIndex       *records,
+            const TscopeModelSource *source,
             Builder                 *b,
             Pipe                    *pipe,
             TscopeStream            *streams,
             TscopeStream           **order,
             guint64                 *next_page,
-            const TscopeLoadOptions *options,
             GError                 **error)
 {
   g_autofree IdInfo *infos = id_infos (b->tep);
   Pass x = {
-    .self = self,
+    .model = model,
+    .records = records,
+    .source = source,
     .b = b,
     .pipe = pipe,
     .streams = streams,
     .order = order,
     .next_page = next_page,
-    .options = options,
     .ids = {
       .info = infos,
       .max_id = b->tep->max_id,
@@ -1100,7 +1091,7 @@ merge_pass (TscopeTrace             *self,
     .first = G_MAXINT64,
     .last = G_MININT64,
   };
-  guint n = self->n_streams;
+  guint n = records->n_streams;
   gboolean ok;
 
   x.native = !_tscope_model_general_reader && !x.ids.swap && x.ids.type_size == 2;
@@ -1111,14 +1102,14 @@ merge_pass (TscopeTrace             *self,
   _tscope_merge_clear (&x.merge);
   /* a stream's index counts its records from 0 */
   for (guint i = 0; i < n; i++)
-    self->cpu_events[order[i]->cpu] += order[i]->index;
+    model->cpu_events[order[i]->cpu] += order[i]->index;
   if (!ok)
     return FALSE;
-  self->first_ts = x.first;
-  self->last_ts = x.last;
-  if (self->first_ts == G_MAXINT64)
-    self->first_ts = self->last_ts = 0;
-  self->n_events = x.count;
+  model->first_ts = x.first;
+  model->last_ts = x.last;
+  if (model->first_ts == G_MAXINT64)
+    model->first_ts = model->last_ts = 0;
+  model->n_events = x.count;
   return TRUE;
 }
 
@@ -1146,17 +1137,21 @@ fix_mmap_threshold (void)
 }
 
 /**
- * _tscope_trace_build:
+ * _tscope_model_build:
+ * @model: allocated with _tscope_model_init()
+ * @records: (out caller-allocates): zeroed; the page index and row marks
  *
- * Reads every record of the selected buffer once, in merged order, and
- * builds all models into @self.
+ * Reads every record of the buffer of @source once, in merged order, and
+ * builds all models into @model.
  */
 gboolean
-_tscope_trace_build (TscopeTrace             *self,
-                     const TscopeLoadOptions *options,
+_tscope_model_build (TscopeModel             *model,
+                     TscopeRecordIndex       *records,
+                     const TscopeModelSource *source,
                      GError                 **error)
 {
-  TscopeBuffer *buffer;
+  TscopeBuffer *buffer = source->buffer;
+  TscopeFile *file = source->file;
   g_autofree TscopeStream *streams = NULL;
   g_autofree TscopeStream **order = NULL;
   g_autofree guint64 *next_page = NULL;
@@ -1169,34 +1164,33 @@ _tscope_trace_build (TscopeTrace             *self,
   g_autofree const guint8 **populate_end = NULL;
 
   fix_mmap_threshold ();
-  buffer = selected_buffer (self);
-  self->n_streams = buffer->n_cpus;
-  streams = g_new0 (TscopeStream, self->n_streams);
-  order = g_new0 (TscopeStream *, self->n_streams);
-  next_page = g_new0 (guint64, self->n_streams);
-  self->pages = g_new0 (TscopePageIndex, self->n_streams);
-  self->stream_cpu = g_new0 (guint, self->n_streams);
-  for (guint i = 0; i < self->n_streams && ok; i++)
-    ok = _tscope_stream_init (&streams[i], self->file, buffer, i, self->tep->commit_size, error);
+  records->n_streams = buffer->n_cpus;
+  streams = g_new0 (TscopeStream, records->n_streams);
+  order = g_new0 (TscopeStream *, records->n_streams);
+  next_page = g_new0 (guint64, records->n_streams);
+  records->pages = g_new0 (TscopePageIndex, records->n_streams);
+  records->stream_cpu = g_new0 (guint, records->n_streams);
+  for (guint i = 0; i < records->n_streams && ok; i++)
+    ok = _tscope_stream_init (&streams[i], file, buffer, i, source->tep->commit_size, error);
   if (!ok)
     goto out;
 
-  _tscope_builder_init (&b, self);
-  for (guint i = 0; i < self->n_streams && ok; i++)
+  _tscope_builder_init (&b, model, source->tep);
+  for (guint i = 0; i < records->n_streams && ok; i++)
     ok = _tscope_builder_prescan (&b, &streams[i], error);
-  sort_streams (order, streams, self->n_streams);
-  threads = options && options->n_threads ? options->n_threads : MIN (g_get_num_processors (), 2);
-  for (guint i = 0; i < self->n_streams; i++)
+  sort_streams (order, streams, records->n_streams);
+  threads = source->n_threads ? source->n_threads : MIN (g_get_num_processors (), 2);
+  for (guint i = 0; i < records->n_streams; i++)
     pages += streams[i].n_pages;
   /* compressed data: a thread inflates the chunks ahead of the pass */
-  if (ok && threads >= 2 && pages >= 256 && self->file->codec != TSCOPE_CODEC_NONE && self->n_streams > 0
+  if (ok && threads >= 2 && pages >= 256 && file->codec != TSCOPE_CODEC_NONE && records->n_streams > 0
       && streams[0].data->n_chunks > 0)
-    inflater = _tscope_inflater_new (order, self->n_streams);
-  for (guint i = 0; i < self->n_streams && ok; i++)
+    inflater = _tscope_inflater_new (order, records->n_streams);
+  for (guint i = 0; i < records->n_streams && ok; i++)
     {
-      TscopePageIndex *pi = &self->pages[i];
+      TscopePageIndex *pi = &records->pages[i];
 
-      self->stream_cpu[i] = order[i]->cpu;
+      records->stream_cpu[i] = order[i]->cpu;
       pi->n_pages = order[i]->n_pages;
       pi->first_record = g_new0 (guint64, MAX (pi->n_pages, 1));
       pi->first_ts = g_new0 (gint64, MAX (pi->n_pages, 1));
@@ -1215,9 +1209,9 @@ _tscope_trace_build (TscopeTrace             *self,
       /* a thread pays off from a few MB of records on */
       if (threads >= 2 && pages >= 256)
         {
-          Pipe pipe = { .inflater = inflater };
+          Pipe pipe = { .file = file, .inflater = inflater };
 
-          if (self->file->codec == TSCOPE_CODEC_NONE)
+          if (file->codec == TSCOPE_CODEC_NONE)
             {
               gsize page = (gsize) sysconf (_SC_PAGESIZE);
 
@@ -1227,10 +1221,10 @@ _tscope_trace_build (TscopeTrace             *self,
                 {
                   const TscopeCpuData *d = &buffer->cpus[i];
 
-                  if (d->size == 0 || d->offset + d->size > self->file->size)
+                  if (d->size == 0 || d->offset + d->size > file->size)
                     continue;
-                  populate_at[pipe.n_populate] = self->file->data + (d->offset & ~(guint64) (page - 1));
-                  populate_end[pipe.n_populate] = self->file->data + d->offset + d->size;
+                  populate_at[pipe.n_populate] = file->data + (d->offset & ~(guint64) (page - 1));
+                  populate_end[pipe.n_populate] = file->data + d->offset + d->size;
                   pipe.n_populate++;
                 }
               pipe.populate_at = populate_at;
@@ -1242,7 +1236,7 @@ _tscope_trace_build (TscopeTrace             *self,
           gint64 t1;
           gint64 cpu1;
 
-          ok = merge_pass (self, &b, &pipe, streams, order, next_page, options, error);
+          ok = merge_pass (model, records, source, &b, &pipe, streams, order, next_page, error);
           t1 = g_get_monotonic_time ();
           cpu1 = thread_cpu_us ();
           pipe_finish (&pipe, ok);
@@ -1252,7 +1246,7 @@ _tscope_trace_build (TscopeTrace             *self,
         }
       else
         {
-          ok = merge_pass (self, &b, NULL, streams, order, next_page, options, error);
+          ok = merge_pass (model, records, source, &b, NULL, streams, order, next_page, error);
           if (ok)
             {
               _tscope_builder_finish_cpus (&b);
@@ -1261,21 +1255,21 @@ _tscope_trace_build (TscopeTrace             *self,
         }
     }
   /* pages after a CPU's last record */
-  for (guint i = 0; i < self->n_streams; i++)
-    for (guint64 p = next_page[i]; p < self->pages[i].n_pages; p++)
+  for (guint i = 0; i < records->n_streams; i++)
+    for (guint64 p = next_page[i]; p < records->pages[i].n_pages; p++)
       {
-        self->pages[i].first_record[p] = self->cpu_events[order[i]->cpu];
-        self->pages[i].first_ts[p] = G_MAXINT64;
+        records->pages[i].first_record[p] = model->cpu_events[order[i]->cpu];
+        records->pages[i].first_ts[p] = G_MAXINT64;
       }
-  for (guint i = 0; i < self->n_streams; i++)
-    self->bad_pages += streams[i].bad_pages;
+  for (guint i = 0; i < records->n_streams; i++)
+    records->bad_pages += streams[i].bad_pages;
   _tscope_inflater_free (inflater, order);
   if (ok)
-    report_progress (self, streams, options, NULL);
+    report_progress (source, streams, records->n_streams, NULL);
   _tscope_builder_clear (&b);
 
 out:
-  for (guint i = 0; i < self->n_streams; i++)
+  for (guint i = 0; i < records->n_streams; i++)
     _tscope_stream_clear (&streams[i]);
   return ok;
 }

@@ -27,6 +27,32 @@ G_BEGIN_DECLS
 #define TSCOPE_RB_TS_SHIFT    27
 #define TSCOPE_RB_COMMIT_MASK ((1u << 27) - 1)
 
+#define TSCOPE_INFLATE_AHEAD 6   /* chunks inflated ahead per CPU (tscope-stream.c) */
+
+/* The inflater's state: one ring of chunks per CPU, shared by the threads
+ * that inflate (tscope-stream.c).  Only tscope-stream.c touches it. */
+typedef struct
+{
+  const TscopeCpuData *data;
+  guint8              *buf[TSCOPE_INFLATE_AHEAD];
+  guint                ready[TSCOPE_INFLATE_AHEAD];  /* chunk inflated in each slot, G_MAXUINT: none */
+  guint                claim;     /* the next chunk to inflate */
+  guint                released;  /* chunks before this one are read: their slots are free */
+  gboolean             reading;   /* the reader holds chunk `released` */
+} TscopeInflaterRing;
+
+struct _TscopeInflater
+{
+  const TscopeFile   *file;
+  GMutex              lock;
+  GCond               cond;
+  TscopeInflaterRing *rings;
+  guint               n;
+  gboolean            stop;
+  GError             *error;
+  GThread            *thread;
+  guint64             bytes;        /* counted against the decompression budget */
+};
 typedef struct _TscopeInflater TscopeInflater;
 
 typedef struct
@@ -201,23 +227,6 @@ _tscope_stream_decode (TscopeStream *s)
     return FALSE;
   s->ts = s->convert_ts ? _tscope_file_convert_ts (s->file, s->cpu, s->raw_ts) : _tscope_clamp_ts (s->raw_ts);
   return TRUE;
-}
-
-/**
- * _tscope_stream_next:
- *
- * Moves to the next record.  Returns: %FALSE at the end (or on an error,
- * left in s->error).
- */
-static inline gboolean
-_tscope_stream_next (TscopeStream *s)
-{
-  if (G_UNLIKELY (!s->valid))
-    return FALSE;
-  s->index++;
-  if (G_LIKELY (_tscope_stream_decode (s)))
-    return TRUE;
-  return _tscope_stream_next_page (s);
 }
 
 /* Merges streams in `trace-cmd report` order: the smallest timestamp

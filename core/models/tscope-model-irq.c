@@ -8,8 +8,7 @@
 
 #include <string.h>
 
-#include "tscope-model-private.h"
-#include "tscope-stats.h"
+#include "tscope-builder-private.h"
 #include "tscope-limits.h"
 
 /* ---- irq and softirq ---- */
@@ -48,14 +47,14 @@ irq_line (Builder    *b,
 
   if (v != NULL)
     return (guint16) (GPOINTER_TO_UINT (v) - 1);
-  if (b->t->irq_lines->len >= G_MAXUINT16)
+  if (b->m->irq_lines->len >= G_MAXUINT16)
     return G_MAXUINT16 - 1;
   line.irq = irq;
   /* the reader thread's own string store: the builder thread owns strings */
-  line.name = g_string_chunk_insert_len (b->t->local_strings, name ? name : "", len);
-  g_array_append_val (b->t->irq_lines, line);
-  g_hash_table_insert (b->irq_line_ids, g_steal_pointer (&key), GUINT_TO_POINTER (b->t->irq_lines->len));
-  return (guint16) (b->t->irq_lines->len - 1);
+  line.name = g_string_chunk_insert_len (b->m->local_strings, name ? name : "", len);
+  g_array_append_val (b->m->irq_lines, line);
+  g_hash_table_insert (b->irq_line_ids, g_steal_pointer (&key), GUINT_TO_POINTER (b->m->irq_lines->len));
+  return (guint16) (b->m->irq_lines->len - 1);
 }
 
 void
@@ -76,7 +75,7 @@ _tscope_builder_irq_entry (Builder      *b,
     c->irq_open = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   o = g_hash_table_lookup (c->irq_open, GINT_TO_POINTER (irq));
   if (o != NULL)
-    b->t->irq_unmatched++;
+    b->m->irq_unmatched++;
   else
     {
       o = g_new (IrqOpen, 1);
@@ -102,15 +101,15 @@ _tscope_builder_irq_exit (Builder      *b,
 
   if (o == NULL)
     {
-      b->t->irq_unmatched++;
+      b->m->irq_unmatched++;
       return;
     }
   d = ts - o->start;
-  line = &g_array_index (b->t->irq_lines, TscopeIrqLine, o->line);
+  line = &g_array_index (b->m->irq_lines, TscopeIrqLine, o->line);
   line->count++;
   line->total_ns = _tscope_sat_add (line->total_ns, d);
   line->max_ns = MAX (line->max_ns, d);
-  push_span (&b->t->irq_spans[cpu], &c->irq_cap, o->start, ts, o->line);
+  push_span (&b->m->irq_spans[cpu], &c->irq_cap, o->start, ts, o->line);
   g_hash_table_remove (c->irq_open, GINT_TO_POINTER (irq));
 }
 
@@ -149,13 +148,13 @@ _tscope_builder_softirq (Builder         *b,
           c->raise_pending[vec] = -1;
         }
       if (c->softirq_open[vec] >= 0)
-        b->t->softirq_unmatched++;
+        b->m->softirq_unmatched++;
       c->softirq_open[vec] = ts;
       break;
     case TSCOPE_EV_SOFTIRQ_EXIT:
       if (c->softirq_open[vec] < 0)
         {
-          b->t->softirq_unmatched++;
+          b->m->softirq_unmatched++;
           break;
         }
       {
@@ -164,7 +163,7 @@ _tscope_builder_softirq (Builder         *b,
         s->count++;
         s->total = _tscope_sat_add (s->total, d);
         s->max = MAX (s->max, d);
-        push_span (&b->t->softirq_spans[cpu], &c->sirq_cap, c->softirq_open[vec], ts, (guint16) vec);
+        push_span (&b->m->softirq_spans[cpu], &c->sirq_cap, c->softirq_open[vec], ts, (guint16) vec);
         c->softirq_open[vec] = -1;
       }
       break;
@@ -188,7 +187,7 @@ cmp_irq_line (gconstpointer a,
 void
 _tscope_builder_finish_irqs (Builder *b)
 {
-  g_array_sort (b->t->irq_lines, cmp_irq_line);
+  g_array_sort (b->m->irq_lines, cmp_irq_line);
   for (guint v = 0; v < TSCOPE_MAX_VEC; v++)
     {
       SoftirqBuild *s = &b->softirq[v];
@@ -199,14 +198,14 @@ _tscope_builder_finish_irqs (Builder *b)
         continue;
       name = _tscope_symbol_lookup (&b->tep->softirq_names, v);
       out.vec = v;
-      out.name = name ? g_string_chunk_insert_const (b->t->local_strings, name)
-                      : g_string_chunk_insert_const (b->t->local_strings, "");
+      out.name = name ? g_string_chunk_insert_const (b->m->local_strings, name)
+                      : g_string_chunk_insert_const (b->m->local_strings, "");
       if (name == NULL)
         {
           char num[16];
 
           g_snprintf (num, sizeof num, "%u", v);
-          out.name = g_string_chunk_insert_const (b->t->local_strings, num);
+          out.name = g_string_chunk_insert_const (b->m->local_strings, num);
         }
       out.count = s->count;
       out.total_ns = s->total;
@@ -221,7 +220,7 @@ _tscope_builder_finish_irqs (Builder *b)
           /* nearest rank: ceil (0.5 * n) */
           out.raise_p50_ns = tscope_times_select (v, s->raise->len, (s->raise->len + 1) / 2 - 1);
         }
-      g_array_append_val (b->t->softirqs, out);
+      g_array_append_val (b->m->softirqs, out);
     }
 }
 

@@ -35,14 +35,6 @@ typedef struct
   guint      cpu;              /* of the switch-in */
 } TscopeLatencySample;
 
-TscopeTime  tscope_percentile_nearest_rank (const TscopeTime *sorted,
-                                            guint             n,
-                                            double            percent);
-TscopeTime  tscope_times_select             (TscopeTime       *times,
-                                             guint             n,
-                                             guint             k);
-void        tscope_times_sort               (TscopeTime       *times,
-                                             guint             n);
 void        tscope_latency_summarize        (const TscopeTime     *sorted,
                                              guint                 n,
                                              TscopeLatencySummary *out);

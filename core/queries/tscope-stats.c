@@ -3,7 +3,6 @@
  */
 #include "config.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,143 +10,6 @@
 #include "tscope-stats.h"
 #include "tscope-trace-private.h"
 #include "tscope-limits.h"
-
-/**
- * tscope_percentile_nearest_rank:
- * @sorted: ascending samples
- *
- * Returns: the value at 1-based rank ceil(@percent / 100 * n), or 0 if
- * there are none.
- */
-TscopeTime
-tscope_percentile_nearest_rank (const TscopeTime *sorted,
-                                guint             n,
-                                double            percent)
-{
-  guint64 rank;
-
-  if (n == 0)
-    return 0;
-  /* integer arithmetic: ceil (p * n / 100) without float rounding */
-  rank = ((guint64) llround (percent * 1000) * n + 99999) / 100000;
-  rank = CLAMP (rank, 1, n);
-  return sorted[rank - 1];
-}
-
-static gint cmp_time (gconstpointer a,
-                      gconstpointer b);
-
-#define RADIX_BITS 11
-#define RADIX      (1u << RADIX_BITS)
-
-/**
- * tscope_times_sort:
- *
- * Sorts @times ascending: a least-significant-digit radix sort (11-bit
- * digits, passes whose digit is the same everywhere skipped), several times
- * faster than qsort() on the millions of latencies of a big trace.
- */
-void
-tscope_times_sort (TscopeTime *times,
-                   guint       n)
-{
-  g_autofree guint64 *buf = NULL;
-  g_autofree guint *counts = NULL;
-  guint64 *src;
-  guint64 *dst;
-
-  if (n < 256)
-    {
-      qsort (times, n, sizeof (TscopeTime), cmp_time);
-      return;
-    }
-  buf = g_new (guint64, n);
-  counts = g_new (guint, RADIX);
-  src = (guint64 *) times;
-  dst = buf;
-  /* flipping the sign bit orders signed values as unsigned ones */
-  for (guint i = 0; i < n; i++)
-    src[i] ^= G_GUINT64_CONSTANT (1) << 63;
-  for (guint shift = 0; shift < 64; shift += RADIX_BITS)
-    {
-      guint sum = 0;
-
-      memset (counts, 0, RADIX * sizeof *counts);
-      for (guint i = 0; i < n; i++)
-        counts[(src[i] >> shift) & (RADIX - 1)]++;
-      if (counts[(src[0] >> shift) & (RADIX - 1)] == n)
-        continue;                 /* one digit for all: nothing moves */
-      for (guint d = 0; d < RADIX; d++)
-        {
-          guint c = counts[d];
-
-          counts[d] = sum;
-          sum += c;
-        }
-      for (guint i = 0; i < n; i++)
-        dst[counts[(src[i] >> shift) & (RADIX - 1)]++] = src[i];
-      { guint64 *t = src; src = dst; dst = t; }
-    }
-  if (src != (guint64 *) times)
-    memcpy (times, src, (gsize) n * sizeof *src);
-  for (guint i = 0; i < n; i++)
-    times[i] = (TscopeTime) ((guint64) times[i] ^ (G_GUINT64_CONSTANT (1) << 63));
-}
-
-/**
- * tscope_times_select:
- * @times: values, reordered in place
- * @k: a 0-based rank below @n
- *
- * Returns: the value of rank @k (what times[k] would be once sorted), in
- * linear time (Hoare's selection with a median-of-three pivot).
- */
-TscopeTime
-tscope_times_select (TscopeTime *times,
-                     guint       n,
-                     guint       k)
-{
-  guint lo = 0;
-  guint hi = n - 1;
-
-  g_return_val_if_fail (k < n, 0);
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      TscopeTime a = times[lo];
-      TscopeTime b = times[mid];
-      TscopeTime c = times[hi];
-      TscopeTime pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
-      guint i = lo;
-      guint j = hi;
-
-      while (i <= j)
-        {
-          while (times[i] < pivot)
-            i++;
-          while (times[j] > pivot)
-            j--;
-          if (i <= j)
-            {
-              TscopeTime tmp = times[i];
-
-              times[i] = times[j];
-              times[j] = tmp;
-              i++;
-              if (j == 0)
-                break;
-              j--;
-            }
-        }
-      if (k <= j && j != G_MAXUINT)
-        hi = j;
-      else if (k >= i)
-        lo = i;
-      else
-        return times[k];
-    }
-  return times[k];
-}
 
 /**
  * tscope_latency_summarize:
@@ -277,16 +139,6 @@ tscope_latency_samples_sort_worst (GArray *samples,
   qsort (samples->data, kept, sizeof (TscopeLatencySample), cmp_worst);
 }
 
-static gint
-cmp_time (gconstpointer a,
-          gconstpointer b)
-{
-  TscopeTime x = *(const TscopeTime *) a;
-  TscopeTime y = *(const TscopeTime *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 /* ---- JSON in the oracle schema ---- */
 
 static json_object *
@@ -377,9 +229,9 @@ cpu_intervals_json (TscopeTrace *trace)
 {
   json_object *o = json_object_new_object ();
 
-  for (guint c = 0; c < trace->n_cpus; c++)
+  for (guint c = 0; c < trace->model.n_cpus; c++)
     {
-      const TscopeCpuIntervals *iv = &trace->cpu_intervals[c];
+      const TscopeCpuIntervals *iv = &trace->model.cpu_intervals[c];
       json_object *e = json_object_new_object ();
       gint64 busy = 0;
       gint64 idle = 0;
@@ -438,9 +290,9 @@ pid_rows (TscopeTrace *trace)
   g_autoptr(GHashTable) by_pid = g_hash_table_new (NULL, NULL);
   GPtrArray *rows = g_ptr_array_new_with_free_func (g_free);
 
-  for (guint tk = 1; tk < trace->n_tasks; tk++)
+  for (guint tk = 1; tk < trace->model.n_tasks; tk++)
     {
-      const TscopeTaskRec *r = &trace->tasks[tk];
+      const TscopeTaskRec *r = &trace->model.tasks[tk];
       PidRow *row = g_hash_table_lookup (by_pid, GINT_TO_POINTER (r->pub.pid));
 
       if (r->pub.pid == 0)
@@ -520,7 +372,7 @@ wakeup_json (TscopeTrace *trace)
 {
   g_autoptr(GArray) samples = tscope_trace_latency_samples (trace, -1, NULL, G_MININT64, G_MAXINT64);
   g_autofree TscopeTime *lat = g_new (TscopeTime, samples->len + 1);
-  const TscopeWakeupStore *w = &trace->wk;
+  const TscopeWakeupStore *w = &trace->model.wk;
   json_object *o = json_object_new_object ();
   json_object *per_pid = json_object_new_object ();
   json_object *top = json_object_new_array ();
@@ -528,7 +380,7 @@ wakeup_json (TscopeTrace *trace)
 
   for (guint i = 0; i < samples->len; i++)
     lat[i] = g_array_index (samples, TscopeLatencySample, i).latency;
-  qsort (lat, samples->len, sizeof (TscopeTime), cmp_time);
+  tscope_times_sort (lat, samples->len);
   tscope_latency_summarize (lat, samples->len, &sum);
   json_object_object_add (o, "overall", tscope_latency_summary_json (&sum));
 
@@ -653,8 +505,8 @@ cmp_vcpu_pid (gconstpointer a,
   TscopeTrace *trace = data;
   const TscopeVcpu *x = *(const TscopeVcpu *const *) a;
   const TscopeVcpu *y = *(const TscopeVcpu *const *) b;
-  gint32 px = trace->tasks[x->task].pub.pid;
-  gint32 py = trace->tasks[y->task].pub.pid;
+  gint32 px = trace->model.tasks[x->task].pub.pid;
+  gint32 py = trace->model.tasks[y->task].pub.pid;
 
   return px < py ? -1 : px > py;
 }
@@ -666,13 +518,13 @@ kvm_json (TscopeTrace *trace,
   json_object *o = json_object_new_object ();
   g_autoptr(GPtrArray) vcpus = g_ptr_array_new ();
 
-  for (guint i = 0; i < trace->vcpus->len; i++)
-    g_ptr_array_add (vcpus, &g_array_index (trace->vcpus, TscopeVcpu, i));
+  for (guint i = 0; i < trace->model.vcpus->len; i++)
+    g_ptr_array_add (vcpus, &g_array_index (trace->model.vcpus, TscopeVcpu, i));
   g_ptr_array_sort_with_data (vcpus, cmp_vcpu_pid, trace);
   for (guint i = 0; i < vcpus->len; i++)
     {
       const TscopeVcpu *v = vcpus->pdata[i];
-      gint32 pid = trace->tasks[v->task].pub.pid;
+      gint32 pid = trace->model.tasks[v->task].pub.pid;
       json_object *e = json_object_new_object ();
       json_object *ids = json_object_new_array ();
       g_autoptr(GArray) sorted = g_array_copy (v->vcpu_ids);
@@ -708,7 +560,7 @@ static json_object *
 kvm_other_json (TscopeTrace *trace)
 {
   json_object *o = json_object_new_object ();
-  g_autoptr(GList) pids = g_hash_table_get_keys (trace->kvm_other);
+  g_autoptr(GList) pids = g_hash_table_get_keys (trace->model.kvm_other);
   GList *l;
 
   pids = g_list_sort (pids, (GCompareFunc) cmp_pid_ptr);
@@ -716,7 +568,7 @@ kvm_other_json (TscopeTrace *trace)
     {
       g_autofree char *key = pid_key (GPOINTER_TO_INT (l->data));
 
-      json_object_object_add (o, key, counts_json (g_hash_table_lookup (trace->kvm_other, l->data)));
+      json_object_object_add (o, key, counts_json (g_hash_table_lookup (trace->model.kvm_other, l->data)));
     }
   return o;
 }
@@ -741,21 +593,21 @@ tscope_trace_stats_json (TscopeTrace *trace,
   json_object_object_add (o, "trace", json_object_new_string (trace_label));
   json_object_object_add (o, "valid", json_object_new_boolean (TRUE));
   json_object_object_add (o, "events", events_json (trace));
-  json_object_object_add (o, "cpus", json_int (trace->n_cpus));
-  json_object_object_add (o, "first_ts", any ? json_int (trace->first_ts) : NULL);
-  json_object_object_add (o, "last_ts", any ? json_int (trace->last_ts) : NULL);
+  json_object_object_add (o, "cpus", json_int (trace->model.n_cpus));
+  json_object_object_add (o, "first_ts", any ? json_int (trace->model.first_ts) : NULL);
+  json_object_object_add (o, "last_ts", any ? json_int (trace->model.last_ts) : NULL);
   json_object_object_add (o, "unparsed_lines", json_int (0));
   json_object_object_add (o, "unparsed_fields", json_int (0));
   json_object_object_add (o, "cpu_intervals", cpu_intervals_json (trace));
   json_object_object_add (o, "tasks", tasks_json (trace, rows));
   json_object_object_add (o, "wakeup_latency", wakeup_json (trace));
   json_object_object_add (o, "irq", irq_json (trace));
-  json_object_object_add (o, "irq_unmatched", json_int (trace->irq_unmatched));
+  json_object_object_add (o, "irq_unmatched", json_int (trace->model.irq_unmatched));
   softirq_json (trace, &spans, &raise);
   json_object_object_add (o, "softirq", spans);
-  json_object_object_add (o, "softirq_unmatched", json_int (trace->softirq_unmatched));
+  json_object_object_add (o, "softirq_unmatched", json_int (trace->model.softirq_unmatched));
   json_object_object_add (o, "softirq_raise_latency", raise);
-  if (trace->vcpus->len > 0)
+  if (trace->model.vcpus->len > 0)
     {
       json_object_object_add (o, "kvm", kvm_json (trace, rows));
       json_object_object_add (o, "kvm_events_other_threads", kvm_other_json (trace));

@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,4 +214,150 @@ tscope_time_parse_position (const char *text,
     }
   *out = t;
   return TRUE;
+}
+
+/* ---- arrays of times: latency samples ---- */
+
+static gint
+cmp_time (gconstpointer a,
+          gconstpointer b)
+{
+  TscopeTime x = *(const TscopeTime *) a;
+  TscopeTime y = *(const TscopeTime *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/**
+ * tscope_percentile_nearest_rank:
+ * @sorted: ascending samples
+ *
+ * Returns: the value at 1-based rank ceil(@percent / 100 * n), or 0 if
+ * there are none.
+ */
+TscopeTime
+tscope_percentile_nearest_rank (const TscopeTime *sorted,
+                                guint             n,
+                                double            percent)
+{
+  guint64 rank;
+
+  if (n == 0)
+    return 0;
+  /* integer arithmetic: ceil (p * n / 100) without float rounding */
+  rank = ((guint64) llround (percent * 1000) * n + 99999) / 100000;
+  rank = CLAMP (rank, 1, n);
+  return sorted[rank - 1];
+}
+
+#define RADIX_BITS 11
+#define RADIX      (1u << RADIX_BITS)
+
+/**
+ * tscope_times_sort:
+ *
+ * Sorts @times ascending: a least-significant-digit radix sort (11-bit
+ * digits, passes whose digit is the same everywhere skipped), several times
+ * faster than qsort() on the millions of latencies of a big trace.
+ */
+void
+tscope_times_sort (TscopeTime *times,
+                   guint       n)
+{
+  g_autofree guint64 *buf = NULL;
+  g_autofree guint *counts = NULL;
+  guint64 *src;
+  guint64 *dst;
+
+  if (n < 256)
+    {
+      qsort (times, n, sizeof (TscopeTime), cmp_time);
+      return;
+    }
+  buf = g_new (guint64, n);
+  counts = g_new (guint, RADIX);
+  src = (guint64 *) times;
+  dst = buf;
+  /* flipping the sign bit orders signed values as unsigned ones */
+  for (guint i = 0; i < n; i++)
+    src[i] ^= G_GUINT64_CONSTANT (1) << 63;
+  for (guint shift = 0; shift < 64; shift += RADIX_BITS)
+    {
+      guint sum = 0;
+
+      memset (counts, 0, RADIX * sizeof *counts);
+      for (guint i = 0; i < n; i++)
+        counts[(src[i] >> shift) & (RADIX - 1)]++;
+      if (counts[(src[0] >> shift) & (RADIX - 1)] == n)
+        continue;                 /* one digit for all: nothing moves */
+      for (guint d = 0; d < RADIX; d++)
+        {
+          guint c = counts[d];
+
+          counts[d] = sum;
+          sum += c;
+        }
+      for (guint i = 0; i < n; i++)
+        dst[counts[(src[i] >> shift) & (RADIX - 1)]++] = src[i];
+      { guint64 *t = src; src = dst; dst = t; }
+    }
+  if (src != (guint64 *) times)
+    memcpy (times, src, (gsize) n * sizeof *src);
+  for (guint i = 0; i < n; i++)
+    times[i] = (TscopeTime) ((guint64) times[i] ^ (G_GUINT64_CONSTANT (1) << 63));
+}
+
+/**
+ * tscope_times_select:
+ * @times: values, reordered in place
+ * @k: a 0-based rank below @n
+ *
+ * Returns: the value of rank @k (what times[k] would be once sorted), in
+ * linear time (Hoare's selection with a median-of-three pivot).
+ */
+TscopeTime
+tscope_times_select (TscopeTime *times,
+                     guint       n,
+                     guint       k)
+{
+  guint lo = 0;
+  guint hi = n - 1;
+
+  g_return_val_if_fail (k < n, 0);
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      TscopeTime a = times[lo];
+      TscopeTime b = times[mid];
+      TscopeTime c = times[hi];
+      TscopeTime pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+      guint i = lo;
+      guint j = hi;
+
+      while (i <= j)
+        {
+          while (times[i] < pivot)
+            i++;
+          while (times[j] > pivot)
+            j--;
+          if (i <= j)
+            {
+              TscopeTime tmp = times[i];
+
+              times[i] = times[j];
+              times[j] = tmp;
+              i++;
+              if (j == 0)
+                break;
+              j--;
+            }
+        }
+      if (k <= j && j != G_MAXUINT)
+        hi = j;
+      else if (k >= i)
+        lo = i;
+      else
+        return times[k];
+    }
+  return times[k];
 }

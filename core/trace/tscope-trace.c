@@ -12,88 +12,17 @@
 G_DEFINE_FINAL_TYPE (TscopeTrace, tscope_trace, G_TYPE_OBJECT)
 
 static void
-free_spans (TscopeSpans *s,
-            guint        n)
-{
-  for (guint i = 0; s && i < n; i++)
-    {
-      g_free (s[i].start);
-      g_free (s[i].duration);
-      g_free (s[i].what);
-    }
-  g_free (s);
-}
-
-static void
 tscope_trace_finalize (GObject *object)
 {
   TscopeTrace *self = TSCOPE_TRACE (object);
 
-  for (guint c = 0; self->cpu_intervals && c < self->n_cpus; c++)
-    {
-      g_free (self->cpu_intervals[c].start);
-      g_free (self->cpu_intervals[c].task);
-      g_free (self->cpu_intervals[c].state);
-    }
-  g_free (self->cpu_intervals);
-  for (guint i = 0; self->pages && i < self->n_streams; i++)
-    {
-      g_free (self->pages[i].first_record);
-      g_free (self->pages[i].first_ts);
-    }
-  g_free (self->pages);
-  g_free (self->stream_cpu);
-  g_free (self->row_marks);
-  g_mutex_clear (&self->lazy_lock);
-  g_free (self->cpu_events);
-  g_free (self->event_counts);
-  g_free (self->tasks);
+  if (self->view_index)
+    self->view_index_free (self->view_index);
   g_free (self->task_runs);
   g_free (self->task_runs_start);
-  g_free (self->cpu_run_base);
-  g_free (self->wk.run);
-  g_free (self->wk.latency);
-  g_free (self->wk.waker);
-  g_free (self->wk.waker_cpu);
-  g_free (self->wk.target_cpu);
-  g_free (self->wk.kind);
-  g_clear_pointer (&self->wk.side, g_hash_table_unref);
-  g_free (self->migrations.ts);
-  g_free (self->migrations.task);
-  g_free (self->migrations.orig_cpu);
-  g_free (self->migrations.dest_cpu);
-  free_spans (self->irq_spans, self->n_cpus);
-  free_spans (self->softirq_spans, self->n_cpus);
-  g_clear_pointer (&self->irq_lines, g_array_unref);
-  g_clear_pointer (&self->softirqs, g_array_unref);
-  g_free (self->guest.start);
-  g_free (self->guest.end);
-  g_free (self->guest.task);
-  g_free (self->guest.cpu);
-  g_free (self->guest.reason);
-  g_clear_pointer (&self->kvm_reasons, g_ptr_array_unref);
-  if (self->vcpus)
-    {
-      for (guint i = 0; i < self->vcpus->len; i++)
-        {
-          TscopeVcpu *v = &g_array_index (self->vcpus, TscopeVcpu, i);
-
-          g_array_unref (v->vcpu_ids);
-          g_hash_table_unref (v->exit_reasons);
-          g_hash_table_unref (v->userspace_reasons);
-          g_hash_table_unref (v->kvm_events);
-        }
-      g_array_unref (self->vcpus);
-    }
-  g_clear_pointer (&self->kvm_other, g_hash_table_unref);
-  g_free (self->marks.ts);
-  g_free (self->marks.cpu);
-  g_free (self->marks.task);
-  g_free (self->marks.text);
-  g_clear_pointer (&self->view_index, _tscope_view_index_free);
-  g_clear_pointer (&self->comm_names, g_ptr_array_unref);
-  g_clear_pointer (&self->strings, g_string_chunk_free);
-  g_clear_pointer (&self->local_strings, g_string_chunk_free);
+  g_mutex_clear (&self->lazy_lock);
+  _tscope_record_index_clear (&self->records);
+  _tscope_model_clear (&self->model);
   g_clear_pointer (&self->tep, _tscope_tep_free);
   g_clear_pointer (&self->file, _tscope_file_free);
   g_free (self->buffer_name);
@@ -142,23 +71,17 @@ select_buffer (TscopeTrace  *self,
   return FALSE;
 }
 
-static void
-alloc_models (TscopeTrace *self)
+static TscopeBuffer *
+selected_buffer (TscopeTrace *self)
 {
-  self->n_cpus = self->file->cpus;
-  self->strings = g_string_chunk_new (64 * 1024);
-  self->local_strings = g_string_chunk_new (4 * 1024);
-  self->comm_names = g_ptr_array_new ();
-  self->cpu_intervals = g_new0 (TscopeCpuIntervals, self->n_cpus);
-  self->irq_spans = g_new0 (TscopeSpans, self->n_cpus);
-  self->softirq_spans = g_new0 (TscopeSpans, self->n_cpus);
-  self->cpu_events = g_new0 (guint64, self->n_cpus);
-  self->event_counts = g_new0 (guint64, self->tep->max_id + 1);
-  self->irq_lines = g_array_new (FALSE, FALSE, sizeof (TscopeIrqLine));
-  self->softirqs = g_array_new (FALSE, FALSE, sizeof (TscopeSoftirq));
-  self->kvm_reasons = g_ptr_array_new ();
-  self->vcpus = g_array_new (FALSE, FALSE, sizeof (TscopeVcpu));
-  self->kvm_other = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_hash_table_unref);
+  for (guint i = 0; i < self->file->buffers->len; i++)
+    {
+      TscopeBuffer *bf = self->file->buffers->pdata[i];
+
+      if (g_strcmp0 (bf->name, self->buffer_name) == 0)
+        return bf;
+    }
+  g_assert_not_reached ();
 }
 
 /**
@@ -178,6 +101,7 @@ tscope_trace_load (const char               *path,
                    GError                  **error)
 {
   g_autoptr(TscopeTrace) self = NULL;
+  TscopeModelSource source;
   gint64 t0 = g_get_monotonic_time ();
   gint64 t1;
   gint64 t2;
@@ -196,8 +120,16 @@ tscope_trace_load (const char               *path,
   if (self->tep == NULL)
     return NULL;
   t2 = g_get_monotonic_time ();
-  alloc_models (self);
-  if (!_tscope_trace_build (self, options, error))
+  _tscope_model_init (&self->model, self->file->cpus, self->tep->max_id);
+  source = (TscopeModelSource) {
+    .file = self->file,
+    .buffer = selected_buffer (self),
+    .tep = self->tep,
+    .progress = options ? options->progress : NULL,
+    .progress_data = options ? options->progress_data : NULL,
+    .n_threads = options ? options->n_threads : 0,
+  };
+  if (!_tscope_model_build (&self->model, &self->records, &source, error))
     {
       /* a file cut while we read it: that is the error, not what it left */
       if (!_tscope_file_check_intact (self->file, NULL))
@@ -209,10 +141,10 @@ tscope_trace_load (const char               *path,
     }
   if (!_tscope_file_check_intact (self->file, error))
     return NULL;
-  if (self->last_ts - self->first_ts > TSCOPE_LIMIT_SPAN_WARN)
+  if (self->model.last_ts - self->model.first_ts > TSCOPE_LIMIT_SPAN_WARN)
     self->warning = g_strdup_printf ("%s: warning: its records span %" G_GINT64_FORMAT " days: a page's "
                                      "timestamp is probably corrupt", path,
-                                     (self->last_ts - self->first_ts) / (G_GINT64_CONSTANT (86400) * 1000000000));
+                                     (self->model.last_ts - self->model.first_ts) / (G_GINT64_CONSTANT (86400) * 1000000000));
   self->load_seconds = (g_get_monotonic_time () - t0) / 1e6;
   g_debug ("%s: container %.1f ms, formats %.1f ms, models %.1f ms", path, (t1 - t0) / 1e3,
            (t2 - t1) / 1e3, (g_get_monotonic_time () - t2) / 1e3);
@@ -296,14 +228,14 @@ guint
 tscope_trace_get_n_cpus (TscopeTrace *self)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
-  return self->n_cpus;
+  return self->model.n_cpus;
 }
 
 guint64
 tscope_trace_get_n_events (TscopeTrace *self)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
-  return self->n_events;
+  return self->model.n_events;
 }
 
 guint64
@@ -311,22 +243,22 @@ tscope_trace_get_cpu_n_events (TscopeTrace *self,
                                guint        cpu)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
-  g_return_val_if_fail (cpu < self->n_cpus, 0);
-  return self->cpu_events[cpu];
+  g_return_val_if_fail (cpu < self->model.n_cpus, 0);
+  return self->model.cpu_events[cpu];
 }
 
 TscopeTime
 tscope_trace_get_first_ts (TscopeTrace *self)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
-  return self->first_ts;
+  return self->model.first_ts;
 }
 
 TscopeTime
 tscope_trace_get_last_ts (TscopeTrace *self)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
-  return self->last_ts;
+  return self->model.last_ts;
 }
 
 double
@@ -340,7 +272,7 @@ guint64
 tscope_trace_get_bad_pages (TscopeTrace *self)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
-  return self->bad_pages;
+  return self->records.bad_pages;
 }
 
 /**
@@ -380,7 +312,7 @@ gboolean
 tscope_trace_has_sched_events (TscopeTrace *self)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), FALSE);
-  return self->has_sched;
+  return self->model.has_sched;
 }
 
 /**
@@ -401,7 +333,7 @@ tscope_trace_dup_event_counts (TscopeTrace *self)
       const char *name;
       guint64 *n;
 
-      if (self->event_counts[id] == 0)
+      if (self->model.event_counts[id] == 0)
         continue;
       e = id < self->tep->max_id ? tep_find_event (self->tep->tep, (int) id) : NULL;
       name = e ? e->name : "(unknown)";
@@ -411,7 +343,7 @@ tscope_trace_dup_event_counts (TscopeTrace *self)
           n = g_new0 (guint64, 1);
           g_hash_table_insert (h, g_strdup (name), n);
         }
-      *n += self->event_counts[id];
+      *n += self->model.event_counts[id];
     }
   return h;
 }
@@ -421,8 +353,8 @@ tscope_trace_get_cpu_intervals (TscopeTrace *self,
                                 guint        cpu)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
-  g_return_val_if_fail (cpu < self->n_cpus, NULL);
-  return &self->cpu_intervals[cpu];
+  g_return_val_if_fail (cpu < self->model.n_cpus, NULL);
+  return &self->model.cpu_intervals[cpu];
 }
 
 /**
@@ -436,16 +368,16 @@ tscope_trace_interval_end (TscopeTrace *self,
                            guint        cpu,
                            guint        index)
 {
-  const TscopeCpuIntervals *iv = &self->cpu_intervals[cpu];
+  const TscopeCpuIntervals *iv = &self->model.cpu_intervals[cpu];
 
-  return index + 1 < iv->n ? iv->start[index + 1] : self->last_ts;
+  return index + 1 < iv->n ? iv->start[index + 1] : self->model.last_ts;
 }
 
 guint
 tscope_trace_get_n_tasks (TscopeTrace *self)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
-  return self->n_tasks;
+  return self->model.n_tasks;
 }
 
 const TscopeTask *
@@ -453,8 +385,8 @@ tscope_trace_get_task (TscopeTrace *self,
                        guint32      task)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
-  g_return_val_if_fail (task < self->n_tasks, NULL);
-  return &self->tasks[task].pub;
+  g_return_val_if_fail (task < self->model.n_tasks, NULL);
+  return &self->model.tasks[task].pub;
 }
 
 /* Groups every running interval by task, in time order: a merge of the
@@ -464,17 +396,17 @@ index_task_runs (TscopeTrace *t,
                  guint32     *starts,
                  guint32     *runs)
 {
-  g_autofree guint32 *fill = g_memdup2 (starts, sizeof (guint32) * t->n_tasks);
-  g_autofree guint *pos = g_new0 (guint, t->n_cpus);
+  g_autofree guint32 *fill = g_memdup2 (starts, sizeof (guint32) * t->model.n_tasks);
+  g_autofree guint *pos = g_new0 (guint, t->model.n_cpus);
 
   for (;;)
     {
       gint best = -1;
       gint64 best_start = 0;
 
-      for (guint c = 0; c < t->n_cpus; c++)
+      for (guint c = 0; c < t->model.n_cpus; c++)
         {
-          const TscopeCpuIntervals *iv = &t->cpu_intervals[c];
+          const TscopeCpuIntervals *iv = &t->model.cpu_intervals[c];
 
           if (pos[c] < iv->n && (best < 0 || iv->start[pos[c]] < best_start))
             {
@@ -484,7 +416,7 @@ index_task_runs (TscopeTrace *t,
         }
       if (best < 0)
         break;
-      runs[fill[t->cpu_intervals[best].task[pos[best]]]++] = t->cpu_run_base[best] + pos[best];
+      runs[fill[t->model.cpu_intervals[best].task[pos[best]]]++] = t->model.cpu_run_base[best] + pos[best];
       pos[best]++;
     }
 }
@@ -502,19 +434,19 @@ tscope_trace_get_task_runs (TscopeTrace *self,
                             guint       *n_runs)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
-  g_return_val_if_fail (task < self->n_tasks, NULL);
+  g_return_val_if_fail (task < self->model.n_tasks, NULL);
   /* built on first use: the load does not pay 4 bytes a run for a GUI index */
   if (!g_atomic_pointer_get (&self->task_runs_start))
     {
       g_mutex_lock (&self->lazy_lock);
       if (self->task_runs_start == NULL)
         {
-          guint32 *starts = g_new0 (guint32, self->n_tasks + 1);
+          guint32 *starts = g_new0 (guint32, self->model.n_tasks + 1);
           guint32 *runs;
 
-          for (guint tk = 0; tk < self->n_tasks; tk++)
-            starts[tk + 1] = starts[tk] + self->tasks[tk].pub.n_runs;
-          runs = g_new (guint32, MAX (starts[self->n_tasks], 1));
+          for (guint tk = 0; tk < self->model.n_tasks; tk++)
+            starts[tk + 1] = starts[tk] + self->model.tasks[tk].pub.n_runs;
+          runs = g_new (guint32, MAX (starts[self->model.n_tasks], 1));
           index_task_runs (self, starts, runs);
           self->task_runs = runs;
           /* published last: readers check it without the lock */
@@ -538,29 +470,29 @@ tscope_trace_decode_run (TscopeTrace *self,
                          guint       *index)
 {
   guint lo = 0;
-  guint hi = self->n_cpus;
+  guint hi = self->model.n_cpus;
 
   /* the last CPU whose base is <= run (CPUs without intervals share bases) */
   while (hi - lo > 1)
     {
       guint mid = (lo + hi) / 2;
 
-      if (self->cpu_run_base[mid] <= run)
+      if (self->model.cpu_run_base[mid] <= run)
         lo = mid;
       else
         hi = mid;
     }
-  while (lo + 1 < self->n_cpus && self->cpu_run_base[lo + 1] <= run)
+  while (lo + 1 < self->model.n_cpus && self->model.cpu_run_base[lo + 1] <= run)
     lo++;
   *cpu = lo;
-  *index = run - self->cpu_run_base[lo];
+  *index = run - self->model.cpu_run_base[lo];
 }
 
 guint
 tscope_trace_get_n_wakeups (TscopeTrace *self)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
-  return self->wk.n;
+  return self->model.wk.n;
 }
 
 /**
@@ -573,7 +505,7 @@ tscope_trace_get_wakeup (TscopeTrace  *self,
                          guint         i,
                          TscopeWakeup *out)
 {
-  const TscopeWakeupStore *w = &self->wk;
+  const TscopeWakeupStore *w = &self->model.wk;
   const TscopeWakeupSide *side = NULL;
 
   g_return_if_fail (TSCOPE_IS_TRACE (self));
@@ -596,8 +528,8 @@ tscope_trace_get_wakeup (TscopeTrace  *self,
       return;
     }
   tscope_trace_decode_run (self, w->run[i], &out->switch_cpu, &out->switch_index);
-  out->switch_ts = self->cpu_intervals[out->switch_cpu].start[out->switch_index];
-  out->task = self->cpu_intervals[out->switch_cpu].task[out->switch_index];
+  out->switch_ts = self->model.cpu_intervals[out->switch_cpu].start[out->switch_index];
+  out->task = self->model.cpu_intervals[out->switch_cpu].task[out->switch_index];
   out->latency = side ? side->latency : (TscopeTime) w->latency[i];
   out->wakeup_ts = side ? side->wakeup_ts : out->switch_ts - out->latency;
 }
@@ -610,11 +542,11 @@ tscope_trace_get_wakeup_counts (TscopeTrace *self,
 {
   g_return_if_fail (TSCOPE_IS_TRACE (self));
   if (ignored_running)
-    *ignored_running = self->wk.ignored_running;
+    *ignored_running = self->model.wk.ignored_running;
   if (discarded_switched_out)
-    *discarded_switched_out = self->wk.discarded_switched_out;
+    *discarded_switched_out = self->model.wk.discarded_switched_out;
   if (dropped_no_switch)
-    *dropped_no_switch = self->wk.dropped_no_switch;
+    *dropped_no_switch = self->model.wk.dropped_no_switch;
 }
 
 /**
@@ -628,14 +560,14 @@ tscope_trace_get_prev_state (TscopeTrace *self,
                              guint8       code)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
-  return code < self->n_states ? self->states[code] : 0;
+  return code < self->model.n_states ? self->model.states[code] : 0;
 }
 
 const TscopeMigrations *
 tscope_trace_get_migrations (TscopeTrace *self)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
-  return &self->migrations;
+  return &self->model.migrations;
 }
 
 const TscopeSpans *
@@ -643,8 +575,8 @@ tscope_trace_get_irq_spans (TscopeTrace *self,
                             guint        cpu)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
-  g_return_val_if_fail (cpu < self->n_cpus, NULL);
-  return &self->irq_spans[cpu];
+  g_return_val_if_fail (cpu < self->model.n_cpus, NULL);
+  return &self->model.irq_spans[cpu];
 }
 
 const TscopeSpans *
@@ -652,15 +584,15 @@ tscope_trace_get_softirq_spans (TscopeTrace *self,
                                 guint        cpu)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
-  g_return_val_if_fail (cpu < self->n_cpus, NULL);
-  return &self->softirq_spans[cpu];
+  g_return_val_if_fail (cpu < self->model.n_cpus, NULL);
+  return &self->model.softirq_spans[cpu];
 }
 
 guint
 tscope_trace_get_n_irq_lines (TscopeTrace *self)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
-  return self->irq_lines->len;
+  return self->model.irq_lines->len;
 }
 
 const TscopeIrqLine *
@@ -668,22 +600,22 @@ tscope_trace_get_irq_line (TscopeTrace *self,
                            guint        i)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
-  g_return_val_if_fail (i < self->irq_lines->len, NULL);
-  return &g_array_index (self->irq_lines, TscopeIrqLine, i);
+  g_return_val_if_fail (i < self->model.irq_lines->len, NULL);
+  return &g_array_index (self->model.irq_lines, TscopeIrqLine, i);
 }
 
 guint
 tscope_trace_get_irq_unmatched (TscopeTrace *self)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
-  return self->irq_unmatched;
+  return self->model.irq_unmatched;
 }
 
 guint
 tscope_trace_get_n_softirqs (TscopeTrace *self)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
-  return self->softirqs->len;
+  return self->model.softirqs->len;
 }
 
 const TscopeSoftirq *
@@ -691,22 +623,22 @@ tscope_trace_get_softirq (TscopeTrace *self,
                           guint        i)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
-  g_return_val_if_fail (i < self->softirqs->len, NULL);
-  return &g_array_index (self->softirqs, TscopeSoftirq, i);
+  g_return_val_if_fail (i < self->model.softirqs->len, NULL);
+  return &g_array_index (self->model.softirqs, TscopeSoftirq, i);
 }
 
 guint
 tscope_trace_get_softirq_unmatched (TscopeTrace *self)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
-  return self->softirq_unmatched;
+  return self->model.softirq_unmatched;
 }
 
 const TscopeGuestSpans *
 tscope_trace_get_guest_spans (TscopeTrace *self)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
-  return &self->guest;
+  return &self->model.guest;
 }
 
 const char *
@@ -714,15 +646,15 @@ tscope_trace_get_kvm_reason_name (TscopeTrace *self,
                                   guint        reason)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
-  g_return_val_if_fail (reason < self->kvm_reasons->len, NULL);
-  return self->kvm_reasons->pdata[reason];
+  g_return_val_if_fail (reason < self->model.kvm_reasons->len, NULL);
+  return self->model.kvm_reasons->pdata[reason];
 }
 
 guint
 tscope_trace_get_n_vcpus (TscopeTrace *self)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
-  return self->vcpus->len;
+  return self->model.vcpus->len;
 }
 
 const TscopeVcpu *
@@ -730,8 +662,8 @@ tscope_trace_get_vcpu (TscopeTrace *self,
                        guint        i)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
-  g_return_val_if_fail (i < self->vcpus->len, NULL);
-  return &g_array_index (self->vcpus, TscopeVcpu, i);
+  g_return_val_if_fail (i < self->model.vcpus->len, NULL);
+  return &g_array_index (self->model.vcpus, TscopeVcpu, i);
 }
 
 /**
@@ -744,32 +676,14 @@ GHashTable *
 tscope_trace_get_kvm_other_threads (TscopeTrace *self)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
-  return self->kvm_other;
+  return self->model.kvm_other;
 }
 
 const TscopeMarks *
 tscope_trace_get_marks (TscopeTrace *self)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
-  return &self->marks;
-}
-
-const char *
-tscope_state_name (TscopeState state)
-{
-  static const char *const names[TSCOPE_STATE_N] = {
-    [TSCOPE_STATE_UNKNOWN] = "Unknown",
-    [TSCOPE_STATE_RUNNING] = "Running",
-    [TSCOPE_STATE_RUNNABLE] = "Runnable",
-    [TSCOPE_STATE_SLEEPING] = "Sleeping",
-    [TSCOPE_STATE_UNINTERRUPTIBLE] = "Uninterruptible",
-    [TSCOPE_STATE_STOPPED] = "Stopped",
-    [TSCOPE_STATE_DEAD] = "Dead",
-    [TSCOPE_STATE_PARKED] = "Parked",
-    [TSCOPE_STATE_IDLE] = "Idle",
-  };
-
-  return (guint) state < TSCOPE_STATE_N ? names[state] : "Unknown";
+  return &self->model.marks;
 }
 
 /* Bytes of heap the models hold (the page cache of the mapped file and
@@ -779,21 +693,21 @@ _tscope_trace_model_bytes (TscopeTrace *self)
 {
   gsize bytes = 0;
 
-  for (guint c = 0; c < self->n_cpus; c++)
+  for (guint c = 0; c < self->model.n_cpus; c++)
     {
-      bytes += self->cpu_intervals[c].n * (sizeof (gint64) + sizeof (guint32) + sizeof (guint8));
-      bytes += (self->irq_spans[c].n + self->softirq_spans[c].n) * (8 + 4 + 2);
+      bytes += self->model.cpu_intervals[c].n * (sizeof (gint64) + sizeof (guint32) + sizeof (guint8));
+      bytes += (self->model.irq_spans[c].n + self->model.softirq_spans[c].n) * (8 + 4 + 2);
     }
-  for (guint i = 0; i < self->n_streams; i++)
-    bytes += self->pages[i].n_pages * 16;
-  bytes += self->n_tasks * sizeof (TscopeTaskRec);
+  for (guint i = 0; i < self->records.n_streams; i++)
+    bytes += self->records.pages[i].n_pages * 16;
+  bytes += self->model.n_tasks * sizeof (TscopeTaskRec);
   if (g_atomic_pointer_get (&self->task_runs_start))
-    bytes += (self->n_tasks + 1 + self->cpu_run_base[self->n_cpus]) * sizeof (guint32);
-  bytes += self->wk.n * (4 + 4 + 4 + 2 + 2 + 1);
-  bytes += g_hash_table_size (self->wk.side) * (sizeof (TscopeWakeupSide) + 32);
-  bytes += self->migrations.n * (8 + 4 + 2 + 2);
-  bytes += self->guest.n * (8 + 8 + 4 + 2 + 2);
-  bytes += self->marks.n * (8 + 2 + 4 + sizeof (char *));
+    bytes += (self->model.n_tasks + 1 + self->model.cpu_run_base[self->model.n_cpus]) * sizeof (guint32);
+  bytes += self->model.wk.n * (4 + 4 + 4 + 2 + 2 + 1);
+  bytes += g_hash_table_size (self->model.wk.side) * (sizeof (TscopeWakeupSide) + 32);
+  bytes += self->model.migrations.n * (8 + 4 + 2 + 2);
+  bytes += self->model.guest.n * (8 + 8 + 4 + 2 + 2);
+  bytes += self->model.marks.n * (8 + 2 + 4 + sizeof (char *));
   return bytes;
 }
 
@@ -802,30 +716,6 @@ tscope_trace_get_model_bytes (TscopeTrace *self)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
   return _tscope_trace_model_bytes (self);
-}
-
-static TscopeState
-state_of_letter (char c)
-{
-  switch (c)
-    {
-    case 'S':
-      return TSCOPE_STATE_SLEEPING;
-    case 'D':
-      return TSCOPE_STATE_UNINTERRUPTIBLE;
-    case 'T':
-    case 't':
-      return TSCOPE_STATE_STOPPED;
-    case 'X':
-    case 'Z':
-      return TSCOPE_STATE_DEAD;
-    case 'P':
-      return TSCOPE_STATE_PARKED;
-    case 'I':
-      return TSCOPE_STATE_IDLE;
-    default:
-      return TSCOPE_STATE_UNKNOWN;
-    }
 }
 
 /**
@@ -840,18 +730,8 @@ tscope_trace_state_of_prev_state (TscopeTrace *self,
                                   guint16      prev_state,
                                   gboolean    *preempted)
 {
-  const TscopeTep *t = self->tep;
-  guint max = t->state_report_max ? t->state_report_max : 0x100;
-  guint bits = prev_state & (max - 1);
-
-  if (preempted)
-    *preempted = (prev_state & max) != 0;
-  if (bits == 0)
-    return TSCOPE_STATE_RUNNABLE;
-  for (guint i = 0; i < t->state_flags.n; i++)
-    if ((bits & t->state_flags.values[i]) && t->state_flags.names[i][0])
-      return state_of_letter (t->state_flags.names[i][0]);
-  return TSCOPE_STATE_UNKNOWN;
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), TSCOPE_STATE_UNKNOWN);
+  return _tscope_model_state_of_prev_state (self->tep, prev_state, preempted);
 }
 
 /**

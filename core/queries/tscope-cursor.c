@@ -51,8 +51,8 @@ tscope_cursor_new (TscopeTrace *trace)
 
   c->trace = g_object_ref (trace);
   c->cpu_filter = -1;
-  c->streams = g_new0 (TscopeStream, trace->n_streams);
-  c->order = g_new0 (TscopeStream *, trace->n_streams);
+  c->streams = g_new0 (TscopeStream, trace->records.n_streams);
+  c->order = g_new0 (TscopeStream *, trace->records.n_streams);
   for (guint i = 0; i < b->n_cpus; i++)
     {
       /* the trace validated every stream when it loaded */
@@ -62,12 +62,12 @@ tscope_cursor_new (TscopeTrace *trace)
   {
     g_autoptr(GHashTable) by_cpu = g_hash_table_new (NULL, NULL);
 
-    for (guint j = 0; j < trace->n_streams; j++)
+    for (guint j = 0; j < trace->records.n_streams; j++)
       g_hash_table_insert (by_cpu, GUINT_TO_POINTER (c->streams[j].cpu), &c->streams[j]);
-    for (guint i = 0; i < trace->n_streams; i++)
-      c->order[i] = g_hash_table_lookup (by_cpu, GUINT_TO_POINTER (trace->stream_cpu[i]));
+    for (guint i = 0; i < trace->records.n_streams; i++)
+      c->order[i] = g_hash_table_lookup (by_cpu, GUINT_TO_POINTER (trace->records.stream_cpu[i]));
   }
-  _tscope_merge_init (&c->merge, c->order, trace->n_streams);
+  _tscope_merge_init (&c->merge, c->order, trace->records.n_streams);
   trace_seq_init (&c->seq);
   _tscope_tep_ensure_symbols (trace->tep, trace->file);
   return c;
@@ -78,7 +78,7 @@ tscope_cursor_free (TscopeCursor *c)
 {
   if (c == NULL)
     return;
-  for (guint i = 0; i < c->trace->n_streams; i++)
+  for (guint i = 0; i < c->trace->records.n_streams; i++)
     _tscope_stream_clear (&c->streams[i]);
   _tscope_merge_clear (&c->merge);
   g_free (c->streams);
@@ -117,7 +117,7 @@ seek_stream (TscopeCursor    *c,
              TscopeTime       t)
 {
   TscopeStream *s = c->order[i];
-  const TscopePageIndex *pi = &c->trace->pages[i];
+  const TscopePageIndex *pi = &c->trace->records.pages[i];
   guint64 lo = 0;
   guint64 hi = pi->n_pages;
 
@@ -156,7 +156,7 @@ gboolean
 tscope_cursor_seek_time (TscopeCursor *c,
                          TscopeTime    t)
 {
-  for (guint i = 0; i < c->trace->n_streams; i++)
+  for (guint i = 0; i < c->trace->records.n_streams; i++)
     seek_stream (c, i, t);
   c->current = _tscope_merge_reset (&c->merge);
   return c->current != NULL;
@@ -169,14 +169,14 @@ seek_stream_index (TscopeCursor *c,
                    guint64       index)
 {
   TscopeStream *s = c->order[i];
-  const TscopePageIndex *pi = &c->trace->pages[i];
+  const TscopePageIndex *pi = &c->trace->records.pages[i];
   guint64 lo = 0;
   guint64 hi = pi->n_pages;
 
   s->valid = FALSE;
-  if (pi->n_pages == 0 || index >= c->trace->cpu_events[s->cpu])
+  if (pi->n_pages == 0 || index >= c->trace->model.cpu_events[s->cpu])
     {
-      s->index = c->trace->cpu_events[s->cpu];
+      s->index = c->trace->model.cpu_events[s->cpu];
       return FALSE;
     }
   /* the last page whose first record is at or before index */
@@ -217,13 +217,13 @@ tscope_cursor_seek_row (TscopeCursor *c,
   guint64 mark = row / TSCOPE_ROW_STEP;
 
   c->cpu_filter = -1;
-  if (row >= t->n_events || mark >= t->n_row_marks)
+  if (row >= t->model.n_events || mark >= t->records.n_row_marks)
     {
       c->current = NULL;
       return FALSE;
     }
-  for (guint i = 0; i < t->n_streams; i++)
-    seek_stream_index (c, i, t->row_marks[mark * t->n_streams + i]);
+  for (guint i = 0; i < t->records.n_streams; i++)
+    seek_stream_index (c, i, t->records.row_marks[mark * t->records.n_streams + i]);
   c->current = _tscope_merge_reset (&c->merge);
   for (guint64 r = mark * TSCOPE_ROW_STEP; r < row && c->current; r++)
     tscope_cursor_next (c);
@@ -241,8 +241,8 @@ tscope_cursor_get_row (TscopeCursor *c)
 {
   guint64 row = 0;
 
-  for (guint i = 0; i < c->trace->n_streams; i++)
-    row += c->order[i]->valid ? c->order[i]->index : c->trace->cpu_events[c->order[i]->cpu];
+  for (guint i = 0; i < c->trace->records.n_streams; i++)
+    row += c->order[i]->valid ? c->order[i]->index : c->trace->model.cpu_events[c->order[i]->cpu];
   return row;
 }
 
@@ -487,10 +487,10 @@ tscope_trace_adjacent_records (TscopeTrace *trace,
   TscopeTime a = G_MAXINT64;
 
   tscope_cursor_set_cpu_filter (c, cpu);
-  for (guint i = 0; i < trace->n_streams; i++)
+  for (guint i = 0; i < trace->records.n_streams; i++)
     {
       TscopeStream *s = c->order[i];
-      const TscopePageIndex *pi = &trace->pages[i];
+      const TscopePageIndex *pi = &trace->records.pages[i];
       guint64 lo = 0;
       guint64 hi = pi->n_pages;
 

@@ -765,7 +765,7 @@ tscope_trace_digest (TscopeTrace   *trace,
   guint type_end = (guint) t->common_type.offset + t->common_type.size;
 
   g_return_val_if_fail (buffer != NULL, FALSE);
-  digest_init (out, trace->n_cpus);
+  digest_init (out, trace->model.n_cpus);
   for (guint i = 0; i < buffer->n_cpus; i++)
     {
       TscopeStream s;

@@ -8,7 +8,8 @@
 
 #include <string.h>
 
-#include "tscope-model-private.h"
+#include "tscope-builder-private.h"
+#include "tscope-model-tasks-private.h"
 #include "tscope-limits.h"
 
 /* ---- KVM ---- */
@@ -28,10 +29,10 @@ vcpu_of (Builder *b,
       v.exit_reasons = g_hash_table_new (g_str_hash, g_str_equal);
       v.userspace_reasons = g_hash_table_new (g_str_hash, g_str_equal);
       v.kvm_events = g_hash_table_new (g_str_hash, g_str_equal);
-      g_array_append_val (b->t->vcpus, v);
-      tb->vcpu = b->t->vcpus->len - 1;
+      g_array_append_val (b->m->vcpus, v);
+      tb->vcpu = b->m->vcpus->len - 1;
     }
-  return &g_array_index (b->t->vcpus, TscopeVcpu, tb->vcpu);
+  return &g_array_index (b->m->vcpus, TscopeVcpu, tb->vcpu);
 }
 
 static guint16 kvm_reason_id (Builder    *b,
@@ -44,7 +45,7 @@ kvm_reason (Builder    *b,
 {
   guint16 id = kvm_reason_id (b, name);
 
-  return b->t->kvm_reasons->pdata[id];
+  return b->m->kvm_reasons->pdata[id];
 }
 
 static guint16
@@ -56,10 +57,10 @@ kvm_reason_id (Builder    *b,
 
   if (v != NULL)
     return (guint16) (GPOINTER_TO_UINT (v) - 1);
-  s = g_string_chunk_insert_const (b->t->strings, name);
-  g_ptr_array_add (b->t->kvm_reasons, (gpointer) s);
-  g_hash_table_insert (b->kvm_reason_ids, (gpointer) s, GUINT_TO_POINTER (b->t->kvm_reasons->len));
-  return (guint16) (b->t->kvm_reasons->len - 1);
+  s = g_string_chunk_insert_const (b->m->strings, name);
+  g_ptr_array_add (b->m->kvm_reasons, (gpointer) s);
+  g_hash_table_insert (b->kvm_reason_ids, (gpointer) s, GUINT_TO_POINTER (b->m->kvm_reasons->len));
+  return (guint16) (b->m->kvm_reasons->len - 1);
 }
 
 static void
@@ -100,7 +101,7 @@ push_guest_span (Builder    *b,
                  guint       cpu,
                  const char *reason)
 {
-  TscopeGuestSpans *g = &b->t->guest;
+  TscopeGuestSpans *g = &b->m->guest;
   guint i = g->n;
 
   if (i == b->guest_cap)
@@ -207,7 +208,7 @@ _tscope_builder_print (Builder      *b,
           const guint8 *rec,
           guint         size)
 {
-  TscopeMarks *m = &b->t->marks;
+  TscopeMarks *m = &b->m->marks;
   gsize len;
   const char *text = _tscope_field_string (b->tep, &b->tep->fields[TSCOPE_EV_PRINT][F_BUF], rec, size, &len);
   gint32 pid = field_pid (b, &b->tep->common_pid, rec, size);
@@ -226,7 +227,7 @@ _tscope_builder_print (Builder      *b,
   m->ts[i] = ts;
   m->cpu[i] = (guint16) cpu;
   m->task[i] = _tscope_builder_task_of (b, pid, ts, FALSE);
-  m->text[i] = _tscope_trace_intern (b->t, text ? text : "", text ? len : 0);
+  m->text[i] = _tscope_model_intern (b->m, text ? text : "", text ? len : 0);
   m->n++;
 }
 
@@ -250,18 +251,18 @@ _tscope_builder_finish_kvm (Builder *b)
 
       if (e == NULL)
         continue;
-      name = g_string_chunk_insert_const (b->t->strings, e->name);
+      name = g_string_chunk_insert_const (b->m->strings, e->name);
       if (b->tb[task].vcpu != NONE)
-        table = g_array_index (b->t->vcpus, TscopeVcpu, b->tb[task].vcpu).kvm_events;
+        table = g_array_index (b->m->vcpus, TscopeVcpu, b->tb[task].vcpu).kvm_events;
       else
         {
           gint32 pid = b->tb[task].pid;
 
-          table = g_hash_table_lookup (b->t->kvm_other, GINT_TO_POINTER (pid));
+          table = g_hash_table_lookup (b->m->kvm_other, GINT_TO_POINTER (pid));
           if (table == NULL)
             {
               table = g_hash_table_new (g_str_hash, g_str_equal);
-              g_hash_table_insert (b->t->kvm_other, GINT_TO_POINTER (pid), table);
+              g_hash_table_insert (b->m->kvm_other, GINT_TO_POINTER (pid), table);
             }
         }
       n = GPOINTER_TO_UINT (g_hash_table_lookup (table, name));

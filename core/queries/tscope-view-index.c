@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * View queries.  Each row is a sweep over its pixel columns: the runs or
+ * intervals of a column come from galloping searches that start where the
+ * previous column stopped, and when a column holds many of them the longest
+ * comes from a "mipmap" (Perfetto keeps the longest slice per bucket for the
+ * same reason: a short spike must stay visible when zoomed out): the longest
+ * element of every block of 64 (16 for task runs), of every 64 such blocks,
+ * and so on.  A column then costs two partial blocks and a few block
+ * entries, whatever the zoom.
+ *
+ * The indexes are built on first use, each behind its own g_once, and live
+ * in the trace until it is finalized.
+ *
+ * This file builds and frees the indexes (tscope-view-private.h has their
+ * types); the queries are in tscope-view-cpu.c, tscope-view-task.c and
+ * tscope-view-events.c.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "tscope-cursor.h"
+#include "tscope-view-private.h"
+
+/**
+ * tscope_view_column_start:
+ * @t0: start of the window
+ * @t1: end of the window, after @t0
+ * @n_cols: columns in the window
+ * @col: a column, 0 to @n_cols (@n_cols gives @t1)
+ *
+ * Column @col covers [start (@col), start (@col + 1)); a column narrower
+ * than 1 ns (a window shorter than @n_cols ns) covers the instant it starts
+ * at.  Every view query divides its window this way.
+ *
+ * Returns: @t0 + (@t1 - @t0) * @col / @n_cols, rounded down, without overflow.
+ */
+TscopeTime
+tscope_view_column_start (TscopeTime t0,
+                          TscopeTime t1,
+                          guint      n_cols,
+                          guint      col)
+{
+  Columns c;
+
+  g_return_val_if_fail (t1 > t0, t0);
+  g_return_val_if_fail (n_cols > 0 && col <= n_cols, t0);
+  columns_init (&c, t0, t1, n_cols);
+  return columns_start (&c, col);
+}
+
+/* ---- longest-element mipmaps ---- */
+
+void
+_tscope_view_mipmap_build (Mipmap   *m,
+                           guint     n,
+                           guint     shift,
+                           guint32   cap,
+                           DurFunc   dur,
+                           gpointer  data)
+{
+  guint len = (guint) (((guint64) n + (1u << shift) - 1) >> shift);
+
+  memset (m, 0, sizeof *m);
+  m->shift = shift;
+  m->cap = cap;
+  for (; len > 0 && m->n_levels < MAX_LEVELS; len = (len + FANOUT - 1) >> FANOUT_SHIFT)
+    {
+      guint l = m->n_levels++;
+      guint below = l == 0 ? n : m->len[l - 1];
+      guint per = l == 0 ? shift : FANOUT_SHIFT;
+
+      m->level[l] = g_new (Best, len);
+      m->len[l] = len;
+      for (guint e = 0; e < len; e++)
+        {
+          guint end = (guint) MIN ((guint64) below, ((guint64) e + 1) << per);
+          Pick p = PICK_INIT;
+
+          for (guint i = e << per; i < end; i++)
+            {
+              if (l == 0)
+                pick_offer (&p, i, dur (data, i));
+              else
+                pick_offer_best (&p, m, m->level[l - 1][i], 0, dur, data);
+            }
+          m->level[l][e] = best_of_pick (m, &p);
+        }
+      if (len <= FANOUT)
+        break;
+    }
+}
+
+void
+_tscope_view_mipmap_clear (Mipmap *m)
+{
+  for (guint l = 0; l < m->n_levels; l++)
+    g_free (m->level[l]);
+}
+
+gsize
+_tscope_view_mipmap_bytes (const Mipmap *m)
+{
+  gsize bytes = 0;
+
+  for (guint l = 0; l < m->n_levels; l++)
+    bytes += m->len[l] * sizeof (Best);
+  return bytes;
+}
+
+/* ---- galloping searches ---- */
+
+void
+_tscope_view_starts_init (Starts        *s,
+                          guint          n,
+                          const gint64  *start,
+                          const guint32 *tag)
+{
+  s->n = n;
+  s->start = start;
+  s->tag = tag;
+  s->n_blocks = (n + 63) >> 6;
+  s->block_start = g_new (gint64, MAX (s->n_blocks, 1));
+  for (guint k = 0; k < s->n_blocks; k++)
+    s->block_start[k] = start[k << 6];
+}
+
+/* ---- the indexes ---- */
+
+void
+_tscope_view_task_index_free (gpointer data)
+{
+  TaskIndex *ti = data;
+
+  _tscope_view_mipmap_clear (&ti->runs);
+  g_free (ti->block_start);
+  g_free (ti);
+}
+
+/* Frees the view indexes of a trace being finalized. */
+static void
+view_index_free (gpointer data)
+{
+  TscopeViewIndex *vi = data;
+
+  for (guint c = 0; c < vi->trace->model.n_cpus; c++)
+    if (vi->cpus[c])
+      {
+        _tscope_view_mipmap_clear (&vi->cpus[c]->intervals);
+        g_free (vi->cpus[c]->starts.block_start);
+        g_free (vi->cpus[c]->irq.starts.block_start);
+        g_free (vi->cpus[c]->irq.max_end);
+        g_free (vi->cpus[c]->softirq.starts.block_start);
+        g_free (vi->cpus[c]->softirq.max_end);
+        g_free (vi->cpus[c]);
+      }
+  g_free (vi->cpus);
+  g_hash_table_unref (vi->tasks);
+  g_mutex_clear (&vi->tasks_lock);
+  if (vi->wakeups)
+    g_free (vi->wakeups->ts);
+  g_free (vi->wakeups);
+  g_free (vi);
+}
+
+static TscopeViewIndex *
+view_index_new (TscopeTrace *trace)
+{
+  TscopeViewIndex *vi = g_new0 (TscopeViewIndex, 1);
+
+  vi->trace = trace;
+  vi->dur_cap = G_MAXUINT32;
+  /* set before view_index is published: the trace frees what it finds */
+  trace->view_index_free = view_index_free;
+  vi->cpus = g_new0 (CpuIndex *, MAX (trace->model.n_cpus, 1));
+  vi->tasks = g_hash_table_new_full (NULL, NULL, NULL, _tscope_view_task_index_free);
+  g_mutex_init (&vi->tasks_lock);
+  for (guint code = 1; code < 256; code++)
+    {
+      guint16 prev_state = tscope_trace_get_prev_state (trace, (guint8) code);
+
+      vi->state_of_code[code] = code < trace->model.n_states
+                                ? tscope_trace_state_of_prev_state (trace, prev_state, NULL)
+                                : TSCOPE_STATE_UNKNOWN;
+    }
+  /* code 0: no switch ended the interval, nothing is known after it */
+  vi->state_of_code[0] = TSCOPE_STATE_UNKNOWN;
+  return vi;
+}
+
+TscopeViewIndex *
+_tscope_view_index (TscopeTrace *trace)
+{
+  if (g_once_init_enter (&trace->view_index))
+    g_once_init_leave (&trace->view_index, view_index_new (trace));
+  return trace->view_index;
+}
+
+/**
+ * _tscope_view_set_duration_cap:
+ * @cap: 1 to G_MAXUINT32
+ *
+ * Makes the indexes built from now on saturate durations at @cap ns, so
+ * that tests reach the exact comparisons that only durations of 4.29 s and
+ * more need otherwise.  Call it before the first view query.
+ */
+void
+_tscope_view_set_duration_cap (TscopeTrace *trace,
+                               guint32      cap)
+{
+  g_return_if_fail (cap > 0);
+  _tscope_view_index (trace)->dur_cap = cap;
+}
+
+/**
+ * tscope_view_get_index_bytes:
+ *
+ * Returns: heap bytes of the view indexes built so far (they are built by
+ *   the first query that needs them and kept with the trace).
+ */
+gsize
+tscope_view_get_index_bytes (TscopeTrace *trace)
+{
+  TscopeViewIndex *vi;
+  GHashTableIter iter;
+  gpointer value;
+  gsize bytes;
+
+  g_return_val_if_fail (TSCOPE_IS_TRACE (trace), 0);
+
+  vi = g_atomic_pointer_get (&trace->view_index);
+  if (vi == NULL)
+    return 0;
+  bytes = sizeof *vi + trace->model.n_cpus * sizeof (CpuIndex *);
+  for (guint c = 0; c < trace->model.n_cpus; c++)
+    {
+      const CpuIndex *ci = g_atomic_pointer_get (&vi->cpus[c]);
+
+      if (ci)
+        bytes += sizeof *ci + _tscope_view_mipmap_bytes (&ci->intervals)
+                 + (ci->starts.n_blocks + ci->irq.starts.n_blocks + ci->softirq.starts.n_blocks
+                    + ci->irq.n + ci->softirq.n) * sizeof (gint64);
+    }
+  g_mutex_lock (&vi->tasks_lock);
+  g_hash_table_iter_init (&iter, vi->tasks);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      const TaskIndex *ti = value;
+
+      bytes += sizeof *ti + _tscope_view_mipmap_bytes (&ti->runs) + ti->n_blocks * sizeof (gint64) + 32;
+    }
+  g_mutex_unlock (&vi->tasks_lock);
+  if (g_atomic_pointer_get (&vi->wakeups))
+    bytes += sizeof (WakeupIndex) + vi->wakeups->n * sizeof (gint64);
+  return bytes;
+}

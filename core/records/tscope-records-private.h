@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * What the later stages use of the records: walking a CPU's stream record
+ * by record (inline: the event list and the model's prescan walk millions),
+ * and the index of where each page and every TSCOPE_ROW_STEP-th merged
+ * record starts, which the model pass fills and the cursors seek with.
+ */
+#pragma once
+
+#include "tscope-stream-private.h"
+
+G_BEGIN_DECLS
+
+/**
+ * _tscope_stream_next:
+ *
+ * Moves to the next record.  Returns: %FALSE at the end (or on an error,
+ * left in s->error).
+ */
+static inline gboolean
+_tscope_stream_next (TscopeStream *s)
+{
+  if (G_UNLIKELY (!s->valid))
+    return FALSE;
+  s->index++;
+  if (G_LIKELY (_tscope_stream_decode (s)))
+    return TRUE;
+  return _tscope_stream_next_page (s);
+}
+
+#define TSCOPE_ROW_STEP 1024
+
+/* Where each page of a CPU starts, for seeking by record number or time. */
+typedef struct
+{
+  guint64  n_pages;
+  guint64 *first_record;          /* record number of the page's first record */
+  gint64  *first_ts;              /* its timestamp (the previous one's if empty) */
+} TscopePageIndex;
+
+/* The records of the buffer read, as the pass found them. */
+typedef struct
+{
+  TscopePageIndex *pages;         /* [n_streams] */
+
+  /* row marks: record numbers of each stream at every TSCOPE_ROW_STEP-th row */
+  guint64         *row_marks;
+  guint            n_row_marks;
+
+  /* streams in CPU id order: stream i reads CPU stream_cpu[i] */
+  guint            n_streams;
+  guint           *stream_cpu;
+
+  guint64          bad_pages;
+} TscopeRecordIndex;
+
+static inline void
+_tscope_record_index_clear (TscopeRecordIndex *index)
+{
+  for (guint i = 0; index->pages && i < index->n_streams; i++)
+    {
+      g_free (index->pages[i].first_record);
+      g_free (index->pages[i].first_ts);
+    }
+  g_clear_pointer (&index->pages, g_free);
+  g_clear_pointer (&index->stream_cpu, g_free);
+  g_clear_pointer (&index->row_marks, g_free);
+}
+
+G_END_DECLS

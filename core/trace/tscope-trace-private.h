@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * The TscopeTrace instance, shared by the core files that build and read it.
+ */
+#pragma once
+
+#include "tscope-file-private.h"
+#include "tscope-model-private.h"
+#include "tscope-records-private.h"
+#include "tscope-tep-private.h"
+#include "tscope-trace.h"
+
+G_BEGIN_DECLS
+
+/* The view queries' indexes (tscope-view.c), built on first use. */
+typedef struct _TscopeViewIndex TscopeViewIndex;
+
+struct _TscopeTrace
+{
+  GObject             parent_instance;
+
+  /* owned */
+  TscopeFile         *file;
+  TscopeTep          *tep;
+  char               *buffer_name;
+  char               *warning;          /* one line, or NULL */
+  TscopeRecordIndex   records;          /* pages and row marks of the buffer read */
+  TscopeModel         model;
+  guint32            *task_runs;        /* run ids grouped by task, built on first use */
+  guint32            *task_runs_start;  /* [n_tasks + 1]; NULL until built */
+  GMutex              lazy_lock;
+  TscopeViewIndex    *view_index;       /* NULL until a view query; set with g_once */
+  GDestroyNotify      view_index_free;  /* set with view_index, by the queries */
+  double              load_seconds;
+};
+
+gsize    _tscope_trace_model_bytes (TscopeTrace             *self);
+
+G_END_DECLS
