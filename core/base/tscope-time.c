@@ -361,3 +361,53 @@ tscope_times_select (TscopeTime *times,
     }
   return times[k];
 }
+
+/**
+ * tscope_sort_worst:
+ * @items: an array of @n_items structs of @item_size bytes
+ * @time_offset: where each struct's TscopeTime key sits (a latency)
+ * @cmp: the full order, worst (largest key) first
+ * @n: how many of the worst are wanted, G_MAXUINT for all
+ *
+ * Puts the @n worst items first, in @cmp's order; the others follow in no
+ * particular order.  Linear in @n_items for a small @n: the @n-th largest
+ * key is selected, and only the items at or above it are sorted.
+ */
+void
+tscope_sort_worst (gpointer     items,
+                   guint        n_items,
+                   gsize        item_size,
+                   gsize        time_offset,
+                   GCompareFunc cmp,
+                   guint        n)
+{
+  guint8 *base = items;
+  g_autofree TscopeTime *keys = NULL;
+  g_autofree guint8 *swap = NULL;
+  TscopeTime threshold;
+  guint kept = 0;
+
+#define KEY(i) (*(const TscopeTime *) (base + (gsize) (i) * item_size + time_offset))
+  if (n >= n_items / 4)
+    {
+      qsort (items, n_items, item_size, cmp);
+      return;
+    }
+  if (n == 0)
+    return;
+  keys = g_new (TscopeTime, n_items);
+  for (guint i = 0; i < n_items; i++)
+    keys[i] = KEY (i);
+  threshold = tscope_times_select (keys, n_items, n_items - n);
+  swap = g_malloc (item_size);
+  for (guint i = 0; i < n_items; i++)
+    if (KEY (i) >= threshold)
+      {
+        memcpy (swap, base + (gsize) kept * item_size, item_size);
+        memmove (base + (gsize) kept * item_size, base + (gsize) i * item_size, item_size);
+        memcpy (base + (gsize) i * item_size, swap, item_size);
+        kept++;
+      }
+#undef KEY
+  qsort (items, kept, item_size, cmp);
+}

@@ -67,5 +67,11 @@ TscopeTime tscope_times_select (TscopeTime *times,
                                 guint       k);
 void       tscope_times_sort (TscopeTime *times,
                               guint       n);
+void       tscope_sort_worst (gpointer     items,
+                              guint        n_items,
+                              gsize        item_size,
+                              gsize        time_offset,
+                              GCompareFunc cmp,
+                              guint        n);
 
 G_END_DECLS

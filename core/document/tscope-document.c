@@ -366,7 +366,7 @@ tscope_document_load (TscopeDocument          *self,
   g_return_val_if_fail (TSCOPE_IS_DOCUMENT (self), NULL);
   if (!tscope_document_parse_spec (spec, &path, &buffer))
     {
-      g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_INVALID, "no file named");
+      g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_INVALID, "an empty name instead of FILE or FILE:BUFFER");
       return NULL;
     }
   if (options)
@@ -894,38 +894,14 @@ cmp_worst (gconstpointer a,
  * @n: how many of the worst are wanted, G_MAXUINT for all
  *
  * Puts the @n worst first, in order: latency descending, then switch-in
- * time, source and pid.  Only the samples at or above the @n-th worst
- * latency are sorted.
+ * time, source and pid (see tscope_sort_worst()).
  */
 void
 tscope_document_latency_sort_worst (GArray *samples,
                                     guint   n)
 {
-  g_autofree TscopeTime *lat = NULL;
-  TscopeTime threshold;
-  guint kept = 0;
-
-  if (n == 0 || samples->len == 0)
-    return;
-  if (n >= samples->len / 4)
-    {
-      g_array_sort (samples, cmp_worst);
-      return;
-    }
-  lat = g_new (TscopeTime, samples->len);
-  for (guint i = 0; i < samples->len; i++)
-    lat[i] = g_array_index (samples, TscopeSourceLatency, i).sample.latency;
-  threshold = tscope_times_select (lat, samples->len, samples->len - n);
-  for (guint i = 0; i < samples->len; i++)
-    if (g_array_index (samples, TscopeSourceLatency, i).sample.latency >= threshold)
-      {
-        TscopeSourceLatency t = g_array_index (samples, TscopeSourceLatency, kept);
-
-        g_array_index (samples, TscopeSourceLatency, kept) = g_array_index (samples, TscopeSourceLatency, i);
-        g_array_index (samples, TscopeSourceLatency, i) = t;
-        kept++;
-      }
-  qsort (samples->data, kept, sizeof (TscopeSourceLatency), cmp_worst);
+  tscope_sort_worst (samples->data, samples->len, sizeof (TscopeSourceLatency),
+                     G_STRUCT_OFFSET (TscopeSourceLatency, sample.latency), cmp_worst, n);
 }
 
 /**

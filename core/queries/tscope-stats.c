@@ -112,31 +112,8 @@ void
 tscope_latency_samples_sort_worst (GArray *samples,
                                    guint   n)
 {
-  g_autofree TscopeTime *lat = NULL;
-  TscopeTime threshold;
-  guint kept = 0;
-
-  if (n >= samples->len / 4)
-    {
-      g_array_sort (samples, cmp_worst);
-      return;
-    }
-  if (n == 0)
-    return;
-  lat = g_new (TscopeTime, samples->len);
-  for (guint i = 0; i < samples->len; i++)
-    lat[i] = g_array_index (samples, TscopeLatencySample, i).latency;
-  threshold = tscope_times_select (lat, samples->len, samples->len - n);
-  for (guint i = 0; i < samples->len; i++)
-    if (g_array_index (samples, TscopeLatencySample, i).latency >= threshold)
-      {
-        TscopeLatencySample t = g_array_index (samples, TscopeLatencySample, kept);
-
-        g_array_index (samples, TscopeLatencySample, kept) = g_array_index (samples, TscopeLatencySample, i);
-        g_array_index (samples, TscopeLatencySample, i) = t;
-        kept++;
-      }
-  qsort (samples->data, kept, sizeof (TscopeLatencySample), cmp_worst);
+  tscope_sort_worst (samples->data, samples->len, sizeof (TscopeLatencySample),
+                     G_STRUCT_OFFSET (TscopeLatencySample, latency), cmp_worst, n);
 }
 
 /* ---- JSON in the oracle schema ---- */

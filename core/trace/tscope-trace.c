@@ -64,7 +64,7 @@ select_buffer (TscopeTrace  *self,
       if (*b->name)
         g_string_append_printf (names, "%s\"%s\"", names->len ? ", " : "", b->name);
       else
-        g_string_append_printf (names, "%sthe top-level buffer (no --buffer)", names->len ? ", " : "");
+        g_string_append_printf (names, "%sthe top-level one", names->len ? ", " : "");
     }
   g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_NO_BUFFER,
                "%s: no buffer named \"%s\" (buffers: %s)", self->file->path, name, names->str);
