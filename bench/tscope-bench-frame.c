@@ -104,9 +104,9 @@ main (int    argc,
     }
   session = tscope_window_get_session (window);
   g_print ("file                       %s (%" G_GUINT64_FORMAT " events)\n", path,
-           tscope_trace_get_n_events (tscope_session_get_trace (session)));
+           tscope_trace_get_n_events (tscope_session_get_trace (session, 0)));
   g_print ("open to loaded             %7.1f ms (the load itself: %.1f ms)\n", (t_loaded - t0) / 1e3,
-           tscope_trace_get_load_seconds (tscope_session_get_trace (session)) * 1e3);
+           tscope_trace_get_load_seconds (tscope_session_get_trace (session, 0)) * 1e3);
   g_print ("open to first drawn frame  %7.1f ms (the first frame built the view indexes: %.1f ms)\n",
            (g_get_monotonic_time () - t0) / 1e3, tscope_timeline_get_last_frame_us (timeline) / 1e3);
   g_print ("timeline                   %d x %d px\n", gtk_widget_get_width (GTK_WIDGET (timeline)),

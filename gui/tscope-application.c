@@ -124,11 +124,15 @@ static void
 on_loaded_for_screenshot (TscopeWindow *window)
 {
   TscopeSession *session = tscope_window_get_session (window);
-  const char *warning = tscope_trace_get_warning (tscope_session_get_trace (session));
 
   /* a warning is no failure: said, and the picture is taken */
-  if (warning)
-    g_printerr ("tracescope: %s\n", warning);
+  for (guint i = 0; i < tscope_session_get_n_sources (session); i++)
+    {
+      const char *warning = tscope_trace_get_warning (tscope_session_get_trace (session, i));
+
+      if (warning)
+        g_printerr ("tracescope: %s\n", warning);
+    }
   if (file_failed (window))
     return;
   g_timeout_add (300, stage_screenshot, window);
@@ -165,19 +169,30 @@ tscope_application_activate (GApplication *app)
   gtk_window_present (GTK_WINDOW (window));
 }
 
+/* `tracescope A.dat B.dat:INSTANCE`: every file (or buffer of one) a
+ * source of one window, on one time axis. */
 static void
 tscope_application_open (GApplication  *app,
                          GFile        **files,
                          int            n_files,
                          const char    *hint)
 {
+  TscopeWindow *window = new_window (TSCOPE_APPLICATION (app));
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) specs = NULL;
+
   for (int i = 0; i < n_files; i++)
     {
-      TscopeWindow *window = new_window (TSCOPE_APPLICATION (app));
+      /* "B.dat:INSTANCE" reads as a URI of scheme "b.dat": the text typed */
+      g_autofree char *spec = g_file_get_path (files[i]);
 
-      tscope_window_open (window, files[i]);
-      gtk_window_present (GTK_WINDOW (window));
+      if (spec == NULL)
+        spec = g_file_get_uri (files[i]);
+      g_strv_builder_add (builder, spec);
     }
+  specs = g_strv_builder_end (builder);
+  tscope_window_open_specs (window, (const char * const *) specs);
+  gtk_window_present (GTK_WINDOW (window));
 }
 
 static int

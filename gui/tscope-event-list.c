@@ -2,8 +2,9 @@
  * Copyright 2026 The Tracescope developers
  *
  * The event list under the timeline: a virtualised GtkColumnView over
- * TscopeEventModel, filters by CPU, task and event, and a text search
- * (Ctrl+F, Enter, Shift+Enter) that runs in a thread.
+ * TscopeEventModel (every source's records merged by document time, with a
+ * Source column when there are several), filters by CPU, task and event,
+ * and a text search (Ctrl+F, Enter, Shift+Enter) that runs in a thread.
  */
 #include "config.h"
 
@@ -28,6 +29,7 @@ struct _TscopeEventList
   GtkSearchEntry     *search_entry;
   GtkLabel           *search_status;
   GtkColumnView      *view;
+  GtkColumnViewColumn *source_column;
 
   /* owned */
   TscopeSession      *session;
@@ -47,6 +49,7 @@ G_DEFINE_FINAL_TYPE (TscopeEventList, tscope_event_list, GTK_TYPE_BOX)
 enum
 {
   COL_ROW,
+  COL_SOURCE,
   COL_CPU,
   COL_TIME,
   COL_TASK,
@@ -55,6 +58,58 @@ enum
   COL_INFO,
 };
 
+/* The Source column: a swatch of the source's colour, then its name. */
+static void
+draw_swatch (GtkDrawingArea *area,
+             cairo_t        *cr,
+             int             width,
+             int             height,
+             gpointer        data)
+{
+  guint32 rgb = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (area), "rgb"));
+
+  cairo_set_source_rgb (cr, ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0, (rgb & 0xff) / 255.0);
+  cairo_rectangle (cr, 0, (height - 10) / 2.0, 10, 10);
+  cairo_fill (cr);
+}
+
+static void
+setup_source_cell (GtkListItem *item)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *swatch = gtk_drawing_area_new ();
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (swatch), 10);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (swatch), draw_swatch, NULL, NULL);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  gtk_box_append (GTK_BOX (box), swatch);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_list_item_set_child (item, box);
+}
+
+static void
+bind_source_cell (TscopeEventList *self,
+                  GtkListItem     *item)
+{
+  TscopeEventItem *ev = gtk_list_item_get_item (item);
+  GtkWidget *swatch = gtk_widget_get_first_child (gtk_list_item_get_child (item));
+  GtkLabel *label = GTK_LABEL (gtk_widget_get_next_sibling (swatch));
+  TscopeSource *source;
+
+  if (ev == NULL || self->model == NULL)
+    return;
+  source = tscope_document_get_source (tscope_event_model_get_document (self->model),
+                                       tscope_event_item_get_source (ev));
+  if (source == NULL)
+    return;
+  gtk_label_set_text (label, tscope_source_get_name (source));
+  g_object_set_data (G_OBJECT (swatch), "rgb", GUINT_TO_POINTER (tscope_source_get_color (source)));
+  gtk_widget_queue_draw (swatch);
+}
+
 static void
 setup_cell (GtkSignalListItemFactory *factory,
             GtkListItem              *item,
@@ -62,6 +117,12 @@ setup_cell (GtkSignalListItemFactory *factory,
 {
   GtkWidget *label = gtk_label_new (NULL);
   guint col = GPOINTER_TO_UINT (data);
+
+  if (col == COL_SOURCE)
+    {
+      setup_source_cell (item);
+      return;
+    }
 
   gtk_label_set_xalign (GTK_LABEL (label), col == COL_ROW || col == COL_CPU || col == COL_PID ? 1 : 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), col == COL_INFO ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
@@ -77,11 +138,17 @@ bind_cell (GtkSignalListItemFactory *factory,
            gpointer                  data)
 {
   TscopeEventItem *ev = gtk_list_item_get_item (item);
-  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (item));
+  GtkLabel *label;
   g_autofree char *text = NULL;
 
   if (ev == NULL)
     return;
+  if (GPOINTER_TO_UINT (data) == COL_SOURCE)
+    {
+      bind_source_cell (g_object_get_data (G_OBJECT (factory), "list"), item);
+      return;
+    }
+  label = GTK_LABEL (gtk_list_item_get_child (item));
   switch (GPOINTER_TO_UINT (data))
     {
     case COL_ROW:
@@ -120,6 +187,7 @@ add_column (TscopeEventList *self,
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
   GtkColumnViewColumn *column;
 
+  g_object_set_data (G_OBJECT (factory), "list", self);
   g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (col));
   g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (col));
   column = gtk_column_view_column_new (title, factory);
@@ -128,6 +196,8 @@ add_column (TscopeEventList *self,
   if (width > 0)
     gtk_column_view_column_set_fixed_width (column, width);
   gtk_column_view_append_column (self->view, column);
+  if (col == COL_SOURCE)
+    self->source_column = column;
   g_object_unref (column);
 }
 
@@ -142,7 +212,7 @@ update_count (TscopeEventList *self)
       gtk_label_set_text (self->count, "");
       return;
     }
-  total = tscope_trace_get_n_events (tscope_event_model_get_trace (self->model));
+  total = tscope_document_get_n_events (tscope_event_model_get_document (self->model));
   if (tscope_event_model_is_filtered (self->model))
     text = g_strdup_printf (_("%u of %" G_GUINT64_FORMAT " events"),
                             g_list_model_get_n_items (G_LIST_MODEL (self->model)), total);
@@ -192,8 +262,9 @@ on_selection_changed (TscopeEventList *self)
   ts = tscope_event_item_get_ts (item);
   tscope_session_select_event (self->session, tscope_event_item_get_row (item), ts);
   tscope_session_set_marker (self->session, TSCOPE_MARKER_A, ts);
-  /* the timeline shows the event's CPU row */
-  tscope_session_select_row (self->session, TSCOPE_ROW_CPU, tscope_event_item_get_cpu (item));
+  /* the timeline shows the event's CPU row, of its source */
+  tscope_session_select_row (self->session, tscope_event_item_get_source (item), TSCOPE_ROW_CPU,
+                             tscope_event_item_get_cpu (item));
   /* centre the event unless it is well inside the view */
   v = tscope_session_get_view (self->session);
   if (ts < v.begin + (v.end - v.begin) / 10 || ts > v.end - (v.end - v.begin) / 10)
@@ -205,15 +276,19 @@ static void
 on_session_interval (TscopeEventList *self)
 {
   TscopeTrace *trace;
+  guint source;
   guint cpu;
   guint index;
   guint64 row;
+  TscopeTime t;
 
-  if (self->model == NULL || !tscope_session_get_selected_interval (self->session, &cpu, &index))
+  if (self->model == NULL || !tscope_session_get_selected_interval (self->session, &source, &cpu, &index))
     return;
-  trace = tscope_session_get_trace (self->session);
-  row = tscope_event_model_row_at_time (self->model, tscope_trace_get_cpu_intervals (trace, cpu)->start[index],
-                                        (gint) cpu);
+  trace = tscope_session_get_trace (self->session, source);
+  if (index >= tscope_trace_get_cpu_intervals (trace, cpu)->n)
+    return;
+  t = tscope_session_from_source (self->session, source, tscope_trace_get_cpu_intervals (trace, cpu)->start[index]);
+  row = tscope_event_model_row_at_time (self->model, t, source, (gint) cpu);
   if (row != G_MAXUINT64)
     select_position (self, tscope_event_model_position_of (self->model, row));
 }
@@ -245,7 +320,7 @@ filtered (GObject      *source,
 static void
 apply_filters (TscopeEventList *self)
 {
-  TscopeEventFilter filter = { -1, -1, NULL, -1 };
+  TscopeEventFilter filter = { -1, -1, NULL, NULL };
   guint cpu = gtk_drop_down_get_selected (self->cpu_filter);
   guint ev = gtk_drop_down_get_selected (self->event_filter);
   const char *task = gtk_editable_get_text (GTK_EDITABLE (self->task_filter));
@@ -258,8 +333,7 @@ apply_filters (TscopeEventList *self)
   if (cpu != GTK_INVALID_LIST_POSITION && cpu > 0)
     filter.cpu = (gint) cpu - 1;
   if (ev != GTK_INVALID_LIST_POSITION && ev > 0)
-    filter.event_id = tscope_trace_find_event_id (tscope_event_model_get_trace (self->model),
-                                                  gtk_string_list_get_string (self->event_names, ev));
+    filter.event = (char *) gtk_string_list_get_string (self->event_names, ev);
   pid = g_ascii_strtoll (task, &end, 10);
   if (*task && end && *end == '\0')
     filter.pid = (gint32) pid;
@@ -267,7 +341,8 @@ apply_filters (TscopeEventList *self)
     filter.comm = (char *) task;
   /* Enter after the typing pause, or a filter set by code then echoed by
    * the entry, asks again for what is shown */
-  key = g_strdup_printf ("%d %d %d %s", filter.cpu, filter.event_id, filter.pid, filter.comm ? filter.comm : "");
+  key = g_strdup_printf ("%d %d %s\n%s", filter.cpu, filter.pid, filter.event ? filter.event : "",
+                         filter.comm ? filter.comm : "");
   if (g_strcmp0 (key, self->applied) == 0)
     return;
   g_free (self->applied);
@@ -409,6 +484,8 @@ file_changed (TscopeEventList *self)
   gtk_label_set_text (self->count, _("the file changed: no more events are read"));
 }
 
+static void rebuild (TscopeEventList *self);
+
 static void
 on_session_notify (TscopeEventList *self,
                    GParamSpec      *pspec)
@@ -417,18 +494,37 @@ on_session_notify (TscopeEventList *self,
     on_session_interval (self);
   else if (g_str_equal (pspec->name, "file-error"))
     file_changed (self);
+  else if (g_str_equal (pspec->name, "sources"))
+    rebuild (self);
 }
 
+/* The CPUs of the source with the most, and the events of every source. */
 static void
 fill_filters (TscopeEventList *self,
-              TscopeTrace     *trace)
+              TscopeDocument  *doc)
 {
   g_autoptr(GtkStringList) cpus = gtk_string_list_new (NULL);
-  g_autoptr(GHashTable) counts = tscope_trace_dup_event_counts (trace);
-  g_autoptr(GList) names = g_list_sort (g_hash_table_get_keys (counts), (GCompareFunc) g_strcmp0);
+  g_autoptr(GHashTable) all = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) counts = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  g_autoptr(GList) names = NULL;
+  guint n_cpus = 0;
 
+  for (guint i = 0; i < tscope_document_get_n_sources (doc); i++)
+    {
+      TscopeTrace *trace = tscope_document_get_trace (doc, i);
+      GHashTable *c = tscope_trace_dup_event_counts (trace);
+      GHashTableIter iter;
+      gpointer key;
+
+      n_cpus = MAX (n_cpus, tscope_trace_get_n_cpus (trace));
+      g_ptr_array_add (counts, c);
+      g_hash_table_iter_init (&iter, c);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        g_hash_table_add (all, key);
+    }
+  names = g_list_sort (g_hash_table_get_keys (all), (GCompareFunc) g_strcmp0);
   gtk_string_list_append (cpus, _("All CPUs"));
-  for (guint c = 0; c < tscope_trace_get_n_cpus (trace); c++)
+  for (guint c = 0; c < n_cpus; c++)
     {
       g_autofree char *s = g_strdup_printf (_("CPU %u"), c);
 
@@ -476,6 +572,42 @@ attach_model (TscopeEventList *self)
   self->attach_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->view), attach_when_shown, self, NULL);
 }
 
+/* A model of the sources as they are now (they were added, removed, moved
+ * or shifted): the filters keep what they were set to, and apply again. */
+static void
+rebuild (TscopeEventList *self)
+{
+  g_autofree char *cpu = NULL;
+  g_autofree char *event = NULL;
+  guint sel;
+
+  if (self->session == NULL)
+    return;
+  sel = gtk_drop_down_get_selected (self->cpu_filter);
+  if (sel != GTK_INVALID_LIST_POSITION && sel > 0)
+    cpu = g_strdup (gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (self->cpu_filter)), sel));
+  sel = gtk_drop_down_get_selected (self->event_filter);
+  if (sel != GTK_INVALID_LIST_POSITION && sel > 0)
+    event = g_strdup (gtk_string_list_get_string (self->event_names, sel));
+  g_cancellable_cancel (self->filter_cancel);
+  g_cancellable_cancel (self->search_cancel);
+  g_clear_object (&self->model);
+  g_clear_pointer (&self->applied, g_free);
+  self->model = tscope_event_model_new (self->session);
+  fill_filters (self, tscope_event_model_get_document (self->model));
+  for (guint i = 1; cpu && i < g_list_model_get_n_items (gtk_drop_down_get_model (self->cpu_filter)); i++)
+    if (g_str_equal (gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (self->cpu_filter)), i),
+                     cpu))
+      gtk_drop_down_set_selected (self->cpu_filter, i);
+  for (guint i = 1; event && i < g_list_model_get_n_items (G_LIST_MODEL (self->event_names)); i++)
+    if (g_str_equal (gtk_string_list_get_string (self->event_names, i), event))
+      gtk_drop_down_set_selected (self->event_filter, i);
+  gtk_column_view_column_set_visible (self->source_column, tscope_session_get_n_sources (self->session) > 1);
+  attach_model (self);
+  update_count (self);
+  apply_filters (self);
+}
+
 void
 tscope_event_list_set_session (TscopeEventList *self,
                                TscopeSession   *session)
@@ -489,12 +621,20 @@ tscope_event_list_set_session (TscopeEventList *self,
     {
       self->model = tscope_event_model_new (session);
       self->session_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (on_session_notify), self);
-      fill_filters (self, tscope_session_get_trace (session));
+      fill_filters (self, tscope_event_model_get_document (self->model));
+      gtk_column_view_column_set_visible (self->source_column, tscope_session_get_n_sources (session) > 1);
     }
   gtk_widget_set_sensitive (self->filter_bar, TRUE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->search_bar), TRUE);
   attach_model (self);
   update_count (self);
+}
+
+/* Returns: (transfer none) (nullable): the model shown (for tests) */
+GListModel *
+tscope_event_list_get_model (TscopeEventList *self)
+{
+  return self->model ? G_LIST_MODEL (self->model) : NULL;
 }
 
 static void
@@ -599,6 +739,8 @@ tscope_event_list_init (TscopeEventList *self)
   self->view = GTK_COLUMN_VIEW (gtk_column_view_new (GTK_SELECTION_MODEL (g_object_ref (self->selection))));
   gtk_column_view_set_show_column_separators (self->view, TRUE);
   add_column (self, "#", COL_ROW, 90, FALSE);
+  add_column (self, _("Source"), COL_SOURCE, 150, FALSE);
+  gtk_column_view_column_set_visible (self->source_column, FALSE);
   add_column (self, _("CPU"), COL_CPU, 50, FALSE);
   add_column (self, _("Time"), COL_TIME, 150, FALSE);
   add_column (self, _("Task"), COL_TASK, 150, FALSE);

@@ -17,6 +17,7 @@ void       tscope_event_list_set_session (TscopeEventList *self,
                                           TscopeSession   *session);
 void       tscope_event_list_start_search (TscopeEventList *self);
 guint      tscope_event_list_get_n_shown (TscopeEventList *self);
+GListModel *tscope_event_list_get_model  (TscopeEventList *self);
 void       tscope_event_list_set_filter  (TscopeEventList *self,
                                           gint             cpu,
                                           const char      *task,

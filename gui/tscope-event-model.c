@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright 2026 The Tracescope developers
  *
- * The event list's GListModel: one position per record (or per record that
- * passes the filter), but no object per record: an item is made, decoded
- * by core, when the list view asks for a visible row, and dropped when it
- * scrolls away.  Filtering and text search run in worker threads with
- * cursors of their own.
+ * The event list's GListModel: one position per record of every source,
+ * merged in document-time order (or per record that passes the filter), but
+ * no object per record: an item is made, decoded by core, when the list
+ * view asks for a visible row, and dropped when it scrolls away.  Filtering
+ * and text search run in worker threads with cursors of their own, over a
+ * copy of the document made with the model (sources added or shifted later
+ * make a new model).
  */
 #include "config.h"
 
@@ -21,6 +23,7 @@ struct _TscopeEventItem
   GObject    parent_instance;
 
   guint64    row;
+  guint      source;
   TscopeTime ts;
   guint      cpu;
   gint32     pid;
@@ -53,6 +56,7 @@ tscope_event_item_init (TscopeEventItem *self)
 }
 
 guint64     tscope_event_item_get_row  (TscopeEventItem *item) { return item->row; }
+guint       tscope_event_item_get_source (TscopeEventItem *item) { return item->source; }
 TscopeTime  tscope_event_item_get_ts   (TscopeEventItem *item) { return item->ts; }
 guint       tscope_event_item_get_cpu  (TscopeEventItem *item) { return item->cpu; }
 gint32      tscope_event_item_get_pid  (TscopeEventItem *item) { return item->pid; }
@@ -67,9 +71,9 @@ struct _TscopeEventModel
   GObject       parent_instance;
 
   /* owned */
-  TscopeSession *session;        /* says when the file changed under the trace */
-  TscopeTrace  *trace;
-  TscopeCursor *cursor;          /* the main thread's, for items */
+  TscopeSession *session;        /* says when a file changed under its trace */
+  TscopeDocument *doc;           /* a copy of the session's, for this model's life */
+  TscopeDocumentCursor *cursor;  /* the main thread's, for items */
   GArray       *rows;            /* guint32 rows that pass the filter, or NULL: all */
   GString      *line;
 };
@@ -92,7 +96,7 @@ get_n_items (GListModel *model)
 
   if (self->rows)
     return self->rows->len;
-  return (guint) MIN (tscope_trace_get_n_events (self->trace), G_MAXUINT);
+  return (guint) MIN (tscope_document_get_n_events (self->doc), G_MAXUINT);
 }
 
 guint64
@@ -105,20 +109,31 @@ tscope_event_model_get_row (TscopeEventModel *self,
 /* Moves a cursor to @row: a few steps forward when it is close, a seek
  * otherwise (scrolling asks for neighbouring rows). */
 static gboolean
-cursor_to_row (TscopeCursor *cursor,
-               guint64       row)
+cursor_to_row (TscopeDocumentCursor *cursor,
+               guint64               row)
 {
-  guint64 at = tscope_cursor_get_row (cursor);
+  guint64 at = tscope_document_cursor_get_row (cursor);
   TscopeEvent e;
 
-  if (tscope_cursor_get (cursor, &e) && at <= row && row - at < 256)
+  if (tscope_document_cursor_get (cursor, NULL, &e) && at <= row && row - at < 256)
     {
       for (; at < row; at++)
-        if (!tscope_cursor_next (cursor))
+        if (!tscope_document_cursor_next (cursor))
           return FALSE;
       return TRUE;
     }
-  return tscope_cursor_seek_row (cursor, row);
+  return tscope_document_cursor_seek_row (cursor, row);
+}
+
+/* Every file of the copy is still what was loaded. */
+static gboolean
+check_files (TscopeDocument *doc,
+             GError        **error)
+{
+  for (guint i = 0; i < tscope_document_get_n_sources (doc); i++)
+    if (!tscope_trace_check_file (tscope_document_get_trace (doc, i), error))
+      return FALSE;
+  return TRUE;
 }
 
 static gpointer
@@ -127,8 +142,10 @@ get_item (GListModel *model,
 {
   TscopeEventModel *self = TSCOPE_EVENT_MODEL (model);
   TscopeEventItem *item;
+  TscopeCursor *current;
   TscopeEvent e;
   guint64 row;
+  guint source;
 
   if (position >= get_n_items (model))
     return NULL;
@@ -143,17 +160,19 @@ get_item (GListModel *model,
       item->info = g_strdup ("");
       return item;
     }
-  if (!cursor_to_row (self->cursor, row) || !tscope_cursor_get (self->cursor, &e))
+  if (!cursor_to_row (self->cursor, row) || !tscope_document_cursor_get (self->cursor, &source, &e))
     return NULL;
+  current = tscope_document_cursor_current (self->cursor);
   item = g_object_new (TSCOPE_TYPE_EVENT_ITEM, NULL);
   item->row = row;
+  item->source = source;
   item->ts = e.ts;
   item->cpu = e.cpu;
   item->pid = e.pid;
   item->name = e.event_name;
-  item->comm = g_strdup (tscope_cursor_comm (self->cursor));
+  item->comm = g_strdup (tscope_cursor_comm (current));
   g_string_truncate (self->line, 0);
-  tscope_cursor_format_info (self->cursor, self->line);
+  tscope_cursor_format_info (current, self->line);
   while (self->line->len > 0 && self->line->str[self->line->len - 1] == '\n')
     g_string_truncate (self->line, self->line->len - 1);
   item->info = g_strdup (self->line->str);
@@ -173,10 +192,10 @@ tscope_event_model_finalize (GObject *object)
 {
   TscopeEventModel *self = TSCOPE_EVENT_MODEL (object);
 
-  g_clear_pointer (&self->cursor, tscope_cursor_free);
+  g_clear_pointer (&self->cursor, tscope_document_cursor_free);
   g_clear_pointer (&self->rows, g_array_unref);
   g_string_free (self->line, TRUE);
-  g_clear_object (&self->trace);
+  g_clear_object (&self->doc);
   g_clear_object (&self->session);
   G_OBJECT_CLASS (tscope_event_model_parent_class)->finalize (object);
 }
@@ -196,26 +215,28 @@ tscope_event_model_init (TscopeEventModel *self)
 /**
  * tscope_event_model_new:
  *
- * Returns: (transfer full): every record of @session's trace, in merged
- * order; none read once tscope_session_check_file() fails.
+ * Returns: (transfer full): every record of @session's sources, in
+ * document-time order, times on the document's axis; none read once
+ * tscope_session_check_file() fails.
  */
 TscopeEventModel *
 tscope_event_model_new (TscopeSession *session)
 {
   TscopeEventModel *self = g_object_new (TSCOPE_TYPE_EVENT_MODEL, NULL);
-  TscopeTrace *trace = tscope_session_get_trace (session);
 
   self->session = g_object_ref (session);
-  self->trace = g_object_ref (trace);
-  self->cursor = tscope_cursor_new (trace);
-  tscope_trace_load_plugins (trace);
+  self->doc = tscope_session_dup_document (session);
+  self->cursor = tscope_document_cursor_new (self->doc);
+  for (guint i = 0; i < tscope_document_get_n_sources (self->doc); i++)
+    tscope_trace_load_plugins (tscope_document_get_trace (self->doc, i));
   return self;
 }
 
-TscopeTrace *
-tscope_event_model_get_trace (TscopeEventModel *self)
+/* Returns: (transfer none): the copy of the document the model lists */
+TscopeDocument *
+tscope_event_model_get_document (TscopeEventModel *self)
 {
-  return self->trace;
+  return self->doc;
 }
 
 gboolean
@@ -254,30 +275,34 @@ tscope_event_model_position_of (TscopeEventModel *self,
 
 /**
  * tscope_event_model_row_at_time:
+ * @t: document time
+ * @source: only records of this source
  * @cpu: only records of this CPU, or -1
  *
- * Returns: the first row at or after @t (on @cpu), or G_MAXUINT64.
+ * Returns: the first row at or after @t (of @source, on @cpu), or G_MAXUINT64.
  */
 guint64
 tscope_event_model_row_at_time (TscopeEventModel *self,
                                 TscopeTime        t,
+                                guint             source,
                                 gint              cpu)
 {
-  g_autoptr(TscopeCursor) c = NULL;
+  g_autoptr(TscopeDocumentCursor) c = NULL;
   TscopeEvent e;
+  guint s;
 
   if (!tscope_session_check_file (self->session))
     return G_MAXUINT64;
-  c = tscope_cursor_new (self->trace);
-  if (!tscope_cursor_seek_time (c, t))
+  c = tscope_document_cursor_new (self->doc);
+  if (!tscope_document_cursor_seek_time (c, t))
     return G_MAXUINT64;
   for (guint steps = 0; steps < 100000; steps++)
     {
-      if (!tscope_cursor_get (c, &e))
+      if (!tscope_document_cursor_get (c, &s, &e))
         return G_MAXUINT64;
-      if (cpu < 0 || e.cpu == (guint) cpu)
-        return tscope_cursor_get_row (c);
-      if (!tscope_cursor_next (c))
+      if (s == source && (cpu < 0 || e.cpu == (guint) cpu))
+        return tscope_document_cursor_get_row (c);
+      if (!tscope_document_cursor_next (c))
         break;
     }
   return G_MAXUINT64;
@@ -288,7 +313,9 @@ tscope_event_model_row_at_time (TscopeEventModel *self,
 typedef struct
 {
   TscopeEventFilter filter;
-  GHashTable       *pids;         /* pids whose task name matches filter.comm */
+  gint             *event_ids;    /* [source]: filter.event's id there, -1 if it has none */
+  GHashTable      **pids;         /* [source]: pids whose task name matches filter.comm */
+  guint             n_sources;
   GArray           *rows;
 } FilterJob;
 
@@ -296,49 +323,54 @@ static void
 filter_job_free (FilterJob *job)
 {
   g_free (job->filter.comm);
-  g_clear_pointer (&job->pids, g_hash_table_unref);
+  g_free (job->filter.event);
+  g_free (job->event_ids);
+  for (guint i = 0; job->pids && i < job->n_sources; i++)
+    g_clear_pointer (&job->pids[i], g_hash_table_unref);
+  g_free (job->pids);
   g_clear_pointer (&job->rows, g_array_unref);
   g_free (job);
 }
 
 static void
 filter_thread (GTask        *task,
-               gpointer      source,
+               gpointer      source_object,
                gpointer      data,
                GCancellable *cancellable)
 {
-  TscopeEventModel *self = source;
+  TscopeEventModel *self = source_object;
   FilterJob *job = data;
-  g_autoptr(TscopeCursor) c = tscope_cursor_new (self->trace);
+  g_autoptr(TscopeDocumentCursor) c = tscope_document_cursor_new (self->doc);
   guint32 row = 0;
   gboolean ok;
   GError *error = NULL;
 
   job->rows = g_array_new (FALSE, FALSE, sizeof (guint32));
-  for (ok = tscope_cursor_seek_row (c, 0); ok; ok = tscope_cursor_next (c), row++)
+  for (ok = tscope_document_cursor_seek_row (c, 0); ok; ok = tscope_document_cursor_next (c), row++)
     {
       TscopeEvent e;
+      guint source;
 
       if ((row & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
         {
           g_task_return_error_if_cancelled (task);
           return;
         }
-      if ((row & 0xffff) == 0 && !tscope_trace_check_file (self->trace, NULL))
+      if ((row & 0xffff) == 0 && !check_files (self->doc, NULL))
         break;
-      tscope_cursor_get (c, &e);
+      tscope_document_cursor_get (c, &source, &e);
       if (job->filter.cpu >= 0 && e.cpu != (guint) job->filter.cpu)
         continue;
       if (job->filter.pid >= 0 && e.pid != job->filter.pid)
         continue;
-      if (job->filter.event_id >= 0 && e.event_id != (guint) job->filter.event_id)
+      if (job->event_ids && (job->event_ids[source] < 0 || e.event_id != (guint) job->event_ids[source]))
         continue;
-      if (job->pids && !g_hash_table_contains (job->pids, GINT_TO_POINTER (e.pid)))
+      if (job->pids && !g_hash_table_contains (job->pids[source], GINT_TO_POINTER (e.pid)))
         continue;
       g_array_append_val (job->rows, row);
     }
   /* rows read from a file that changed are no filter: the caller gets the error */
-  if (!tscope_trace_check_file (self->trace, &error))
+  if (!check_files (self->doc, &error))
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
@@ -349,7 +381,8 @@ filter_thread (GTask        *task,
  * @filter: (nullable): what to keep; %NULL or an empty filter keeps all
  *
  * Computes the rows that pass @filter in a thread; the model changes when
- * tscope_event_model_filter_finish() is called.
+ * tscope_event_model_filter_finish() is called.  Names are resolved per
+ * source: an event's id and a task name's pids are each source's own.
  */
 void
 tscope_event_model_filter_async (TscopeEventModel        *self,
@@ -361,26 +394,39 @@ tscope_event_model_filter_async (TscopeEventModel        *self,
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
   FilterJob *job = g_new0 (FilterJob, 1);
 
+  job->n_sources = tscope_document_get_n_sources (self->doc);
   job->filter.cpu = filter ? filter->cpu : -1;
   job->filter.pid = filter ? filter->pid : -1;
-  job->filter.event_id = filter ? filter->event_id : -1;
   job->filter.comm = filter && filter->comm && *filter->comm ? g_utf8_casefold (filter->comm, -1) : NULL;
+  job->filter.event = filter && filter->event && *filter->event ? g_strdup (filter->event) : NULL;
   g_task_set_task_data (task, job, (GDestroyNotify) filter_job_free);
-  if (job->filter.cpu < 0 && job->filter.pid < 0 && job->filter.event_id < 0 && job->filter.comm == NULL)
+  if (job->filter.cpu < 0 && job->filter.pid < 0 && job->filter.event == NULL && job->filter.comm == NULL)
     {
       g_task_return_boolean (task, TRUE);
       return;
     }
+  if (job->filter.event)
+    {
+      job->event_ids = g_new (gint, MAX (job->n_sources, 1));
+      for (guint i = 0; i < job->n_sources; i++)
+        job->event_ids[i] = tscope_trace_find_event_id (tscope_document_get_trace (self->doc, i), job->filter.event);
+    }
   if (job->filter.comm)
     {
-      job->pids = g_hash_table_new (NULL, NULL);
-      for (guint32 t = 1; t < tscope_trace_get_n_tasks (self->trace); t++)
+      job->pids = g_new0 (GHashTable *, MAX (job->n_sources, 1));
+      for (guint i = 0; i < job->n_sources; i++)
         {
-          const TscopeTask *tk = tscope_trace_get_task (self->trace, t);
-          g_autofree char *name = g_utf8_casefold (tk->comm, -1);
+          TscopeTrace *trace = tscope_document_get_trace (self->doc, i);
 
-          if (strstr (name, job->filter.comm))
-            g_hash_table_add (job->pids, GINT_TO_POINTER (tk->pid));
+          job->pids[i] = g_hash_table_new (NULL, NULL);
+          for (guint32 t = 1; t < tscope_trace_get_n_tasks (trace); t++)
+            {
+              const TscopeTask *tk = tscope_trace_get_task (trace, t);
+              g_autofree char *name = g_utf8_casefold (tk->comm, -1);
+
+              if (strstr (name, job->filter.comm))
+                g_hash_table_add (job->pids[i], GINT_TO_POINTER (tk->pid));
+            }
         }
     }
   g_task_run_in_thread (task, filter_thread);
@@ -407,7 +453,7 @@ tscope_event_model_filter_finish (TscopeEventModel  *self,
 typedef struct
 {
   char    *needle;
-  TscopeTrace *trace;            /* the model's: the task keeps it */
+  TscopeDocument *doc;           /* the model's: the task keeps it */
   guint    from;
   gboolean forward;
   GArray  *rows;                 /* a copy of the filter, or NULL */
@@ -423,22 +469,22 @@ search_job_free (SearchJob *job)
 }
 
 static gboolean
-matches (TscopeCursor *c,
-         GString      *line,
-         const char   *needle)
+matches (TscopeDocumentCursor *c,
+         GString              *line,
+         const char           *needle)
 {
   g_autofree char *folded = NULL;
 
   g_string_truncate (line, 0);
-  tscope_cursor_format_line (c, line);
+  tscope_cursor_format_line (tscope_document_cursor_current (c), line);
   folded = g_utf8_casefold (line->str, (gssize) line->len);
   return strstr (folded, needle) != NULL;
 }
 
 /* The first position in [lo, hi) whose line matches, scanning up or down. */
 static gint64
-scan (SearchJob    *job,
-      TscopeCursor *c,
+scan (SearchJob            *job,
+      TscopeDocumentCursor *c,
       GString      *line,
       guint         lo,
       guint         hi,
@@ -453,7 +499,7 @@ scan (SearchJob    *job,
 
       if ((pos & 0x3fff) == 0 && g_cancellable_is_cancelled (cancellable))
         return -2;
-      if ((pos & 0x3fff) == 0 && !tscope_trace_check_file (job->trace, NULL))
+      if ((pos & 0x3fff) == 0 && !check_files (job->doc, NULL))
         return -3;
       if (!cursor_to_row (c, row))
         break;
@@ -475,7 +521,7 @@ search_thread (GTask        *task,
 {
   TscopeEventModel *self = source;
   SearchJob *job = data;
-  g_autoptr(TscopeCursor) c = tscope_cursor_new (self->trace);
+  g_autoptr(TscopeDocumentCursor) c = tscope_document_cursor_new (self->doc);
   g_autoptr(GString) line = g_string_new (NULL);
   gint64 found = -1;
   GError *error = NULL;
@@ -487,7 +533,7 @@ search_thread (GTask        *task,
       /* backwards in blocks: the last match of each block, going up */
       guint hi = job->from;
 
-      while (hi > 0 && found == -1 && tscope_trace_check_file (self->trace, NULL))
+      while (hi > 0 && found == -1 && check_files (self->doc, NULL))
         {
           guint lo = hi > 4096 ? hi - 4096 : 0;
 
@@ -497,7 +543,7 @@ search_thread (GTask        *task,
     }
   if (found == -2)
     g_task_return_error_if_cancelled (task);
-  else if (!tscope_trace_check_file (self->trace, &error))
+  else if (!check_files (self->doc, &error))
     g_task_return_error (task, error);
   else
     g_task_return_int (task, found);
@@ -524,7 +570,7 @@ tscope_event_model_search_async (TscopeEventModel    *self,
   SearchJob *job = g_new0 (SearchJob, 1);
 
   job->needle = g_utf8_casefold (text, -1);
-  job->trace = self->trace;
+  job->doc = self->doc;
   job->from = from;
   job->forward = forward;
   job->n = get_n_items (G_LIST_MODEL (self));

@@ -14,6 +14,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TscopeEventItem, tscope_event_item, TSCOPE, EVENT_ITEM, GObject)
 
 guint64     tscope_event_item_get_row   (TscopeEventItem *item);
+guint       tscope_event_item_get_source (TscopeEventItem *item);
 TscopeTime  tscope_event_item_get_ts    (TscopeEventItem *item);
 guint       tscope_event_item_get_cpu   (TscopeEventItem *item);
 gint32      tscope_event_item_get_pid   (TscopeEventItem *item);
@@ -27,14 +28,14 @@ typedef struct
   gint    cpu;          /* -1: any */
   gint32  pid;          /* -1: any */
   char   *comm;         /* NULL: any; a substring of the task name */
-  gint    event_id;     /* -1: any */
+  char   *event;        /* NULL: any; an event name (its id differs between sources) */
 } TscopeEventFilter;
 
 #define TSCOPE_TYPE_EVENT_MODEL (tscope_event_model_get_type ())
 G_DECLARE_FINAL_TYPE (TscopeEventModel, tscope_event_model, TSCOPE, EVENT_MODEL, GObject)
 
 TscopeEventModel *tscope_event_model_new          (TscopeSession           *session);
-TscopeTrace      *tscope_event_model_get_trace    (TscopeEventModel        *self);
+TscopeDocument   *tscope_event_model_get_document (TscopeEventModel        *self);
 void              tscope_event_model_filter_async (TscopeEventModel        *self,
                                                    const TscopeEventFilter *filter,
                                                    GCancellable            *cancellable,
@@ -60,6 +61,7 @@ gint64            tscope_event_model_search_finish (TscopeEventModel       *self
                                                    GError                 **error);
 guint64           tscope_event_model_row_at_time  (TscopeEventModel        *self,
                                                    TscopeTime               t,
+                                                   guint                    source,
                                                    gint                     cpu);
 
 G_END_DECLS

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright 2026 The Tracescope developers
  *
- * The worst wakeups (from core), filterable by task.  Activating one puts
- * marker A on the wakeup, B on the switch-in, selects the running interval
- * (its wakeup arrow shows) and zooms there: the measurement users come for.
+ * The worst wakeups of every source (from core), filterable by task.
+ * Activating one puts marker A on the wakeup, B on the switch-in (document
+ * time), selects the running interval (its wakeup arrow shows) and zooms
+ * there: the measurement users come for.
  */
 #include "config.h"
 
@@ -24,7 +25,9 @@ G_DECLARE_FINAL_TYPE (TscopeLatencyItem, tscope_latency_item, TSCOPE, LATENCY_IT
 struct _TscopeLatencyItem
 {
   GObject             parent_instance;
-  TscopeLatencySample sample;
+  guint               source;
+  char               *source_name;
+  TscopeLatencySample sample;         /* times on the document's axis */
   TscopeWakeup        wakeup;
   char               *wakee;
   char               *waker;
@@ -39,6 +42,7 @@ tscope_latency_item_finalize (GObject *object)
 
   g_free (self->wakee);
   g_free (self->waker);
+  g_free (self->source_name);
   G_OBJECT_CLASS (tscope_latency_item_parent_class)->finalize (object);
 }
 
@@ -63,12 +67,14 @@ struct _TscopeLatencyPanel
   GtkSearchEntry     *filter;
   GtkLabel           *summary;
   GtkColumnView      *view;
+  GtkColumnViewColumn *source_column;
 
   /* owned */
   TscopeSession      *session;
   GListStore         *store;
   GtkSingleSelection *selection;
   GCancellable       *cancel;
+  gulong              handler;
   gboolean            filled;         /* the list is computed, possibly empty */
 };
 
@@ -77,6 +83,7 @@ G_DEFINE_FINAL_TYPE (TscopeLatencyPanel, tscope_latency_panel, GTK_TYPE_BOX)
 enum
 {
   COL_LATENCY,
+  COL_SOURCE,
   COL_TASK,
   COL_WAKER,
   COL_CPU,
@@ -87,31 +94,39 @@ enum
 
 /**
  * tscope_latency_panel_show_wakeup:
- * @wakeup: an index of tscope_trace_get_wakeup()
+ * @source: the source's index in the document
+ * @wakeup: an index of tscope_trace_get_wakeup() in that source's trace
  *
  * Markers A and B on the wakeup and the switch-in, the running interval
- * selected, the view around both.
+ * selected, the view around both, all in document time.
  */
 void
 tscope_latency_panel_show_wakeup (TscopeSession *session,
+                                  guint          source,
                                   guint          wakeup)
 {
-  TscopeTrace *trace = tscope_session_get_trace (session);
+  TscopeTrace *trace = tscope_session_get_trace (session, source);
   TscopeWakeup w;
   TscopeTime margin;
+  TscopeTime a;
+  TscopeTime b;
 
+  if (trace == NULL)
+    return;
   tscope_trace_get_wakeup (trace, wakeup, &w);
   if (w.latency < 0)
     return;
   margin = MAX (w.latency / 2, 2000);
-  tscope_session_set_marker (session, TSCOPE_MARKER_A, w.wakeup_ts);
-  tscope_session_set_marker (session, TSCOPE_MARKER_B, w.switch_ts);
+  a = tscope_session_from_source (session, source, w.wakeup_ts);
+  b = tscope_session_from_source (session, source, w.switch_ts);
+  tscope_session_set_marker (session, TSCOPE_MARKER_A, a);
+  tscope_session_set_marker (session, TSCOPE_MARKER_B, b);
   /* the woken task's row goes to the top, above the CPUs and the arrow,
    * until the next activation */
-  tscope_session_pin_row_auto (session, TSCOPE_ROW_TASK, w.task);
-  tscope_session_select_row (session, TSCOPE_ROW_TASK, w.task);
-  tscope_session_select_interval (session, w.switch_cpu, w.switch_index);
-  tscope_session_set_view (session, w.wakeup_ts - margin, w.switch_ts + margin, TRUE);
+  tscope_session_pin_row_auto (session, source, TSCOPE_ROW_TASK, w.task);
+  tscope_session_select_row (session, source, TSCOPE_ROW_TASK, w.task);
+  tscope_session_select_interval (session, source, w.switch_cpu, w.switch_index);
+  tscope_session_set_view (session, a - margin, b + margin, TRUE);
 }
 
 static void
@@ -140,6 +155,9 @@ bind_cell (GtkSignalListItemFactory *factory,
     {
     case COL_LATENCY:
       text = tscope_time_format_duration (it->sample.latency);
+      break;
+    case COL_SOURCE:
+      text = g_strdup (it->source_name);
       break;
     case COL_TASK:
       text = g_strdup (it->wakee);
@@ -179,6 +197,8 @@ add_column (TscopeLatencyPanel *self,
   gtk_column_view_column_set_resizable (column, TRUE);
   gtk_column_view_column_set_expand (column, expand);
   gtk_column_view_append_column (self->view, column);
+  if (col == COL_SOURCE)
+    self->source_column = column;
   g_object_unref (column);
 }
 
@@ -186,7 +206,7 @@ add_column (TscopeLatencyPanel *self,
 
 typedef struct
 {
-  TscopeTrace *trace;
+  TscopeDocument *doc;         /* a copy: the user may add or remove sources meanwhile */
   char        *needle;         /* task name part, or a pid */
   GPtrArray   *items;
   TscopeLatencySummary summary;
@@ -195,7 +215,7 @@ typedef struct
 static void
 job_free (Job *job)
 {
-  g_object_unref (job->trace);
+  g_object_unref (job->doc);
   g_free (job->needle);
   g_clear_pointer (&job->items, g_ptr_array_unref);
   g_free (job);
@@ -212,13 +232,13 @@ label_of (TscopeTrace *trace,
 
 static void
 job_thread (GTask        *task,
-            gpointer      source,
+            gpointer      source_object,
             gpointer      data,
             GCancellable *cancellable)
 {
   Job *job = data;
-  g_autoptr(GArray) all = tscope_trace_latency_samples (job->trace, -1, NULL, G_MININT64, G_MAXINT64);
-  g_autoptr(GArray) kept = g_array_new (FALSE, FALSE, sizeof (TscopeLatencySample));
+  g_autoptr(GArray) all = tscope_document_latency_samples (job->doc, -1, NULL, G_MININT64, G_MAXINT64);
+  g_autoptr(GArray) kept = g_array_new (FALSE, FALSE, sizeof (TscopeSourceLatency));
   g_autofree TscopeTime *lat = NULL;
   char *end = NULL;
   gint64 pid = job->needle ? g_ascii_strtoll (job->needle, &end, 10) : -1;
@@ -226,11 +246,11 @@ job_thread (GTask        *task,
 
   for (guint i = 0; i < all->len; i++)
     {
-      TscopeLatencySample *s = &g_array_index (all, TscopeLatencySample, i);
+      TscopeSourceLatency *s = &g_array_index (all, TscopeSourceLatency, i);
 
       if (job->needle)
         {
-          const TscopeTask *t = tscope_trace_get_task (job->trace, s->task);
+          const TscopeTask *t = tscope_trace_get_task (tscope_document_get_trace (job->doc, s->source), s->sample.task);
           g_autofree char *name = g_utf8_casefold (t->comm, -1);
 
           if (by_pid ? t->pid != pid : strstr (name, job->needle) == NULL)
@@ -240,19 +260,23 @@ job_thread (GTask        *task,
     }
   lat = g_new (TscopeTime, kept->len + 1);
   for (guint i = 0; i < kept->len; i++)
-    lat[i] = g_array_index (kept, TscopeLatencySample, i).latency;
+    lat[i] = g_array_index (kept, TscopeSourceLatency, i).sample.latency;
   tscope_times_sort (lat, kept->len);
   tscope_latency_summarize (lat, kept->len, &job->summary);
-  tscope_latency_samples_sort_worst (kept, TOP);
+  tscope_document_latency_sort_worst (kept, TOP);
   job->items = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < MIN (kept->len, TOP); i++)
     {
       TscopeLatencyItem *it = g_object_new (TSCOPE_TYPE_LATENCY_ITEM, NULL);
+      TscopeSourceLatency *l = &g_array_index (kept, TscopeSourceLatency, i);
+      TscopeTrace *trace = tscope_document_get_trace (job->doc, l->source);
 
-      it->sample = g_array_index (kept, TscopeLatencySample, i);
-      tscope_trace_get_wakeup (job->trace, it->sample.index, &it->wakeup);
-      it->wakee = label_of (job->trace, it->sample.task);
-      it->waker = label_of (job->trace, it->wakeup.waker);
+      it->source = l->source;
+      it->source_name = g_strdup (tscope_source_get_name (tscope_document_get_source (job->doc, l->source)));
+      it->sample = l->sample;
+      tscope_trace_get_wakeup (trace, it->sample.index, &it->wakeup);
+      it->wakee = label_of (trace, it->sample.task);
+      it->waker = label_of (trace, it->wakeup.waker);
       g_ptr_array_add (job->items, it);
     }
   g_task_return_boolean (task, TRUE);
@@ -303,7 +327,8 @@ refresh (TscopeLatencyPanel *self)
   g_clear_object (&self->cancel);
   self->cancel = g_cancellable_new ();
   job = g_new0 (Job, 1);
-  job->trace = g_object_ref (tscope_session_get_trace (self->session));
+  job->doc = tscope_session_dup_document (self->session);
+  gtk_column_view_column_set_visible (self->source_column, tscope_session_get_n_sources (self->session) > 1);
   job->needle = *text ? g_utf8_casefold (text, -1) : NULL;
   task = g_task_new (self, self->cancel, job_done, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
@@ -324,7 +349,7 @@ tscope_latency_panel_activate (TscopeLatencyPanel *self,
 
   if (it == NULL || self->session == NULL)
     return FALSE;
-  tscope_latency_panel_show_wakeup (self->session, it->sample.index);
+  tscope_latency_panel_show_wakeup (self->session, it->source, it->sample.index);
   return TRUE;
 }
 
@@ -362,11 +387,23 @@ tscope_latency_panel_set_filter (TscopeLatencyPanel *self,
   refresh (self);
 }
 
+static void
+on_notify (TscopeLatencyPanel *self,
+           GParamSpec         *pspec)
+{
+  if (g_str_equal (pspec->name, "sources"))
+    refresh (self);
+}
+
 void
 tscope_latency_panel_set_session (TscopeLatencyPanel *self,
                                   TscopeSession      *session)
 {
+  if (self->session)
+    g_clear_signal_handler (&self->handler, self->session);
   g_set_object (&self->session, session);
+  if (session)
+    self->handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (on_notify), self);
   g_list_store_remove_all (self->store);
   self->filled = FALSE;
   refresh (self);
@@ -379,6 +416,8 @@ tscope_latency_panel_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancel);
   g_clear_object (&self->cancel);
+  if (self->session)
+    g_clear_signal_handler (&self->handler, self->session);
   g_clear_object (&self->session);
   G_OBJECT_CLASS (tscope_latency_panel_parent_class)->dispose (object);
 }
@@ -427,6 +466,8 @@ tscope_latency_panel_init (TscopeLatencyPanel *self)
   self->view = GTK_COLUMN_VIEW (gtk_column_view_new (GTK_SELECTION_MODEL (g_object_ref (self->selection))));
   gtk_column_view_set_single_click_activate (self->view, FALSE);
   add_column (self, _("Latency"), COL_LATENCY, FALSE);
+  add_column (self, _("Source"), COL_SOURCE, FALSE);
+  gtk_column_view_column_set_visible (self->source_column, FALSE);
   add_column (self, _("Woken task"), COL_TASK, TRUE);
   add_column (self, _("Waker"), COL_WAKER, TRUE);
   add_column (self, _("Ran on CPU"), COL_CPU, FALSE);

@@ -22,6 +22,7 @@ gboolean   tscope_latency_panel_is_filled   (TscopeLatencyPanel *self);
 gboolean   tscope_latency_panel_activate    (TscopeLatencyPanel *self,
                                              guint               position);
 void       tscope_latency_panel_show_wakeup (TscopeSession      *session,
+                                             guint               source,
                                              guint               wakeup);
 
 G_END_DECLS

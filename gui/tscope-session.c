@@ -14,31 +14,38 @@
 #define HISTORY_MAX  64
 #define BURST_US     500000                    /* zoom steps closer than this are one history entry */
 
+/* A row, by its source's id (which stays when sources move or go), kind and id. */
+typedef struct
+{
+  guint         source;
+  TscopeRowKind kind;
+  guint32       id;
+} RowKey;
+
 struct _TscopeSession
 {
   GObject      parent_instance;
 
   /* owned */
-  TscopeTrace *trace;
+  TscopeDocument *document;   /* the sources, and the view state (view, selection, markers) */
   GArray      *back;          /* TscopeSpan */
   GArray      *forward;       /* TscopeSpan */
-  GArray      *pins;          /* guint64: kind << 32 | id, in pin order */
-  guint64      auto_pin;      /* the row pinned by tscope_session_pin_row_auto() */
+  GArray      *pins;          /* RowKey, in pin order */
+  RowKey       auto_pin;      /* the row pinned by tscope_session_pin_row_auto() */
   gboolean     has_auto_pin;
 
-  TscopeSpan   view;
+  TscopeSpan   whole;         /* the whole span when the sources last changed */
   gint64       last_zoom_us;  /* when the last zoom step was, 0 after any other view change */
-  TscopeSpan   selection;
-  TscopeTime   markers[2];
-  TscopeRowKind row_kind;
-  guint32      row_id;
+  RowKey       row;
   gboolean     has_row;
+  guint        iv_source;     /* a source id */
   guint        iv_cpu;
   guint        iv_index;
   gboolean     has_interval;
   guint64      event_row;
   TscopeTime   event_ts;
-  GError      *file_error;    /* the file changed under the trace: read no more */
+  gulong       items_handler;
+  GError      *file_error;    /* a file changed under its trace: read no more */
   guint        file_error_idle;
 };
 
@@ -54,6 +61,7 @@ enum {
   PROP_SELECTED_EVENT,
   PROP_ROWS,
   PROP_FILE_ERROR,
+  PROP_SOURCES,
   N_PROPS
 };
 
@@ -66,7 +74,13 @@ tscope_session_finalize (GObject *object)
 
   g_clear_handle_id (&self->file_error_idle, g_source_remove);
   g_clear_error (&self->file_error);
-  g_clear_object (&self->trace);
+  if (self->document)
+    {
+      g_clear_signal_handler (&self->items_handler, self->document);
+      for (guint i = 0; i < tscope_document_get_n_sources (self->document); i++)
+        g_signal_handlers_disconnect_by_data (tscope_document_get_source (self->document, i), self);
+    }
+  g_clear_object (&self->document);
   g_array_unref (self->back);
   g_array_unref (self->forward);
   g_array_unref (self->pins);
@@ -105,6 +119,9 @@ tscope_session_class_init (TscopeSessionClass *klass)
   properties[PROP_ROWS] = g_param_spec_boolean ("rows", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_FILE_ERROR] = g_param_spec_boolean ("file-error", NULL, NULL, FALSE,
                                                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /* sources added, removed, moved, renamed, recoloured or shifted */
+  properties[PROP_SOURCES] = g_param_spec_boolean ("sources", NULL, NULL, FALSE,
+                                                   G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -113,51 +130,245 @@ tscope_session_init (TscopeSession *self)
 {
   self->back = g_array_new (FALSE, FALSE, sizeof (TscopeSpan));
   self->forward = g_array_new (FALSE, FALSE, sizeof (TscopeSpan));
-  self->pins = g_array_new (FALSE, FALSE, sizeof (guint64));
-  self->selection.begin = self->selection.end = TSCOPE_NO_TIME;
-  self->markers[0] = self->markers[1] = TSCOPE_NO_TIME;
+  self->pins = g_array_new (FALSE, FALSE, sizeof (RowKey));
   self->event_row = G_MAXUINT64;
+}
+
+static TscopeViewState *
+state (TscopeSession *self)
+{
+  return tscope_document_get_view_state (self->document);
+}
+
+static guint
+source_id (TscopeSession *self,
+           guint          source)
+{
+  TscopeSource *s = tscope_document_get_source (self->document, source);
+
+  return s ? tscope_source_get_id (s) : 0;
+}
+
+/* The index of the source with this id, or TSCOPE_NO_SOURCE. */
+static guint
+source_index (TscopeSession *self,
+              guint          id)
+{
+  TscopeSource *s = tscope_document_find_source (self->document, id);
+
+  return s ? tscope_document_index_of (self->document, s) : TSCOPE_NO_SOURCE;
+}
+
+static void sources_changed (TscopeSession *self);
+
+/* a new offset moves the whole span; a name or colour only shows */
+static void
+on_source_notify (TscopeSession *self,
+                  GParamSpec    *pspec)
+{
+  if (g_str_equal (pspec->name, "offset"))
+    sources_changed (self);
+  else
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SOURCES]);
+}
+
+/* The whole span moved: a view that showed all of it still does, any other
+ * stays where it is, kept inside; merged event rows mean other events now. */
+static void
+sources_changed (TscopeSession *self)
+{
+  TscopeSpan before = self->whole;
+  TscopeSpan v = state (self)->view;
+
+  self->whole = tscope_session_get_whole (self);
+  self->event_row = G_MAXUINT64;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SOURCES]);
+  if (v.begin <= before.begin && v.end >= before.end)
+    tscope_session_set_view (self, self->whole.begin, self->whole.end, FALSE);
+  else
+    tscope_session_set_view (self, v.begin, v.end, FALSE);
+}
+
+static void
+on_items_changed (TscopeSession *self)
+{
+  for (guint i = 0; i < tscope_document_get_n_sources (self->document); i++)
+    {
+      TscopeSource *s = tscope_document_get_source (self->document, i);
+
+      g_signal_handlers_disconnect_by_data (s, self);
+      g_signal_connect_swapped (s, "notify", G_CALLBACK (on_source_notify), self);
+    }
+  sources_changed (self);
 }
 
 /**
  * tscope_session_new:
  *
- * Returns: (transfer full): a session showing the whole of @trace.
+ * Returns: (transfer full): a session over @document, showing all of it;
+ * its view, selection and markers live in the document's view state.
  */
 TscopeSession *
-tscope_session_new (TscopeTrace *trace)
+tscope_session_new (TscopeDocument *document)
 {
   TscopeSession *self = g_object_new (TSCOPE_TYPE_SESSION, NULL);
+  TscopeViewState *st;
 
-  self->trace = g_object_ref (trace);
-  self->view = tscope_session_get_whole (self);
+  self->document = g_object_ref (document);
+  st = state (self);
+  if (st->selection.begin == st->selection.end)
+    st->selection.begin = st->selection.end = TSCOPE_NO_TIME;
+  self->whole = tscope_session_get_whole (self);
+  st->view = self->whole;
+  for (guint i = 0; i < tscope_document_get_n_sources (document); i++)
+    g_signal_connect_swapped (tscope_document_get_source (document, i), "notify", G_CALLBACK (on_source_notify),
+                              self);
+  self->items_handler = g_signal_connect_swapped (document, "items-changed", G_CALLBACK (on_items_changed), self);
   return self;
 }
 
-TscopeTrace *
-tscope_session_get_trace (TscopeSession *self)
+TscopeDocument *
+tscope_session_get_document (TscopeSession *self)
 {
-  return self->trace;
+  return self->document;
+}
+
+/**
+ * tscope_session_dup_document:
+ *
+ * A worker thread reads the sources while the user may add or remove
+ * some: it gets a copy of the document as it is now, the same traces (not
+ * reloaded) in the same order, with the same names, colours and offsets.
+ *
+ * Returns: (transfer full): the copy
+ */
+TscopeDocument *
+tscope_session_dup_document (TscopeSession *self)
+{
+  TscopeDocument *copy = tscope_document_new ();
+
+  for (guint i = 0; i < tscope_document_get_n_sources (self->document); i++)
+    {
+      TscopeSource *s = tscope_document_get_source (self->document, i);
+      TscopeSource *c = tscope_document_add_trace (copy, tscope_source_get_trace (s));
+
+      tscope_source_set_name (c, tscope_source_get_name (s));
+      tscope_source_set_color (c, tscope_source_get_color (s));
+      tscope_source_set_offset (c, tscope_source_get_offset (s));
+    }
+  return copy;
+}
+
+guint
+tscope_session_get_n_sources (TscopeSession *self)
+{
+  return tscope_document_get_n_sources (self->document);
+}
+
+/* Returns: (transfer none) (nullable): the trace of source @source */
+TscopeTrace *
+tscope_session_get_trace (TscopeSession *self,
+                          guint          source)
+{
+  return tscope_document_get_trace (self->document, source);
+}
+
+/* A document time in the source's own clock. */
+TscopeTime
+tscope_session_to_source (TscopeSession *self,
+                          guint          source,
+                          TscopeTime     t)
+{
+  return tscope_document_to_source (self->document, source, t);
+}
+
+/* A source time on the document's axis. */
+TscopeTime
+tscope_session_from_source (TscopeSession *self,
+                            guint          source,
+                            TscopeTime     t)
+{
+  return tscope_document_from_source (self->document, source, t);
+}
+
+/**
+ * tscope_session_add_trace:
+ *
+ * Appends a loaded trace as a new source; the others are not touched.
+ *
+ * Returns: (transfer none): the source
+ */
+TscopeSource *
+tscope_session_add_trace (TscopeSession *self,
+                          TscopeTrace   *trace)
+{
+  return tscope_document_add_trace (self->document, trace);
+}
+
+/* Removes a source; its pinned and selected rows go with it. */
+void
+tscope_session_remove_source (TscopeSession *self,
+                              guint          source)
+{
+  guint id = source_id (self, source);
+
+  if (source >= tscope_document_get_n_sources (self->document))
+    return;
+  for (guint i = self->pins->len; i > 0; i--)
+    if (g_array_index (self->pins, RowKey, i - 1).source == id)
+      g_array_remove_index (self->pins, i - 1);
+  if (self->has_auto_pin && self->auto_pin.source == id)
+    self->has_auto_pin = FALSE;
+  if (self->has_row && self->row.source == id)
+    self->has_row = FALSE;
+  if (self->has_interval && self->iv_source == id)
+    self->has_interval = FALSE;
+  g_signal_handlers_disconnect_by_data (tscope_document_get_source (self->document, source), self);
+  tscope_document_remove (self->document, source);
+}
+
+void
+tscope_session_move_source (TscopeSession *self,
+                            guint          from,
+                            guint          to)
+{
+  guint n = tscope_document_get_n_sources (self->document);
+
+  if (from < n && to < n)
+    tscope_document_move (self->document, from, to);
+}
+
+/* Shifts a source on the document's axis (notifies "sources"). */
+void
+tscope_session_set_offset (TscopeSession *self,
+                           guint          source,
+                           TscopeTime     offset)
+{
+  TscopeSource *s = tscope_document_get_source (self->document, source);
+
+  if (s != NULL)
+    tscope_source_set_offset (s, offset);
 }
 
 TscopeSpan
 tscope_session_get_view (TscopeSession *self)
 {
-  return self->view;
+  return state (self)->view;
 }
 
 /**
  * tscope_session_get_whole:
  *
- * The span a view can show: the trace's, at least 50 ns wide, inside
+ * The span a view can show: the sources' on the document's axis, at least 50 ns wide, inside
  * [-2^62, 2^62] and at most 2^62 ns wide, so that the sum or difference
  * of two times in it is a gint64.
  */
 TscopeSpan
 tscope_session_get_whole (TscopeSession *self)
 {
-  TscopeTime first = tscope_trace_get_first_ts (self->trace);
-  TscopeTime last = tscope_trace_get_last_ts (self->trace);
+  TscopeSpan span = tscope_document_get_span (self->document);
+  TscopeTime first = span.begin;
+  TscopeTime last = span.end;
   TscopeSpan s;
 
   s.begin = CLAMP (first, -TSCOPE_TIME_LIMIT, TSCOPE_TIME_LIMIT - MIN_SPAN);
@@ -209,12 +420,12 @@ tscope_session_set_view (TscopeSession *self,
   span = MAX (span, MIN_SPAN);
   begin = CLAMP (begin, all.begin, all.end - span);
   end = begin + span;
-  if (begin == self->view.begin && end == self->view.end)
+  if (begin == state (self)->view.begin && end == state (self)->view.end)
     return;
   if (remember)
-    remember_view (self, &self->view);
-  self->view.begin = begin;
-  self->view.end = end;
+    remember_view (self, &state (self)->view);
+  state (self)->view.begin = begin;
+  state (self)->view.end = end;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW]);
 }
 
@@ -233,23 +444,23 @@ tscope_session_zoom (TscopeSession *self,
 {
   TscopeSpan all = tscope_session_get_whole (self);
   gint64 now = g_get_monotonic_time ();
-  TscopeSpan before = self->view;
+  TscopeSpan before = state (self)->view;
   gboolean first = self->last_zoom_us == 0 || now - self->last_zoom_us > BURST_US;
   double left;
   double right;
 
   if (!isfinite (factor) || factor <= 0)
     return;
-  center = CLAMP (center, self->view.begin, self->view.end);
-  left = (double) (center - self->view.begin) * factor;
-  right = (double) (self->view.end - center) * factor;
+  center = CLAMP (center, state (self)->view.begin, state (self)->view.end);
+  left = (double) (center - state (self)->view.begin) * factor;
+  right = (double) (state (self)->view.end - center) * factor;
   /* the offsets from @center in integers: a double holds a time near 2^62
    * to a microsecond only */
   if (left + right >= (double) (all.end - all.begin))
     tscope_session_set_view (self, all.begin, all.end, FALSE);
   else
     tscope_session_set_view (self, center - (TscopeTime) left, center + (TscopeTime) right, FALSE);
-  if (self->view.begin == before.begin && self->view.end == before.end)
+  if (state (self)->view.begin == before.begin && state (self)->view.end == before.end)
     return;
   /* a burst of steps (keys held, a wheel turned) is one step back */
   if (first)
@@ -264,8 +475,8 @@ tscope_session_pan (TscopeSession *self,
   TscopeSpan all = tscope_session_get_whole (self);
 
   /* no further than the trace's edges: the sums stay gint64 */
-  delta = CLAMP (delta, all.begin - self->view.begin, all.end - self->view.end);
-  tscope_session_set_view (self, self->view.begin + delta, self->view.end + delta, FALSE);
+  delta = CLAMP (delta, all.begin - state (self)->view.begin, all.end - state (self)->view.end);
+  tscope_session_set_view (self, state (self)->view.begin + delta, state (self)->view.end + delta, FALSE);
 }
 
 /**
@@ -300,8 +511,8 @@ tscope_session_fit (TscopeSession *self)
 {
   TscopeSpan all = tscope_session_get_whole (self);
 
-  if (self->selection.begin != TSCOPE_NO_TIME && self->selection.end > self->selection.begin)
-    tscope_session_set_view (self, self->selection.begin, self->selection.end, TRUE);
+  if (state (self)->selection.begin != TSCOPE_NO_TIME && state (self)->selection.end > state (self)->selection.begin)
+    tscope_session_set_view (self, state (self)->selection.begin, state (self)->selection.end, TRUE);
   else
     tscope_session_set_view (self, all.begin, all.end, TRUE);
 }
@@ -317,8 +528,8 @@ history_move (TscopeSession *self,
     return FALSE;
   s = g_array_index (from, TscopeSpan, from->len - 1);
   g_array_set_size (from, from->len - 1);
-  g_array_append_val (to, self->view);
-  self->view = s;
+  g_array_append_val (to, state (self)->view);
+  state (self)->view = s;
   self->last_zoom_us = 0;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW]);
   return TRUE;
@@ -340,7 +551,7 @@ TscopeTime
 tscope_session_get_marker (TscopeSession *self,
                            TscopeMarker   marker)
 {
-  return self->markers[marker];
+  return state (self)->markers[marker];
 }
 
 /**
@@ -352,9 +563,9 @@ tscope_session_set_marker (TscopeSession *self,
                            TscopeMarker   marker,
                            TscopeTime     t)
 {
-  if (self->markers[marker] == t)
+  if (state (self)->markers[marker] == t)
     return;
-  self->markers[marker] = t;
+  state (self)->markers[marker] = t;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MARKERS]);
 }
 
@@ -372,18 +583,18 @@ tscope_session_format_markers (TscopeSession *self)
 
   for (guint m = 0; m < 2; m++)
     {
-      if (self->markers[m] == TSCOPE_NO_TIME)
+      if (state (self)->markers[m] == TSCOPE_NO_TIME)
         g_string_append_printf (s, "%s%s –", s->len ? "   " : "", names[m]);
       else
         {
-          g_autofree char *ts = tscope_time_format_timestamp (self->markers[m]);
+          g_autofree char *ts = tscope_time_format_timestamp (state (self)->markers[m]);
 
           g_string_append_printf (s, "%s%s %s", s->len ? "   " : "", names[m], ts);
         }
     }
-  if (self->markers[0] != TSCOPE_NO_TIME && self->markers[1] != TSCOPE_NO_TIME)
+  if (state (self)->markers[0] != TSCOPE_NO_TIME && state (self)->markers[1] != TSCOPE_NO_TIME)
     {
-      g_autofree char *d = tscope_time_format_duration_exact (self->markers[1] - self->markers[0]);
+      g_autofree char *d = tscope_time_format_duration_exact (state (self)->markers[1] - state (self)->markers[0]);
 
       g_string_append_printf (s, "   B − A %s", d);
     }
@@ -393,7 +604,7 @@ tscope_session_format_markers (TscopeSession *self)
 TscopeSpan
 tscope_session_get_selection (TscopeSession *self)
 {
-  return self->selection;
+  return state (self)->selection;
 }
 
 /**
@@ -412,48 +623,67 @@ tscope_session_set_selection (TscopeSession *self,
       begin = end;
       end = tmp;
     }
-  if (self->selection.begin == begin && self->selection.end == end)
+  if (state (self)->selection.begin == begin && state (self)->selection.end == end)
     return;
-  self->selection.begin = begin;
-  self->selection.end = end;
+  state (self)->selection.begin = begin;
+  state (self)->selection.end = end;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION]);
 }
 
 void
 tscope_session_select_row (TscopeSession *self,
+                           guint          source,
                            TscopeRowKind  kind,
                            guint32        id)
 {
-  if (self->has_row && self->row_kind == kind && self->row_id == id)
+  RowKey key = { source_id (self, source), kind, id };
+
+  if (key.source == 0)
+    return;
+  if (self->has_row && self->row.source == key.source && self->row.kind == kind && self->row.id == id)
     return;
   self->has_row = TRUE;
-  self->row_kind = kind;
-  self->row_id = id;
+  self->row = key;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ROW]);
 }
 
+/**
+ * tscope_session_get_selected_row:
+ * @source: (out) (optional): the row's source, an index in the document
+ *
+ * Returns: whether a row (of a source still open) is selected
+ */
 gboolean
 tscope_session_get_selected_row (TscopeSession *self,
+                                 guint         *source,
                                  TscopeRowKind *kind,
                                  guint32       *id)
 {
+  guint index = self->has_row ? source_index (self, self->row.source) : TSCOPE_NO_SOURCE;
+
+  if (source)
+    *source = index;
   if (kind)
-    *kind = self->row_kind;
+    *kind = self->row.kind;
   if (id)
-    *id = self->row_id;
-  return self->has_row;
+    *id = self->row.id;
+  return index != TSCOPE_NO_SOURCE;
 }
 
 /**
  * tscope_session_select_interval:
  * @cpu: G_MAXUINT to clear the selection
+ *
+ * Selects running interval @index of @cpu of source @source.
  */
 void
 tscope_session_select_interval (TscopeSession *self,
+                                guint          source,
                                 guint          cpu,
                                 guint          index)
 {
-  self->has_interval = cpu != G_MAXUINT;
+  self->has_interval = cpu != G_MAXUINT && source_id (self, source) != 0;
+  self->iv_source = source_id (self, source);
   self->iv_cpu = cpu;
   self->iv_index = index;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_INTERVAL]);
@@ -461,14 +691,19 @@ tscope_session_select_interval (TscopeSession *self,
 
 gboolean
 tscope_session_get_selected_interval (TscopeSession *self,
+                                      guint         *source,
                                       guint         *cpu,
                                       guint         *index)
 {
+  guint si = self->has_interval ? source_index (self, self->iv_source) : TSCOPE_NO_SOURCE;
+
+  if (source)
+    *source = si;
   if (cpu)
     *cpu = self->iv_cpu;
   if (index)
     *index = self->iv_index;
-  return self->has_interval;
+  return si != TSCOPE_NO_SOURCE;
 }
 
 guint64
@@ -494,23 +729,36 @@ tscope_session_select_event (TscopeSession *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_EVENT]);
 }
 
-static void
-set_pinned (TscopeSession *self,
-            guint64        key,
-            gboolean       pinned)
+static gboolean
+key_equal (const RowKey *a,
+           const RowKey *b)
+{
+  return a->source == b->source && a->kind == b->kind && a->id == b->id;
+}
+
+static guint
+pin_order (TscopeSession *self,
+           const RowKey  *key)
 {
   for (guint i = 0; i < self->pins->len; i++)
-    if (g_array_index (self->pins, guint64, i) == key)
-      {
-        if (pinned)
-          return;
-        g_array_remove_index (self->pins, i);
-        g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ROWS]);
-        return;
-      }
-  if (!pinned)
+    if (key_equal (&g_array_index (self->pins, RowKey, i), key))
+      return i + 1;
+  return 0;
+}
+
+static void
+set_pinned (TscopeSession *self,
+            const RowKey  *key,
+            gboolean       pinned)
+{
+  guint order = pin_order (self, key);
+
+  if ((order > 0) == pinned)
     return;
-  g_array_append_val (self->pins, key);
+  if (pinned)
+    g_array_append_val (self->pins, *key);
+  else
+    g_array_remove_index (self->pins, order - 1);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ROWS]);
 }
 
@@ -522,16 +770,19 @@ set_pinned (TscopeSession *self,
  */
 void
 tscope_session_pin_row (TscopeSession *self,
+                        guint          source,
                         TscopeRowKind  kind,
                         guint32        id,
                         gboolean       pinned)
 {
-  guint64 key = ((guint64) kind << 32) | id;
+  RowKey key = { source_id (self, source), kind, id };
 
+  if (key.source == 0)
+    return;
   /* a row pinned for a while that the user pins or unpins is theirs */
-  if (self->has_auto_pin && self->auto_pin == key)
+  if (self->has_auto_pin && key_equal (&self->auto_pin, &key))
     self->has_auto_pin = FALSE;
-  set_pinned (self, key, pinned);
+  set_pinned (self, &key, pinned);
 }
 
 /**
@@ -543,19 +794,20 @@ tscope_session_pin_row (TscopeSession *self,
  */
 void
 tscope_session_pin_row_auto (TscopeSession *self,
+                             guint          source,
                              TscopeRowKind  kind,
                              guint32        id)
 {
-  guint64 key = ((guint64) kind << 32) | id;
+  RowKey key = { source_id (self, source), kind, id };
 
-  if (self->has_auto_pin && self->auto_pin == key)
+  if (key.source == 0 || (self->has_auto_pin && key_equal (&self->auto_pin, &key)))
     return;
   if (self->has_auto_pin)
-    set_pinned (self, self->auto_pin, FALSE);
+    set_pinned (self, &self->auto_pin, FALSE);
   self->has_auto_pin = FALSE;
-  if (tscope_session_row_pin_order (self, kind, id) > 0)
+  if (pin_order (self, &key) > 0)
     return;
-  set_pinned (self, key, TRUE);
+  set_pinned (self, &key, TRUE);
   self->auto_pin = key;
   self->has_auto_pin = TRUE;
 }
@@ -568,15 +820,13 @@ tscope_session_pin_row_auto (TscopeSession *self,
  */
 guint
 tscope_session_row_pin_order (TscopeSession *self,
+                              guint          source,
                               TscopeRowKind  kind,
                               guint32        id)
 {
-  guint64 key = ((guint64) kind << 32) | id;
+  RowKey key = { source_id (self, source), kind, id };
 
-  for (guint i = 0; i < self->pins->len; i++)
-    if (g_array_index (self->pins, guint64, i) == key)
-      return i + 1;
-  return 0;
+  return key.source ? pin_order (self, &key) : 0;
 }
 
 static gboolean
@@ -592,8 +842,8 @@ notify_file_error (gpointer data)
 /**
  * tscope_session_check_file:
  *
- * Whether the trace's file is still what was loaded: a flag read, cheap
- * enough for every frame.  The first time it is not, the session keeps
+ * Whether every source's file is still what was loaded: a flag read per
+ * source, cheap enough for every frame.  The first time one is not, the session keeps
  * the error and notifies "file-error" from the main loop (callers may be
  * painting or inside a list model); widgets then stop reading the trace.
  *
@@ -604,13 +854,19 @@ tscope_session_check_file (TscopeSession *self)
 {
   if (self->file_error)
     return FALSE;
-  if (tscope_trace_check_file (self->trace, &self->file_error))
-    return TRUE;
-  if (self->file_error == NULL)
-    g_set_error (&self->file_error, TSCOPE_ERROR, TSCOPE_ERROR_TRUNCATED, "%s: the file changed while it was open",
-                 tscope_trace_get_path (self->trace));
-  self->file_error_idle = g_idle_add_full (G_PRIORITY_HIGH_IDLE, notify_file_error, self, NULL);
-  return FALSE;
+  for (guint i = 0; i < tscope_document_get_n_sources (self->document); i++)
+    {
+      TscopeTrace *trace = tscope_document_get_trace (self->document, i);
+
+      if (tscope_trace_check_file (trace, &self->file_error))
+        continue;
+      if (self->file_error == NULL)
+        g_set_error (&self->file_error, TSCOPE_ERROR, TSCOPE_ERROR_TRUNCATED, "%s: the file changed while it was open",
+                     tscope_trace_get_path (trace));
+      self->file_error_idle = g_idle_add_full (G_PRIORITY_HIGH_IDLE, notify_file_error, self, NULL);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /**

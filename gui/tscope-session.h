@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright 2026 The Tracescope developers
  *
- * What the user is doing with a trace: the visible time span, the
- * selection, markers A and B, the selected row and interval, the zoom
- * history.  Widgets observe it ("notify" and "changed"); a session file
- * saves it.
+ * What the user is doing with the traces open together: the document (its
+ * sources, and its view state: the visible time span, the selection,
+ * markers A and B, all on the document's axis), the selected row and
+ * interval, the pinned rows, the zoom history.  A row is named by its
+ * source (an index in the document) and its kind and id.  Widgets observe
+ * it ("notify"); a session file saves it.
  */
 #pragma once
 
 #include <glib-object.h>
 
+#include "tscope-document.h"
 #include "tscope-trace.h"
 
 G_BEGIN_DECLS
@@ -46,8 +49,28 @@ typedef enum
   TSCOPE_ROW_TASK,
 } TscopeRowKind;
 
-TscopeSession *tscope_session_new            (TscopeTrace   *trace);
-TscopeTrace   *tscope_session_get_trace      (TscopeSession *self);
+TscopeSession *tscope_session_new            (TscopeDocument *document);
+TscopeDocument *tscope_session_get_document (TscopeSession *self);
+TscopeDocument *tscope_session_dup_document (TscopeSession *self);
+guint          tscope_session_get_n_sources  (TscopeSession *self);
+TscopeTrace   *tscope_session_get_trace      (TscopeSession *self,
+                                              guint          source);
+TscopeTime     tscope_session_to_source      (TscopeSession *self,
+                                              guint          source,
+                                              TscopeTime     t);
+TscopeTime     tscope_session_from_source    (TscopeSession *self,
+                                              guint          source,
+                                              TscopeTime     t);
+TscopeSource  *tscope_session_add_trace      (TscopeSession *self,
+                                              TscopeTrace   *trace);
+void           tscope_session_remove_source  (TscopeSession *self,
+                                              guint          source);
+void           tscope_session_move_source    (TscopeSession *self,
+                                              guint          from,
+                                              guint          to);
+void           tscope_session_set_offset     (TscopeSession *self,
+                                              guint          source,
+                                              TscopeTime     offset);
 TscopeSpan     tscope_session_get_view       (TscopeSession *self);
 TscopeSpan     tscope_session_get_whole      (TscopeSession *self);
 void           tscope_session_set_view       (TscopeSession *self,
@@ -76,25 +99,32 @@ void           tscope_session_set_selection  (TscopeSession *self,
                                               TscopeTime     begin,
                                               TscopeTime     end);
 void           tscope_session_select_row     (TscopeSession *self,
+                                              guint          source,
                                               TscopeRowKind  kind,
                                               guint32        id);
 gboolean       tscope_session_get_selected_row (TscopeSession *self,
+                                              guint         *source,
                                               TscopeRowKind *kind,
                                               guint32       *id);
 void           tscope_session_select_interval (TscopeSession *self,
+                                              guint          source,
                                               guint          cpu,
                                               guint          index);
 gboolean       tscope_session_get_selected_interval (TscopeSession *self,
+                                              guint         *source,
                                               guint         *cpu,
                                               guint         *index);
 void           tscope_session_pin_row        (TscopeSession *self,
+                                              guint          source,
                                               TscopeRowKind  kind,
                                               guint32        id,
                                               gboolean       pinned);
 void           tscope_session_pin_row_auto   (TscopeSession *self,
+                                              guint          source,
                                               TscopeRowKind  kind,
                                               guint32        id);
 guint          tscope_session_row_pin_order  (TscopeSession *self,
+                                              guint          source,
                                               TscopeRowKind  kind,
                                               guint32        id);
 guint64        tscope_session_get_selected_event (TscopeSession *self);

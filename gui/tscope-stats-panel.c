@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright 2026 The Tracescope developers
  *
- * Statistics of the selected time range (from core, in a thread): CPU time
- * per task, busy time per CPU, wakeup count and latency percentiles.
+ * Statistics of the selected time range (from core, in a thread), a
+ * section per source: CPU time per task, busy time per CPU, wakeup count
+ * and latency percentiles.
  */
 #include "config.h"
 
@@ -27,27 +28,31 @@ struct _TscopeStatsPanel
 
 G_DEFINE_FINAL_TYPE (TscopeStatsPanel, tscope_stats_panel, GTK_TYPE_BOX)
 
-static void
-compute_thread (GTask        *task,
-                gpointer      source,
-                gpointer      data,
-                GCancellable *cancellable)
+typedef struct
 {
-  TscopeSession *session = data;
-  TscopeSpan sel = tscope_session_get_selection (session);
+  TscopeDocument *doc;         /* a copy: the user may add or remove sources meanwhile */
+  TscopeSpan      sel;
+  char           *markup;
+} Job;
 
-  g_task_return_pointer (task, tscope_trace_range_stats (tscope_session_get_trace (session), sel.begin, sel.end),
-                         (GDestroyNotify) tscope_range_stats_free);
+static void
+job_free (Job *job)
+{
+  g_object_unref (job->doc);
+  g_free (job->markup);
+  g_free (job);
 }
 
+/* @offset: the source's, to show the range in document time */
 static char *
 format_stats (TscopeTrace      *trace,
-              TscopeRangeStats *r)
+              TscopeRangeStats *r,
+              TscopeTime        offset)
 {
   GString *s = g_string_new (NULL);
   TscopeTime span = r->span.end - r->span.begin;
-  g_autofree char *a = tscope_time_format_timestamp (r->span.begin);
-  g_autofree char *b = tscope_time_format_timestamp (r->span.end);
+  g_autofree char *a = tscope_time_format_timestamp (r->span.begin + offset);
+  g_autofree char *b = tscope_time_format_timestamp (r->span.end + offset);
   g_autofree char *d = tscope_time_format_duration (span);
 
   g_string_append_printf (s, _("<b>Range</b> %s – %s   (%s, %" G_GUINT64_FORMAT " events)\n\n"), a, b, d,
@@ -88,18 +93,46 @@ format_stats (TscopeTrace      *trace,
 }
 
 static void
+compute_thread (GTask        *task,
+                gpointer      source,
+                gpointer      data,
+                GCancellable *cancellable)
+{
+  Job *job = data;
+  g_autoptr(GPtrArray) stats = tscope_document_range_stats (job->doc, job->sel.begin, job->sel.end);
+  guint n = tscope_document_get_n_sources (job->doc);
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < stats->len; i++)
+    {
+      TscopeSource *src = tscope_document_get_source (job->doc, i);
+      g_autofree char *text = format_stats (tscope_source_get_trace (src), stats->pdata[i],
+                                            tscope_source_get_offset (src));
+
+      /* one source: as it always was; several: a section each */
+      if (n > 1)
+        {
+          g_autofree char *name = g_markup_escape_text (tscope_source_get_name (src), -1);
+
+          g_string_append_printf (s, "%s<span foreground=\"#%06x\">■</span> <big><b>%s</b></big>\n\n",
+                                  i ? "\n" : "", tscope_source_get_color (src), name);
+        }
+      g_string_append (s, text);
+    }
+  g_task_return_pointer (task, g_string_free (s, FALSE), g_free);
+}
+
+static void
 computed (GObject      *source,
           GAsyncResult *result,
           gpointer      data)
 {
   TscopeStatsPanel *self = TSCOPE_STATS_PANEL (source);
   g_autoptr(GError) error = NULL;
-  g_autoptr(TscopeRangeStats) r = g_task_propagate_pointer (G_TASK (result), &error);
-  g_autofree char *markup = NULL;
+  g_autofree char *markup = g_task_propagate_pointer (G_TASK (result), &error);
 
-  if (r == NULL || self->session == NULL)
+  if (markup == NULL || self->session == NULL)
     return;
-  markup = format_stats (tscope_session_get_trace (self->session), r);
   gtk_label_set_markup (self->text, markup);
 }
 
@@ -108,6 +141,7 @@ refresh (TscopeStatsPanel *self)
 {
   TscopeSpan sel;
   GTask *task;
+  Job *job;
 
   /* range statistics read records: not from a file that changed */
   if (self->session == NULL || !tscope_session_check_file (self->session))
@@ -122,8 +156,11 @@ refresh (TscopeStatsPanel *self)
       return;
     }
   self->cancel = g_cancellable_new ();
+  job = g_new0 (Job, 1);
+  job->doc = tscope_session_dup_document (self->session);
+  job->sel = sel;
   task = g_task_new (self, self->cancel, computed, NULL);
-  g_task_set_task_data (task, g_object_ref (self->session), g_object_unref);
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
   g_task_run_in_thread (task, compute_thread);
   g_object_unref (task);
 }
@@ -132,7 +169,7 @@ static void
 on_notify (TscopeStatsPanel *self,
            GParamSpec       *pspec)
 {
-  if (g_str_equal (pspec->name, "selection"))
+  if (g_str_equal (pspec->name, "selection") || g_str_equal (pspec->name, "sources"))
     refresh (self);
 }
 

@@ -58,7 +58,7 @@ row_layout (TscopeTimeline *self,
       pango_layout_set_width (layout, (self->label_w - _tscope_timeline_label_x (row) - 6) * PANGO_SCALE);
       /* the pid is at the end: keep it */
       pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
-      if (row->kind == ROW_GROUP)
+      if (row->kind == ROW_GROUP || row->kind == ROW_SOURCE)
         {
           PangoAttrList *attrs = pango_attr_list_new ();
 
@@ -101,8 +101,8 @@ draw_cpu_row (TscopeTimeline *self,
               float           y,
               int             h)
 {
-  TscopeTrace *trace = tscope_session_get_trace (self->session);
-  TscopeSpan v = tscope_session_get_view (self->session);
+  TscopeTrace *trace = _tscope_timeline_row_trace (self, row);
+  TscopeSpan v = _tscope_timeline_row_view (self, row);
   guint n = (guint) _tscope_timeline_plot_width (self);
   TscopeViewCell *cells = cells_for (self, n);
   g_autofree guint32 *counts = g_new (guint32, MAX (n, 1));
@@ -167,44 +167,62 @@ draw_cpu_row (TscopeTimeline *self,
         }
 }
 
-/* Guest-mode spans of a vCPU thread, by start (built on first use). */
+static guint64
+guest_key (guint   source,
+           guint32 task)
+{
+  return ((guint64) source << 32) | task;
+}
+
+/* Guest-mode spans of a vCPU thread of a source, by start (built on first
+ * use of that source). */
 static GArray *
 guest_spans_of (TscopeTimeline *self,
+                guint           source,
                 guint32         task)
 {
-  TscopeTrace *trace = tscope_session_get_trace (self->session);
+  TscopeTrace *trace = tscope_session_get_trace (self->session, source);
   const TscopeGuestSpans *g = tscope_trace_get_guest_spans (trace);
+  guint64 done = guest_key (source, G_MAXUINT32);
   GArray *list;
 
   if (self->guest_index == NULL)
+    self->guest_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
+  if (!g_hash_table_contains (self->guest_index, &done))
     {
-      self->guest_index = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+      g_hash_table_insert (self->guest_index, g_memdup2 (&done, sizeof done), g_array_new (FALSE, FALSE, sizeof (guint)));
       for (guint i = 0; i < g->n; i++)
         {
-          list = g_hash_table_lookup (self->guest_index, GUINT_TO_POINTER (g->task[i]));
+          guint64 key = guest_key (source, g->task[i]);
+
+          list = g_hash_table_lookup (self->guest_index, &key);
           if (list == NULL)
             {
               list = g_array_new (FALSE, FALSE, sizeof (guint));
-              g_hash_table_insert (self->guest_index, GUINT_TO_POINTER (g->task[i]), list);
+              g_hash_table_insert (self->guest_index, g_memdup2 (&key, sizeof key), list);
             }
           g_array_append_val (list, i);
         }
     }
-  return g_hash_table_lookup (self->guest_index, GUINT_TO_POINTER (task));
+  {
+    guint64 key = guest_key (source, task);
+
+    return g_hash_table_lookup (self->guest_index, &key);
+  }
 }
 
 /* In-guest time of a vCPU thread: a purple band under its row. */
 static void
 draw_guest_band (TscopeTimeline *self,
                  GtkSnapshot    *snapshot,
-                 guint32         task,
+                 const Row      *row,
                  float           y,
                  int             h)
 {
-  TscopeTrace *trace = tscope_session_get_trace (self->session);
+  TscopeTrace *trace = _tscope_timeline_row_trace (self, row);
   const TscopeGuestSpans *g = tscope_trace_get_guest_spans (trace);
-  GArray *list = guest_spans_of (self, task);
-  TscopeSpan v = tscope_session_get_view (self->session);
+  GArray *list = guest_spans_of (self, row->source, row->id);
+  TscopeSpan v = _tscope_timeline_row_view (self, row);
   guint n = (guint) _tscope_timeline_plot_width (self);
   g_autofree guint8 *cols = NULL;
   GdkRGBA guest = { 0.45f, 0.2f, 0.8f, 0.9f };
@@ -312,8 +330,8 @@ draw_task_row (TscopeTimeline *self,
                float           y,
                int             h)
 {
-  TscopeTrace *trace = tscope_session_get_trace (self->session);
-  TscopeSpan v = tscope_session_get_view (self->session);
+  TscopeTrace *trace = _tscope_timeline_row_trace (self, row);
+  TscopeSpan v = _tscope_timeline_row_view (self, row);
   guint n = (guint) _tscope_timeline_plot_width (self);
   TscopeViewCell *cells = cells_for (self, n);
   GdkRGBA run;
@@ -371,6 +389,54 @@ draw_task_row (TscopeTimeline *self,
 }
 
 static void
+source_rgba (TscopeTimeline *self,
+             guint           source,
+             float           alpha,
+             GdkRGBA        *out)
+{
+  guint32 rgb = tscope_source_get_color (tscope_document_get_source (tscope_session_get_document (self->session),
+                                                                     source));
+
+  out->red = ((rgb >> 16) & 0xff) / 255.f;
+  out->green = ((rgb >> 8) & 0xff) / 255.f;
+  out->blue = (rgb & 0xff) / 255.f;
+  out->alpha = alpha;
+}
+
+/* A source's header row: tinted in its colour, a swatch, its name (drawn
+ * by the caller), and where its events lie on the axis, so that a source
+ * shifted away from the view can be found. */
+static void
+draw_source_header (TscopeTimeline *self,
+                    GtkSnapshot    *snapshot,
+                    const Row      *row,
+                    float           y,
+                    int             width,
+                    int             h)
+{
+  TscopeTrace *trace = _tscope_timeline_row_trace (self, row);
+  GdkRGBA tint;
+  GdkRGBA solid;
+
+  source_rgba (self, row->source, 0.16f, &tint);
+  source_rgba (self, row->source, 1, &solid);
+  rect (snapshot, &tint, 0, y, width, h);
+  rect (snapshot, &solid, 0, y + h - 2, width, 2);
+  rect (snapshot, &solid, 8, y + (h - 12) / 2.0f, 12, 12);
+  if (tscope_trace_get_n_events (trace) > 0)
+    {
+      TscopeTime t0 = tscope_session_from_source (self->session, row->source, tscope_trace_get_first_ts (trace));
+      TscopeTime t1 = tscope_session_from_source (self->session, row->source, tscope_trace_get_last_ts (trace));
+      int x0 = MAX (tscope_timeline_time_to_x (self, t0), self->label_w);
+      int x1 = MIN (tscope_timeline_time_to_x (self, t1), width);
+
+      source_rgba (self, row->source, 0.35f, &tint);
+      if (x1 >= x0)
+        rect (snapshot, &tint, x0, y + 6, MAX (x1 - x0, 1), h - 12);
+    }
+}
+
+static void
 draw_rows (TscopeTimeline *self,
            GtkSnapshot    *snapshot,
            int             width,
@@ -383,8 +449,10 @@ draw_rows (TscopeTimeline *self,
   GdkRGBA selected = { 0.2f, 0.45f, 0.9f, 0.16f };
   TscopeRowKind sel_kind;
   guint32 sel_id;
-  gboolean has_sel = tscope_session_get_selected_row (self->session, &sel_kind, &sel_id);
+  guint sel_source;
+  gboolean has_sel = tscope_session_get_selected_row (self->session, &sel_source, &sel_kind, &sel_id);
   int first = _tscope_timeline_row_at (self, TSCOPE_HEADER_H);
+  guint n_sources = tscope_session_get_n_sources (self->session);
 
   foreground (self, &fg);
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, TSCOPE_HEADER_H, width, height - TSCOPE_HEADER_H));
@@ -400,24 +468,33 @@ draw_rows (TscopeTimeline *self,
 
       if (y > height)
         break;
-      if (row->kind == ROW_GROUP)
+      if (row->kind == ROW_SOURCE)
+        draw_source_header (self, snapshot, row, y, width, h);
+      else if (row->kind == ROW_GROUP)
         rect (snapshot, &group_bg, 0, y, width, h);
       else if (i % 2)
         rect (snapshot, &stripe, 0, y, width, h);
-      if (has_sel && row->kind != ROW_GROUP && ((sel_kind == TSCOPE_ROW_CPU) == (row->kind == ROW_CPU))
-          && row->id == sel_id)
+      if (has_sel && _tscope_timeline_row_is (row, sel_source, sel_kind, sel_id))
         rect (snapshot, &selected, 0, y, width, h);
       pango_layout_get_pixel_size (layout, &lw, &lh);
       draw_text (snapshot, layout, &fg, _tscope_timeline_label_x (row), y + (h - lh) / 2.0f);
+      /* several sources: each row says whose it is, pinned ones too */
+      if (n_sources > 1 && row->kind != ROW_SOURCE)
+        {
+          GdkRGBA own;
+
+          source_rgba (self, row->source, 1, &own);
+          rect (snapshot, &own, 0, y, 3, h);
+        }
       if (row->pinned)
-        rect (snapshot, &(GdkRGBA) { 0.2f, 0.45f, 0.9f, 1 }, 0, y, 3, h);
+        rect (snapshot, &(GdkRGBA) { 0.2f, 0.45f, 0.9f, 1 }, n_sources > 1 ? 3 : 0, y, 3, h);
       if (row->kind == ROW_CPU)
         draw_cpu_row (self, snapshot, row, y, h);
       else if (row->kind == ROW_TASK)
         {
           draw_task_row (self, snapshot, row, y, h);
-          if (tscope_trace_get_task (tscope_session_get_trace (self->session), row->id)->is_vcpu)
-            draw_guest_band (self, snapshot, row->id, y, h);
+          if (tscope_trace_get_task (_tscope_timeline_row_trace (self, row), row->id)->is_vcpu)
+            draw_guest_band (self, snapshot, row, y, h);
         }
     }
   /* the label column's edge */
@@ -427,53 +504,78 @@ draw_rows (TscopeTimeline *self,
 
 /* ---- header: minimap, ruler, marker bar ---- */
 
+/* Busy columns of the whole span: a band per CPU of every source, in the
+ * source's colour when there are several. */
 static void
 draw_minimap (TscopeTimeline *self,
               GtkSnapshot    *snapshot,
               int             width)
 {
-  TscopeTrace *trace = tscope_session_get_trace (self->session);
   TscopeSpan v = tscope_session_get_view (self->session);
   TscopeSpan all = tscope_session_get_whole (self->session);
   TscopeTime t0 = all.begin;
   TscopeTime t1 = all.end;
   guint n = (guint) _tscope_timeline_plot_width (self);
-  guint cpus = tscope_trace_get_n_cpus (trace);
-  float band = MAX (1.0f, MIN (6.0f, (TSCOPE_MINIMAP_H - 6.0f) / MAX (cpus, 1)));
+  guint n_sources = tscope_session_get_n_sources (self->session);
+  guint cpus = 0;
+  float band;
   TscopeViewCell *cells = cells_for (self, n);
   GdkRGBA busy = { 0.3f, 0.55f, 0.85f, 0.85f };
   GdkRGBA window = { 0.95f, 0.75f, 0.2f, 0.28f };
   GdkRGBA edge = { 0.9f, 0.6f, 0.1f, 1 };
   double x0;
   double x1;
+  guint k;
 
+  for (guint s = 0; s < n_sources; s++)
+    cpus += tscope_trace_get_n_cpus (tscope_session_get_trace (self->session, s));
+  band = MAX (1.0f, MIN (6.0f, (TSCOPE_MINIMAP_H - 6.0f) / MAX (cpus, 1)));
   rect (snapshot, &(GdkRGBA) { 0.5f, 0.5f, 0.5f, 0.12f }, self->label_w, 0, width - self->label_w, TSCOPE_MINIMAP_H);
-  /* the whole trace does not change: its busy columns are kept per width */
+  /* the whole span does not change with the view: its busy columns are
+   * kept per width (and made again when the sources change) */
   if (self->minimap == NULL || self->minimap_width != n)
     {
       g_free (self->minimap);
       self->minimap = g_new0 (guint8, (gsize) n * MAX (cpus, 1));
       self->minimap_width = n;
-      for (guint c = 0; c < cpus && (c + 1) * band <= TSCOPE_MINIMAP_H - 4; c++)
+      k = 0;
+      for (guint s = 0; s < n_sources; s++)
         {
-          tscope_view_cpu_row (trace, c, t0, t1, n, cells);
-          for (guint x = 0; x < n; x++)
-            self->minimap[(gsize) c * n + x] = cells[x].task != TSCOPE_NO_TASK;
+          TscopeTrace *trace = tscope_session_get_trace (self->session, s);
+
+          for (guint c = 0; c < tscope_trace_get_n_cpus (trace); c++, k++)
+            {
+              if ((k + 1) * band > TSCOPE_MINIMAP_H - 4)
+                break;
+              tscope_view_cpu_row (trace, c, tscope_session_to_source (self->session, s, t0),
+                                   tscope_session_to_source (self->session, s, t1), n, cells);
+              for (guint x = 0; x < n; x++)
+                self->minimap[(gsize) k * n + x] = cells[x].task != TSCOPE_NO_TASK;
+            }
         }
     }
-  for (guint c = 0; c < cpus && (c + 1) * band <= TSCOPE_MINIMAP_H - 4; c++)
+  k = 0;
+  for (guint s = 0; s < n_sources; s++)
     {
-      const guint8 *row = self->minimap + (gsize) c * n;
+      guint n_cpus = tscope_trace_get_n_cpus (tscope_session_get_trace (self->session, s));
+      GdkRGBA color = busy;
 
-      for (guint x = 0; x < n;)
+      if (n_sources > 1)
+        source_rgba (self, s, 0.9f, &color);
+      for (guint c = 0; c < n_cpus && (k + 1) * band <= TSCOPE_MINIMAP_H - 4; c++, k++)
         {
-          guint e = x + 1;
+          const guint8 *row = self->minimap + (gsize) k * n;
 
-          while (e < n && row[e] == row[x])
-            e++;
-          if (row[x])
-            rect (snapshot, &busy, self->label_w + x, 3 + c * band, e - x, band - (band > 2 ? 1 : 0));
-          x = e;
+          for (guint x = 0; x < n;)
+            {
+              guint e = x + 1;
+
+              while (e < n && row[e] == row[x])
+                e++;
+              if (row[x])
+                rect (snapshot, &color, self->label_w + x, 3 + k * band, e - x, band - (band > 2 ? 1 : 0));
+              x = e;
+            }
         }
     }
   x0 = self->label_w + (double) (v.begin - t0) * n / (double) (t1 - t0);
@@ -580,10 +682,11 @@ draw_wakeup_arrow (TscopeTimeline *self,
                    int             width,
                    int             height)
 {
-  TscopeTrace *trace = tscope_session_get_trace (self->session);
+  TscopeTrace *trace;
   const TscopeCpuIntervals *iv;
   TscopeTaskSpan span;
   TscopeWakeup w;
+  guint source;
   guint cpu;
   guint index;
   int ya, yb, ha, hb;
@@ -592,8 +695,9 @@ draw_wakeup_arrow (TscopeTimeline *self,
   g_autoptr(PangoLayout) layout = NULL;
   cairo_t *cr;
 
-  if (!tscope_session_get_selected_interval (self->session, &cpu, &index))
+  if (!tscope_session_get_selected_interval (self->session, &source, &cpu, &index))
     return;
+  trace = tscope_session_get_trace (self->session, source);
   iv = tscope_trace_get_cpu_intervals (trace, cpu);
   if (index >= iv->n || iv->task[index] == TSCOPE_IDLE_TASK || iv->start[index] <= tscope_trace_get_first_ts (trace))
     return;
@@ -603,11 +707,11 @@ draw_wakeup_arrow (TscopeTimeline *self,
   tscope_trace_get_wakeup (trace, span.wakeup, &w);
   if (w.switch_cpu != cpu || w.switch_index != index)
     return;
-  if (!tscope_timeline_row_y (self, TSCOPE_ROW_CPU, w.waker_cpu, &ya, &ha)
-      || !tscope_timeline_row_y (self, TSCOPE_ROW_CPU, cpu, &yb, &hb))
+  if (!tscope_timeline_row_y (self, source, TSCOPE_ROW_CPU, w.waker_cpu, &ya, &ha)
+      || !tscope_timeline_row_y (self, source, TSCOPE_ROW_CPU, cpu, &yb, &hb))
     return;
-  xa = tscope_timeline_time_to_x (self, w.wakeup_ts);
-  xb = tscope_timeline_time_to_x (self, w.switch_ts);
+  xa = tscope_timeline_time_to_x (self, tscope_session_from_source (self->session, source, w.wakeup_ts));
+  xb = tscope_timeline_time_to_x (self, tscope_session_from_source (self->session, source, w.switch_ts));
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (self->label_w, TSCOPE_HEADER_H,
                                                                  width - self->label_w, height - TSCOPE_HEADER_H));
   {
@@ -693,7 +797,7 @@ _tscope_timeline_snapshot (GtkWidget   *widget,
 
   if (self->session == NULL || width <= self->label_w)
     return;
-  if (tscope_trace_get_n_events (tscope_session_get_trace (self->session)) == 0)
+  if (tscope_document_get_n_events (tscope_session_get_document (self->session)) == 0)
     {
       draw_no_events (self, snapshot, width, height);
       return;
@@ -737,11 +841,13 @@ _tscope_timeline_snapshot (GtkWidget   *widget,
 /* Who woke the task that interval @i of @cpu runs, when a wakeup ended its
  * wait right there: the waker and the latency. */
 static void
-append_wakeup (GString     *s,
-               TscopeTrace *trace,
-               guint        cpu,
-               guint        i)
+append_wakeup (TscopeTimeline *self,
+               GString        *s,
+               guint           source,
+               guint           cpu,
+               guint           i)
 {
+  TscopeTrace *trace = tscope_session_get_trace (self->session, source);
   const TscopeCpuIntervals *iv = tscope_trace_get_cpu_intervals (trace, cpu);
   TscopeTaskSpan span;
   TscopeWakeup w;
@@ -759,18 +865,20 @@ append_wakeup (GString     *s,
     return;
   waker = tscope_trace_get_task (trace, w.waker);
   wcomm = g_markup_escape_text (waker->comm, -1);
-  wts = tscope_time_format_timestamp (w.wakeup_ts);
+  wts = tscope_time_format_timestamp (tscope_session_from_source (self->session, source, w.wakeup_ts));
   lat = tscope_time_format_duration (w.latency);
   g_string_append_printf (s, _("\nwoken by %s:%d on CPU %u at %s\nwakeup latency <b>%s</b>"), wcomm, waker->pid,
                           w.waker_cpu, wts, lat);
 }
 
+/* @t: in the source's time; the times shown are the document's */
 static char *
 cpu_tooltip (TscopeTimeline *self,
+             guint           source,
              guint           cpu,
              TscopeTime      t)
 {
-  TscopeTrace *trace = tscope_session_get_trace (self->session);
+  TscopeTrace *trace = tscope_session_get_trace (self->session, source);
   const TscopeCpuIntervals *iv = tscope_trace_get_cpu_intervals (trace, cpu);
   GString *s = g_string_new (NULL);
   const TscopeTask *task;
@@ -786,7 +894,7 @@ cpu_tooltip (TscopeTimeline *self,
     }
   task = tscope_trace_get_task (trace, iv->task[i]);
   end = tscope_trace_interval_end (trace, cpu, i);
-  start = tscope_time_format_timestamp (iv->start[i]);
+  start = tscope_time_format_timestamp (tscope_session_from_source (self->session, source, iv->start[i]));
   dur = tscope_time_format_duration (end - iv->start[i]);
   if (iv->task[i] == TSCOPE_IDLE_TASK)
     g_string_append_printf (s, _("<b>idle</b>  CPU %u\nstart %s\nduration %s"), cpu, start, dur);
@@ -803,16 +911,17 @@ cpu_tooltip (TscopeTimeline *self,
 
       g_string_append_printf (s, _("\nswitched out in state %s"), st);
     }
-  append_wakeup (s, trace, cpu, i);
+  append_wakeup (self, s, source, cpu, i);
   return g_string_free (s, FALSE);
 }
 
 static char *
 task_tooltip (TscopeTimeline *self,
+              guint           source,
               guint32         task,
               TscopeTime      t)
 {
-  TscopeTrace *trace = tscope_session_get_trace (self->session);
+  TscopeTrace *trace = tscope_session_get_trace (self->session, source);
   const TscopeTask *tk = tscope_trace_get_task (trace, task);
   g_autofree char *comm = g_markup_escape_text (tk->comm, -1);
   TscopeTaskSpan span;
@@ -823,7 +932,7 @@ task_tooltip (TscopeTimeline *self,
   g_string_append_printf (s, "<b>%s</b>  pid %d", comm, tk->pid);
   if (tk->is_vcpu)
     {
-      GArray *list = guest_spans_of (self, task);
+      GArray *list = guest_spans_of (self, source, task);
       const TscopeGuestSpans *g = tscope_trace_get_guest_spans (trace);
 
       for (guint k = 0; list && k < list->len; k++)
@@ -844,7 +953,7 @@ task_tooltip (TscopeTimeline *self,
     }
   if (!tscope_view_task_span_at (trace, task, t, &span) || span.state == TSCOPE_STATE_UNKNOWN)
     return g_string_free (s, FALSE);
-  start = tscope_time_format_timestamp (span.begin);
+  start = tscope_time_format_timestamp (tscope_session_from_source (self->session, source, span.begin));
   dur = tscope_time_format_duration (span.end - span.begin);
   g_string_append_printf (s, _("\n%s"), tscope_state_name (span.state));
   if (span.state == TSCOPE_STATE_RUNNING && span.cpu != G_MAXUINT16)
@@ -860,7 +969,7 @@ task_tooltip (TscopeTimeline *self,
       if (span.run_pos < n)
         {
           tscope_trace_decode_run (trace, runs[span.run_pos], &cpu, &index);
-          append_wakeup (s, trace, cpu, index);
+          append_wakeup (self, s, source, cpu, index);
         }
     }
   else if (span.state == TSCOPE_STATE_RUNNABLE && span.wakeup != G_MAXUINT32)
@@ -886,6 +995,23 @@ task_tooltip (TscopeTimeline *self,
  *
  * Returns: (transfer full) (nullable): Pango markup for what is under (x, y).
  */
+/* A source's header: where it comes from and how its clock maps. */
+static char *
+source_tooltip (TscopeTimeline *self,
+                guint           source)
+{
+  TscopeSource *src = tscope_document_get_source (tscope_session_get_document (self->session), source);
+  TscopeTrace *trace = tscope_source_get_trace (src);
+  const char *buffer = tscope_trace_get_buffer_name (trace);
+  g_autofree char *name = g_markup_escape_text (tscope_source_get_name (src), -1);
+  g_autofree char *path = g_markup_escape_text (tscope_trace_get_path (trace), -1);
+  g_autofree char *buf = g_markup_escape_text (buffer && *buffer ? buffer : _("top level"), -1);
+  g_autofree char *clock = tscope_source_describe_clock (src);
+  g_autofree char *clock_text = g_markup_escape_text (clock, -1);
+
+  return g_strdup_printf (_("<b>%s</b>\n%s\nbuffer %s\n%s"), name, path, buf, clock_text);
+}
+
 char *
 _tscope_timeline_tooltip_text (TscopeTimeline *self,
                                double          x,
@@ -895,13 +1021,17 @@ _tscope_timeline_tooltip_text (TscopeTimeline *self,
   const Row *row;
   TscopeTime t;
 
-  if (!_tscope_timeline_is_live (self) || vi < 0 || x < self->label_w)
+  if (!_tscope_timeline_is_live (self) || vi < 0)
     return NULL;
   row = _tscope_timeline_visible_row (self, (guint) vi);
-  t = tscope_timeline_x_to_time (self, x);
+  if (row->kind == ROW_SOURCE)
+    return source_tooltip (self, row->source);
+  if (x < self->label_w)
+    return NULL;
+  t = tscope_session_to_source (self->session, row->source, tscope_timeline_x_to_time (self, x));
   if (row->kind == ROW_CPU)
-    return cpu_tooltip (self, row->id, t);
+    return cpu_tooltip (self, row->source, row->id, t);
   if (row->kind == ROW_TASK)
-    return task_tooltip (self, row->id, t);
+    return task_tooltip (self, row->source, row->id, t);
   return NULL;
 }

@@ -34,27 +34,30 @@ select_at (TscopeTimeline *self,
            double          x,
            double          y)
 {
-  TscopeTrace *trace = tscope_session_get_trace (self->session);
+  TscopeTrace *trace;
   int vi = _tscope_timeline_row_at (self, y);
   const Row *row;
-  TscopeTime t = tscope_timeline_x_to_time (self, x);
+  TscopeRowKind kind;
+  TscopeTime t;
 
   if (vi < 0)
     return NULL;
   row = _tscope_timeline_visible_row (self, (guint) vi);
-  if (row->kind == ROW_GROUP)
+  if (!_tscope_timeline_row_key (row, &kind))
     return row;
-  tscope_session_select_row (self->session, row->kind == ROW_CPU ? TSCOPE_ROW_CPU : TSCOPE_ROW_TASK, row->id);
+  tscope_session_select_row (self->session, row->source, kind, row->id);
   if (x < self->label_w)
     return row;
+  trace = _tscope_timeline_row_trace (self, row);
+  t = tscope_session_to_source (self->session, row->source, tscope_timeline_x_to_time (self, x));
   if (row->kind == ROW_CPU)
     {
       guint index;
 
       if (tscope_view_cpu_interval_at (trace, row->id, t, &index))
-        tscope_session_select_interval (self->session, row->id, index);
+        tscope_session_select_interval (self->session, row->source, row->id, index);
       else
-        tscope_session_select_interval (self->session, G_MAXUINT, 0);
+        tscope_session_select_interval (self->session, row->source, G_MAXUINT, 0);
     }
   else
     {
@@ -69,10 +72,10 @@ select_at (TscopeTimeline *self,
           guint index;
 
           tscope_trace_decode_run (trace, runs[span.run_pos], &cpu, &index);
-          tscope_session_select_interval (self->session, cpu, index);
+          tscope_session_select_interval (self->session, row->source, cpu, index);
         }
       else
-        tscope_session_select_interval (self->session, G_MAXUINT, 0);
+        tscope_session_select_interval (self->session, row->source, G_MAXUINT, 0);
     }
   return row;
 }
@@ -233,6 +236,9 @@ click_pressed (GtkGestureClick *gesture,
           g->collapsed = !g->collapsed;
           _tscope_timeline_layout_rows (self);
         }
+      else if (row->kind == ROW_SOURCE)
+        tscope_timeline_set_source_collapsed (self, row->source,
+                                              !tscope_timeline_get_source_collapsed (self, row->source));
     }
 }
 
@@ -320,17 +326,21 @@ static void
 step_event (TscopeTimeline *self,
             gboolean        forward)
 {
-  TscopeTrace *trace = tscope_session_get_trace (self->session);
+  TscopeTrace *trace;
   TscopeSpan v = tscope_session_get_view (self->session);
   TscopeTime ref = tscope_session_get_marker (self->session, TSCOPE_MARKER_A);
   TscopeRowKind kind;
   guint32 id;
+  guint source;
   TscopeTime to = TSCOPE_NO_TIME;
 
-  if (!tscope_session_get_selected_row (self->session, &kind, &id))
+  if (!tscope_session_get_selected_row (self->session, &source, &kind, &id))
     return;
+  trace = tscope_session_get_trace (self->session, source);
   if (ref == TSCOPE_NO_TIME)
     ref = v.begin + (v.end - v.begin) / 2;
+  /* the row's events are in its source's time */
+  ref = tscope_session_to_source (self->session, source, ref);
   if (kind == TSCOPE_ROW_CPU)
     {
       TscopeTime before;
@@ -350,6 +360,7 @@ step_event (TscopeTimeline *self,
     }
   if (to == TSCOPE_NO_TIME)
     return;
+  to = tscope_session_from_source (self->session, source, to);
   tscope_session_set_marker (self->session, TSCOPE_MARKER_A, to);
   if (to < v.begin || to > v.end)
     tscope_session_pan (self->session, to - (v.begin + (v.end - v.begin) / 2));
@@ -403,7 +414,7 @@ timeline_action (GtkWidget  *widget,
       tscope_session_set_marker (s, TSCOPE_MARKER_A, TSCOPE_NO_TIME);
       tscope_session_set_marker (s, TSCOPE_MARKER_B, TSCOPE_NO_TIME);
       tscope_session_set_selection (s, TSCOPE_NO_TIME, TSCOPE_NO_TIME);
-      tscope_session_select_interval (s, G_MAXUINT, 0);
+      tscope_session_select_interval (s, 0, G_MAXUINT, 0);
     }
 }
 

@@ -18,18 +18,21 @@ G_BEGIN_DECLS
 #define TSCOPE_CPU_ROW_H   26
 #define TSCOPE_TASK_ROW_H  18
 #define TSCOPE_GROUP_ROW_H 20
+#define TSCOPE_SOURCE_ROW_H 24
 
 typedef enum
 {
   ROW_CPU,
   ROW_GROUP,
   ROW_TASK,
+  ROW_SOURCE,               /* a source's header, when more than one is open */
 } RowKind;
 
 typedef struct
 {
   RowKind  kind;
-  guint32  id;              /* CPU, task, or group index */
+  guint    source;          /* the source's index in the document */
+  guint32  id;              /* CPU, task, group index, or source index */
   guint    group;           /* task rows: their group, G_MAXUINT if none */
   char    *label;
   gboolean hidden;
@@ -40,6 +43,7 @@ typedef struct
 
 typedef struct
 {
+  guint    source;
   guint32  leader;          /* the task whose children these are */
   gboolean collapsed;
   GArray  *rows;            /* guint: row indices of its tasks, leader first */
@@ -59,7 +63,9 @@ struct _TscopeTimeline
   GArray        *visible_y;         /* int: their y offsets in the row area */
   GArray        *order;             /* guint: every row in its base order (reorderable) */
   GHashTable    *label_layouts;     /* row index -> PangoLayout */
-  GHashTable    *guest_index;       /* vCPU task -> GArray of guest span indices */
+  GHashTable    *guest_index;       /* source << 32 | vCPU task -> GArray of guest span indices */
+  GArray        *rows_source_ids;   /* guint: the ids of the sources the rows were built for */
+  GHashTable    *collapsed_sources; /* ids of the sources whose rows are folded away */
   GtkGesture    *drag;
   GtkGesture    *click;
   GtkGesture    *zoom_gesture;
@@ -86,6 +92,7 @@ struct _TscopeTimeline
   double         zoom_scale;
   guint          menu_row;          /* the row a context menu was opened on */
   gboolean       pending_scroll;    /* scroll to this row once allocated */
+  guint          pending_source;
   TscopeRowKind  pending_kind;
   guint32        pending_id;
 
@@ -93,7 +100,7 @@ struct _TscopeTimeline
   gpointer       cells;             /* TscopeViewCell[n], reused between rows */
   guint          n_cells;
   gint64         last_frame_us;
-  guint8        *minimap;           /* busy columns of the whole trace, per CPU */
+  guint8        *minimap;           /* busy columns of the whole span, per CPU of every source */
   GskRenderNode *frozen;            /* the last frame, shown once the file changed */
   GdkTexture    *hatch;             /* the Runnable stripes' tile */
   guint          minimap_width;
@@ -118,6 +125,16 @@ int         _tscope_timeline_row_height    (const Row      *row);
 int         _tscope_timeline_label_x       (const Row      *row);
 const Row  *_tscope_timeline_visible_row   (TscopeTimeline *self,
                                             guint           i);
+TscopeTrace *_tscope_timeline_row_trace    (TscopeTimeline *self,
+                                            const Row      *row);
+TscopeSpan  _tscope_timeline_row_view      (TscopeTimeline *self,
+                                            const Row      *row);
+gboolean    _tscope_timeline_row_is        (const Row      *row,
+                                            guint           source,
+                                            TscopeRowKind   kind,
+                                            guint32         id);
+gboolean    _tscope_timeline_row_key       (const Row      *row,
+                                            TscopeRowKind  *kind);
 TscopeTime  _tscope_timeline_snap          (TscopeTimeline *self,
                                             const Row      *row,
                                             TscopeTime      t);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright 2026 The Tracescope developers
  *
- * The timeline: a minimap of the whole trace, a time ruler with the marker
- * bar, then one row per CPU and one per task (grouped under the task that
- * forked them, collapsible).  Rows can be hidden, pinned to the top and
+ * The timeline: a minimap of the whole span, a time ruler with the marker
+ * bar, then for every source (a header row when there are several, which
+ * folds the source's rows away) one row per CPU and one per task (grouped
+ * under the task that forked them, collapsible), all on the document's
+ * time axis: each row asks its source for the view in its own time.  Rows can be hidden, pinned to the top and
  * moved.  It draws what core's view queries answer (tscope-timeline-draw.c)
  * and turns input into session changes (tscope-timeline-input.c).
  */
@@ -44,6 +46,8 @@ _tscope_timeline_row_height (const Row *row)
       return TSCOPE_CPU_ROW_H;
     case ROW_GROUP:
       return TSCOPE_GROUP_ROW_H;
+    case ROW_SOURCE:
+      return TSCOPE_SOURCE_ROW_H;
     case ROW_TASK:
     default:
       return TSCOPE_TASK_ROW_H;
@@ -54,7 +58,83 @@ _tscope_timeline_row_height (const Row *row)
 int
 _tscope_timeline_label_x (const Row *row)
 {
+  if (row->kind == ROW_SOURCE)
+    return 26;
   return row->kind == ROW_TASK && row->group != G_MAXUINT ? 14 : 6;
+}
+
+/* Returns: (transfer none): the trace of the row's source */
+TscopeTrace *
+_tscope_timeline_row_trace (TscopeTimeline *self,
+                            const Row      *row)
+{
+  return tscope_session_get_trace (self->session, row->source);
+}
+
+/**
+ * _tscope_timeline_row_view:
+ *
+ * The visible range in the row's source's own time: what its view
+ * queries ask for.  Only the offset differs, so the width is the same.
+ */
+TscopeSpan
+_tscope_timeline_row_view (TscopeTimeline *self,
+                           const Row      *row)
+{
+  TscopeSpan v = tscope_session_get_view (self->session);
+
+  v.begin = tscope_session_to_source (self->session, row->source, v.begin);
+  v.end = tscope_session_to_source (self->session, row->source, v.end);
+  return v;
+}
+
+/* The session's name of a CPU or task row (FALSE for headers). */
+gboolean
+_tscope_timeline_row_key (const Row     *row,
+                          TscopeRowKind *kind)
+{
+  if (row->kind != ROW_CPU && row->kind != ROW_TASK)
+    return FALSE;
+  *kind = row->kind == ROW_CPU ? TSCOPE_ROW_CPU : TSCOPE_ROW_TASK;
+  return TRUE;
+}
+
+gboolean
+_tscope_timeline_row_is (const Row     *row,
+                         guint          source,
+                         TscopeRowKind  kind,
+                         guint32        id)
+{
+  TscopeRowKind k;
+
+  return _tscope_timeline_row_key (row, &k) && k == kind && row->source == source && row->id == id;
+}
+
+static guint
+source_id_of (TscopeTimeline *self,
+              guint           source)
+{
+  TscopeSource *s = tscope_document_get_source (tscope_session_get_document (self->session), source);
+
+  return s ? tscope_source_get_id (s) : 0;
+}
+
+static gboolean
+source_collapsed (TscopeTimeline *self,
+                  guint           source)
+{
+  return g_hash_table_contains (self->collapsed_sources, GUINT_TO_POINTER (source_id_of (self, source)));
+}
+
+/* What outlives a rebuild of the rows (a source added or removed): which
+ * rows are hidden and which groups collapsed, by source id, kind and id. */
+static guint64
+state_key (TscopeTimeline *self,
+           const Row      *row)
+{
+  guint32 id = row->kind == ROW_GROUP ? g_array_index (self->groups, Group, row->id).leader : row->id;
+
+  return ((guint64) source_id_of (self, row->source) << 40) | ((guint64) row->kind << 32) | id;
 }
 
 static gint
@@ -84,7 +164,7 @@ fit_label_width (TscopeTimeline *self)
       g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), row->label);
       int w;
 
-      if (row->kind == ROW_GROUP)
+      if (row->kind == ROW_GROUP || row->kind == ROW_SOURCE)
         {
           PangoAttrList *attrs = pango_attr_list_new ();
 
@@ -158,22 +238,33 @@ group_leader (TscopeTrace *trace,
   return task;
 }
 
+/* One source's rows: its header (when there are several), its CPUs, then
+ * its tasks in groups. */
 static void
-build_rows (TscopeTimeline *self)
+build_source_rows (TscopeTimeline *self,
+                   guint           source,
+                   gboolean        header)
 {
-  TscopeTrace *trace = tscope_session_get_trace (self->session);
+  TscopeTrace *trace = tscope_session_get_trace (self->session, source);
   g_autoptr(GHashTable) group_of = g_hash_table_new (NULL, NULL);
   g_autoptr(GArray) group_order = g_array_new (FALSE, FALSE, sizeof (guint));
 
-  g_array_set_size (self->rows, 0);
-  g_array_set_size (self->groups, 0);
-  g_array_set_size (self->order, 0);
-  for (guint c = 0; c < tscope_trace_get_n_cpus (trace); c++)
+  if (header)
     {
-      Row row = { ROW_CPU, c, G_MAXUINT, g_strdup_printf (_("CPU %u"), c), FALSE, FALSE, 0, 0 };
+      TscopeSource *src = tscope_document_get_source (tscope_session_get_document (self->session), source);
+      Row row = { ROW_SOURCE, source, source, G_MAXUINT, g_strdup (tscope_source_get_name (src)), FALSE, FALSE, 0, 0 };
+      guint ri = self->rows->len;
 
       g_array_append_val (self->rows, row);
-      g_array_append_val (self->order, c);
+      g_array_append_val (self->order, ri);
+    }
+  for (guint c = 0; c < tscope_trace_get_n_cpus (trace); c++)
+    {
+      Row row = { ROW_CPU, source, c, G_MAXUINT, g_strdup_printf (_("CPU %u"), c), FALSE, FALSE, 0, 0 };
+      guint ri = self->rows->len;
+
+      g_array_append_val (self->rows, row);
+      g_array_append_val (self->order, ri);
     }
   for (guint32 tk = 1; tk < tscope_trace_get_n_tasks (trace); tk++)
     {
@@ -181,7 +272,7 @@ build_rows (TscopeTimeline *self)
       guint32 leader;
       gpointer gi;
       Group *g;
-      Row row = { ROW_TASK, tk, 0, NULL, FALSE, FALSE, 0, t->run_ns };
+      Row row = { ROW_TASK, source, tk, 0, NULL, FALSE, FALSE, 0, t->run_ns };
       guint ri;
 
       if (t->n_runs == 0 && !t->is_vcpu)
@@ -189,7 +280,7 @@ build_rows (TscopeTimeline *self)
       leader = group_leader (trace, tk);
       if (!g_hash_table_lookup_extended (group_of, GUINT_TO_POINTER (leader), NULL, &gi))
         {
-          Group ng = { leader, FALSE, g_array_new (FALSE, FALSE, sizeof (guint)), 0 };
+          Group ng = { source, leader, FALSE, g_array_new (FALSE, FALSE, sizeof (guint)), 0 };
           guint idx = self->groups->len;
 
           g_array_append_val (self->groups, ng);
@@ -214,7 +305,7 @@ build_rows (TscopeTimeline *self)
       guint gi = g_array_index (group_order, guint, i);
       Group *g = &g_array_index (self->groups, Group, gi);
       const TscopeTask *leader = tscope_trace_get_task (trace, g->leader);
-      Row header = { ROW_GROUP, gi, gi, NULL, FALSE, FALSE, 0, g->weight };
+      Row header_row = { ROW_GROUP, source, gi, gi, NULL, FALSE, FALSE, 0, g->weight };
       guint hi = self->rows->len;
 
       g_array_sort_with_data (g->rows, cmp_row_weight, self->rows);
@@ -229,12 +320,65 @@ build_rows (TscopeTimeline *self)
       /* a task alone needs no header */
       if (g->rows->len > 1)
         {
-          header.label = g_strdup_printf (_("%s:%d — %u tasks"), leader->comm, leader->pid, g->rows->len);
-          g_array_append_val (self->rows, header);
+          header_row.label = g_strdup_printf (_("%s:%d — %u tasks"), leader->comm, leader->pid, g->rows->len);
+          g_array_append_val (self->rows, header_row);
           g_array_append_val (self->order, hi);
         }
       for (guint k = 0; k < g->rows->len; k++)
         g_array_append_val (self->order, g_array_index (g->rows, guint, k));
+    }
+}
+
+/* Every source's rows, source by source; a header row per source when
+ * more than one is open.  Hidden rows and collapsed groups stay so. */
+static void
+build_rows (TscopeTimeline *self)
+{
+  guint n = tscope_session_get_n_sources (self->session);
+  g_autoptr(GHashTable) hidden = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GArray) keys = g_array_sized_new (FALSE, FALSE, sizeof (guint64), self->rows->len);
+
+  /* the keys of the rows as they were: their source ids are still known
+   * unless their source is gone, and then nothing matches them */
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const Row *row = &g_array_index (self->rows, Row, i);
+      gboolean keep = row->hidden || (row->kind == ROW_GROUP
+                                      && g_array_index (self->groups, Group, row->id).collapsed);
+
+      if (keep && self->rows_source_ids && row->source < self->rows_source_ids->len)
+        {
+          guint64 key = ((guint64) g_array_index (self->rows_source_ids, guint, row->source) << 40)
+                        | ((guint64) row->kind << 32)
+                        | (row->kind == ROW_GROUP ? g_array_index (self->groups, Group, row->id).leader : row->id);
+
+          g_array_append_val (keys, key);
+        }
+    }
+  for (guint i = 0; i < keys->len; i++)
+    g_hash_table_add (hidden, &g_array_index (keys, guint64, i));
+  g_array_set_size (self->rows, 0);
+  g_array_set_size (self->groups, 0);
+  g_array_set_size (self->order, 0);
+  g_array_set_size (self->rows_source_ids, 0);
+  for (guint s = 0; s < n; s++)
+    {
+      guint id = source_id_of (self, s);
+
+      g_array_append_val (self->rows_source_ids, id);
+      build_source_rows (self, s, n > 1);
+    }
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      Row *row = &g_array_index (self->rows, Row, i);
+      guint64 key = state_key (self, row);
+
+      if (!g_hash_table_contains (hidden, &key))
+        continue;
+      if (row->kind == ROW_GROUP)
+        g_array_index (self->groups, Group, row->id).collapsed = TRUE;
+      else
+        row->hidden = TRUE;
     }
 }
 
@@ -243,6 +387,10 @@ row_shown (TscopeTimeline *self,
            const Row      *row)
 {
   if (row->hidden)
+    return FALSE;
+  /* a collapsed source shows its header only; its pinned rows stay */
+  if (row->kind != ROW_SOURCE && !row->pinned && tscope_session_get_n_sources (self->session) > 1
+      && source_collapsed (self, row->source))
     return FALSE;
   if (row->kind == ROW_TASK && row->group != G_MAXUINT)
     {
@@ -284,10 +432,10 @@ _tscope_timeline_layout_rows (TscopeTimeline *self)
       guint ri = g_array_index (self->order, guint, i);
       Row *row = &g_array_index (self->rows, Row, ri);
 
-      row->pin_order = row->kind == ROW_GROUP || self->session == NULL ? 0
-                       : tscope_session_row_pin_order (self->session,
-                                                       row->kind == ROW_CPU ? TSCOPE_ROW_CPU : TSCOPE_ROW_TASK,
-                                                       row->id);
+      TscopeRowKind kind;
+
+      row->pin_order = self->session == NULL || !_tscope_timeline_row_key (row, &kind) ? 0
+                       : tscope_session_row_pin_order (self->session, row->source, kind, row->id);
       row->pinned = row->pin_order > 0;
       if (row->pinned && !row->hidden)
         g_array_append_val (pinned, ri);
@@ -429,32 +577,36 @@ _tscope_timeline_snap (TscopeTimeline *self,
                        const Row      *row,
                        TscopeTime      t)
 {
-  TscopeTrace *trace = tscope_session_get_trace (self->session);
+  TscopeTrace *trace;
   TscopeSpan v = tscope_session_get_view (self->session);
   TscopeTime slack = (v.end - v.begin) / _tscope_timeline_plot_width (self) * 8;
   TscopeTime before = G_MININT64;
   TscopeTime after = G_MAXINT64;
   TscopeTime best;
+  TscopeTime st;
 
   /* the row's events are read from the file */
-  if (row == NULL || row->kind == ROW_GROUP || !_tscope_timeline_is_live (self))
+  if (row == NULL || (row->kind != ROW_CPU && row->kind != ROW_TASK) || !_tscope_timeline_is_live (self))
     return t;
+  trace = _tscope_timeline_row_trace (self, row);
+  /* the row's events are in its source's time */
+  st = tscope_session_to_source (self->session, row->source, t);
   if (row->kind == ROW_CPU)
-    tscope_trace_adjacent_records (trace, (gint) row->id, t, &before, &after);
+    tscope_trace_adjacent_records (trace, (gint) row->id, st, &before, &after);
   else
     {
       TscopeTaskSpan span;
 
-      if (tscope_view_task_span_at (trace, row->id, t, &span))
+      if (tscope_view_task_span_at (trace, row->id, st, &span))
         {
           before = span.begin;
           after = span.end;
         }
     }
-  best = (after != G_MAXINT64 && (before == G_MININT64 || after - t < t - before)) ? after : before;
-  if (best == G_MININT64 || best == G_MAXINT64 || ABS (best - t) > MAX (slack, 1))
+  best = (after != G_MAXINT64 && (before == G_MININT64 || after - st < st - before)) ? after : before;
+  if (best == G_MININT64 || best == G_MAXINT64 || ABS (best - st) > MAX (slack, 1))
     return t;
-  return best;
+  return tscope_session_from_source (self->session, row->source, best);
 }
 
 /* ---- row menu: hide, pin, move ---- */
@@ -472,6 +624,7 @@ row_action (GtkWidget  *widget,
 {
   TscopeTimeline *self = TSCOPE_TIMELINE (widget);
   guint ri = menu_row_index (self);
+  TscopeRowKind kind;
   Row *row;
 
   if (g_str_equal (action, "row.show-all"))
@@ -484,10 +637,19 @@ row_action (GtkWidget  *widget,
   row = &g_array_index (self->rows, Row, ri);
   if (g_str_equal (action, "row.hide"))
     row->hidden = TRUE;
-  else if (g_str_equal (action, "row.pin") && row->kind != ROW_GROUP)
+  else if (g_str_equal (action, "row.pin") && _tscope_timeline_row_key (row, &kind))
     {
-      tscope_session_pin_row (self->session, row->kind == ROW_CPU ? TSCOPE_ROW_CPU : TSCOPE_ROW_TASK, row->id,
-                              !row->pinned);
+      tscope_session_pin_row (self->session, row->source, kind, row->id, !row->pinned);
+      return;
+    }
+  else if (g_str_equal (action, "row.collapse") && row->kind == ROW_SOURCE)
+    {
+      tscope_timeline_set_source_collapsed (self, row->source, !source_collapsed (self, row->source));
+      return;
+    }
+  else if (g_str_equal (action, "row.remove-source") && row->kind == ROW_SOURCE)
+    {
+      tscope_session_remove_source (self->session, row->source);
       return;
     }
   else if (g_str_equal (action, "row.collapse") && row->kind == ROW_GROUP)
@@ -529,7 +691,21 @@ _tscope_timeline_row_menu (TscopeTimeline *self,
   if (row == NULL)
     return;
   self->menu_row = visible_index;
-  g_menu_append (menu, row->pinned ? _("Unpin") : _("Pin to Top"), "row.pin");
+  if (row->kind == ROW_SOURCE)
+    {
+      g_menu_append (menu, source_collapsed (self, row->source) ? _("Expand") : _("Collapse"), "row.collapse");
+      g_menu_append (menu, _("Sources…"), "win.sources");
+      g_menu_append (menu, _("Remove Source"), "row.remove-source");
+      g_menu_append (menu, _("Show All Rows"), "row.show-all");
+      gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->row_popover), G_MENU_MODEL (menu));
+      x = CLAMP (x, 0, MAX (gtk_widget_get_width (GTK_WIDGET (self)) - 1, 0));
+      y = CLAMP (y, 0, MAX (gtk_widget_get_height (GTK_WIDGET (self)) - 1, 0));
+      gtk_popover_set_pointing_to (GTK_POPOVER (self->row_popover), &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+      gtk_popover_popup (GTK_POPOVER (self->row_popover));
+      return;
+    }
+  if (row->kind != ROW_GROUP)
+    g_menu_append (menu, row->pinned ? _("Unpin") : _("Pin to Top"), "row.pin");
   g_menu_append (menu, _("Move Up"), "row.up");
   g_menu_append (menu, _("Move Down"), "row.down");
   if (row->kind == ROW_GROUP)
@@ -571,21 +747,19 @@ tscope_timeline_find_row (TscopeTimeline *self,
   g_autofree char *needle = g_utf8_casefold (text, -1);
   TscopeRowKind kind;
   guint32 id;
+  guint source;
   guint start = 0;
-  gboolean has = self->session && tscope_session_get_selected_row (self->session, &kind, &id);
+  gboolean has = self->session && tscope_session_get_selected_row (self->session, &source, &kind, &id);
   char *end = NULL;
   gint64 pid = g_ascii_strtoll (text, &end, 10);
   gboolean is_pid = end && end != text && *end == '\0';
 
   if (self->session == NULL || *text == '\0')
     return FALSE;
-  for (guint i = 0; has && i < self->visible->len; i++)
-    {
-      const Row *row = _tscope_timeline_visible_row (self, i);
-
-      if (row->kind != ROW_GROUP && ((kind == TSCOPE_ROW_CPU) == (row->kind == ROW_CPU)) && row->id == id)
-        start = i + 1;
-    }
+  for (guint i = 0; has && i < self->order->len; i++)
+    if (_tscope_timeline_row_is (&g_array_index (self->rows, Row, g_array_index (self->order, guint, i)), source,
+                                 kind, id))
+      start = i + 1;
   /* collapsed groups hide their tasks: look through every row */
   for (guint n = 0; n < self->order->len; n++)
     {
@@ -594,11 +768,10 @@ tscope_timeline_find_row (TscopeTimeline *self,
       g_autofree char *label = g_utf8_casefold (row->label, -1);
       gboolean match;
 
-      if (row->kind == ROW_GROUP)
+      if (!_tscope_timeline_row_key (row, &kind))
         continue;
       if (is_pid)
-        match = row->kind == ROW_TASK
-                && tscope_trace_get_task (tscope_session_get_trace (self->session), row->id)->pid == pid;
+        match = row->kind == ROW_TASK && tscope_trace_get_task (_tscope_timeline_row_trace (self, row), row->id)->pid == pid;
       else
         match = strstr (label, needle) != NULL;
       if (!match)
@@ -606,9 +779,10 @@ tscope_timeline_find_row (TscopeTimeline *self,
       row->hidden = FALSE;
       if (row->kind == ROW_TASK && row->group != G_MAXUINT)
         g_array_index (self->groups, Group, row->group).collapsed = FALSE;
+      g_hash_table_remove (self->collapsed_sources, GUINT_TO_POINTER (source_id_of (self, row->source)));
       _tscope_timeline_layout_rows (self);
-      tscope_session_select_row (self->session, row->kind == ROW_CPU ? TSCOPE_ROW_CPU : TSCOPE_ROW_TASK, row->id);
-      tscope_timeline_scroll_to_row (self, row->kind == ROW_CPU ? TSCOPE_ROW_CPU : TSCOPE_ROW_TASK, row->id);
+      tscope_session_select_row (self->session, row->source, kind, row->id);
+      tscope_timeline_scroll_to_row (self, row->source, kind, row->id);
       return TRUE;
     }
   return FALSE;
@@ -616,12 +790,14 @@ tscope_timeline_find_row (TscopeTimeline *self,
 
 /**
  * tscope_timeline_row_y:
+ * @source: the row's source, an index in the document
  * @y: (out): the row's top, in widget coordinates
  *
  * Returns: whether the row is shown (possibly scrolled out of sight).
  */
 gboolean
 tscope_timeline_row_y (TscopeTimeline *self,
+                       guint           source,
                        TscopeRowKind   kind,
                        guint32         id,
                        int            *y,
@@ -631,7 +807,7 @@ tscope_timeline_row_y (TscopeTimeline *self,
     {
       const Row *row = _tscope_timeline_visible_row (self, i);
 
-      if (row->kind != ROW_GROUP && ((kind == TSCOPE_ROW_CPU) == (row->kind == ROW_CPU)) && row->id == id)
+      if (_tscope_timeline_row_is (row, source, kind, id))
         {
           if (y)
             *y = TSCOPE_HEADER_H + g_array_index (self->visible_y, int, i)
@@ -644,8 +820,60 @@ tscope_timeline_row_y (TscopeTimeline *self,
   return FALSE;
 }
 
+/**
+ * tscope_timeline_source_row_y:
+ * @y: (out): the top of the source's header row, in widget coordinates
+ *
+ * Returns: whether the source has a header row shown (only when more
+ *   than one source is open).
+ */
+gboolean
+tscope_timeline_source_row_y (TscopeTimeline *self,
+                              guint           source,
+                              int            *y)
+{
+  for (guint i = 0; i < self->visible->len; i++)
+    {
+      const Row *row = _tscope_timeline_visible_row (self, i);
+
+      if (row->kind == ROW_SOURCE && row->source == source)
+        {
+          if (y)
+            *y = TSCOPE_HEADER_H + g_array_index (self->visible_y, int, i)
+                 - (int) gtk_adjustment_get_value (self->vadjustment);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Folds a source's rows under its header row, or unfolds them. */
+void
+tscope_timeline_set_source_collapsed (TscopeTimeline *self,
+                                      guint           source,
+                                      gboolean        collapsed)
+{
+  gpointer id = GUINT_TO_POINTER (source_id_of (self, source));
+
+  if (self->session == NULL)
+    return;
+  if (collapsed)
+    g_hash_table_add (self->collapsed_sources, id);
+  else
+    g_hash_table_remove (self->collapsed_sources, id);
+  _tscope_timeline_layout_rows (self);
+}
+
+gboolean
+tscope_timeline_get_source_collapsed (TscopeTimeline *self,
+                                      guint           source)
+{
+  return self->session != NULL && source_collapsed (self, source);
+}
+
 void
 tscope_timeline_scroll_to_row (TscopeTimeline *self,
+                               guint           source,
                                TscopeRowKind   kind,
                                guint32         id)
 {
@@ -656,16 +884,52 @@ tscope_timeline_scroll_to_row (TscopeTimeline *self,
     {
       /* not allocated yet: scroll once it is */
       self->pending_scroll = TRUE;
+      self->pending_source = source;
       self->pending_kind = kind;
       self->pending_id = id;
       return;
     }
-  if (!tscope_timeline_row_y (self, kind, id, &y, &h))
+  if (!tscope_timeline_row_y (self, source, kind, id, &y, &h))
     return;
   if (y < TSCOPE_HEADER_H || y + h > gtk_widget_get_height (GTK_WIDGET (self)))
     gtk_adjustment_set_value (self->vadjustment,
                               gtk_adjustment_get_value (self->vadjustment) + y - TSCOPE_HEADER_H
                               - (gtk_widget_get_height (GTK_WIDGET (self)) - TSCOPE_HEADER_H) / 3);
+}
+
+/* The sources changed: rows again (an offset alone keeps them), and the
+ * caches of what was drawn. */
+static void
+sources_changed (TscopeTimeline *self)
+{
+  gboolean same = self->rows_source_ids->len == tscope_session_get_n_sources (self->session);
+
+  for (guint s = 0; same && s < self->rows_source_ids->len; s++)
+    same = g_array_index (self->rows_source_ids, guint, s) == source_id_of (self, s);
+  g_clear_pointer (&self->minimap, g_free);
+  g_clear_pointer (&self->frozen, gsk_render_node_unref);
+  if (same)
+    {
+      /* a name may have changed */
+      for (guint i = 0; i < self->rows->len; i++)
+        {
+          Row *row = &g_array_index (self->rows, Row, i);
+
+          if (row->kind != ROW_SOURCE)
+            continue;
+          g_free (row->label);
+          row->label = g_strdup (tscope_source_get_name (tscope_document_get_source (
+                                   tscope_session_get_document (self->session), row->source)));
+          g_hash_table_remove (self->label_layouts, GUINT_TO_POINTER (i));
+        }
+      return;
+    }
+  g_hash_table_remove_all (self->label_layouts);
+  g_clear_pointer (&self->guest_index, g_hash_table_unref);
+  build_rows (self);
+  fit_label_width (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  _tscope_timeline_layout_rows (self);
 }
 
 static void
@@ -674,26 +938,34 @@ on_session_notify (TscopeTimeline *self,
 {
   TscopeRowKind kind;
   guint32 id;
+  guint source;
 
   if (g_str_equal (pspec->name, "rows"))
     _tscope_timeline_layout_rows (self);
+  if (g_str_equal (pspec->name, "sources"))
+    sources_changed (self);
   /* a row picked elsewhere (latency panel, row finder) comes into view */
   if (g_str_equal (pspec->name, "selected-row")
-      && tscope_session_get_selected_row (self->session, &kind, &id))
+      && tscope_session_get_selected_row (self->session, &source, &kind, &id))
     {
+      gboolean changed = g_hash_table_remove (self->collapsed_sources,
+                                              GUINT_TO_POINTER (source_id_of (self, source)));
+
       for (guint i = 0; kind == TSCOPE_ROW_TASK && i < self->rows->len; i++)
         {
           Row *row = &g_array_index (self->rows, Row, i);
 
-          if (row->kind == ROW_TASK && row->id == id && (row->hidden || (row->group != G_MAXUINT
+          if (_tscope_timeline_row_is (row, source, kind, id) && (row->hidden || (row->group != G_MAXUINT
               && g_array_index (self->groups, Group, row->group).collapsed)))
             {
               row->hidden = FALSE;
               g_array_index (self->groups, Group, row->group).collapsed = FALSE;
-              _tscope_timeline_layout_rows (self);
+              changed = TRUE;
             }
         }
-      tscope_timeline_scroll_to_row (self, kind, id);
+      if (changed)
+        _tscope_timeline_layout_rows (self);
+      tscope_timeline_scroll_to_row (self, source, kind, id);
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -715,6 +987,9 @@ tscope_timeline_set_session (TscopeTimeline *self,
   g_clear_pointer (&self->guest_index, g_hash_table_unref);
   g_clear_pointer (&self->minimap, g_free);
   g_clear_pointer (&self->frozen, gsk_render_node_unref);
+  g_array_set_size (self->rows, 0);
+  g_array_set_size (self->rows_source_ids, 0);
+  g_hash_table_remove_all (self->collapsed_sources);
   if (session)
     {
       self->notify_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (on_session_notify), self);
@@ -776,7 +1051,7 @@ tscope_timeline_size_allocate (GtkWidget *widget,
   if (self->pending_scroll && height > TSCOPE_HEADER_H)
     {
       self->pending_scroll = FALSE;
-      tscope_timeline_scroll_to_row (self, self->pending_kind, self->pending_id);
+      tscope_timeline_scroll_to_row (self, self->pending_source, self->pending_kind, self->pending_id);
     }
   /* a widget's own popover is placed by the widget */
   if (self->row_popover)
@@ -823,6 +1098,8 @@ tscope_timeline_finalize (GObject *object)
   g_array_unref (self->visible);
   g_array_unref (self->visible_y);
   g_array_unref (self->order);
+  g_array_unref (self->rows_source_ids);
+  g_hash_table_unref (self->collapsed_sources);
   g_hash_table_unref (self->label_layouts);
   g_clear_pointer (&self->guest_index, g_hash_table_unref);
   g_free (self->minimap);
@@ -850,6 +1127,7 @@ tscope_timeline_class_init (TscopeTimelineClass *klass)
   gtk_widget_class_install_action (widget_class, "row.down", NULL, row_action);
   gtk_widget_class_install_action (widget_class, "row.collapse", NULL, row_action);
   gtk_widget_class_install_action (widget_class, "row.show-all", NULL, row_action);
+  gtk_widget_class_install_action (widget_class, "row.remove-source", NULL, row_action);
   _tscope_timeline_class_init_input (widget_class);
 }
 
@@ -863,6 +1141,8 @@ tscope_timeline_init (TscopeTimeline *self)
   self->visible = g_array_new (FALSE, FALSE, sizeof (guint));
   self->visible_y = g_array_new (FALSE, FALSE, sizeof (int));
   self->order = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->rows_source_ids = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->collapsed_sources = g_hash_table_new (NULL, NULL);
   self->label_layouts = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
   self->label_w = TSCOPE_LABEL_W_MIN;
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, 1, 1, 1));

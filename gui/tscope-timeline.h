@@ -21,6 +21,7 @@ gboolean       tscope_timeline_find_row          (TscopeTimeline *self,
                                                   const char     *text);
 void           tscope_timeline_show_all_rows     (TscopeTimeline *self);
 gboolean       tscope_timeline_row_y             (TscopeTimeline *self,
+                                                  guint           source,
                                                   TscopeRowKind   kind,
                                                   guint32         id,
                                                   int            *y,
@@ -32,8 +33,17 @@ TscopeTime     tscope_timeline_x_to_time         (TscopeTimeline *self,
 guint          tscope_timeline_get_frame_count   (TscopeTimeline *self);
 gint64         tscope_timeline_get_last_frame_us (TscopeTimeline *self);
 void           tscope_timeline_scroll_to_row     (TscopeTimeline *self,
+                                                  guint           source,
                                                   TscopeRowKind   kind,
                                                   guint32         id);
+gboolean       tscope_timeline_source_row_y      (TscopeTimeline *self,
+                                                  guint           source,
+                                                  int            *y);
+void           tscope_timeline_set_source_collapsed (TscopeTimeline *self,
+                                                  guint           source,
+                                                  gboolean        collapsed);
+gboolean       tscope_timeline_get_source_collapsed (TscopeTimeline *self,
+                                                  guint           source);
 void           tscope_timeline_add_shortcuts_to  (TscopeTimeline *self,
                                                   GtkWidget      *host);
 

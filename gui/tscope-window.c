@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright 2026 The Tracescope developers
  *
- * The main window: loads a trace in a worker thread (progress, Cancel),
- * shows a one-line error when the file is bad, else the timeline over the
+ * The main window: loads traces in a worker thread (progress, Cancel),
+ * shows a one-line error when a file is bad, else the timeline over the
  * event list, the latency panel and the range statistics, with markers A
  * and B in the status bar.  Files come from File → Open, Open Recent, the
- * command line, or a drop.
+ * command line, or a drop; File → Add Trace…, a drop with Ctrl held, or
+ * several files on the command line put more sources next to the ones
+ * open (which are never loaded again), on one time axis; the Sources
+ * popover shifts, orders and removes them.
  */
 #include "config.h"
+
+#include <string.h>
 
 #include <glib/gi18n.h>
 
@@ -43,11 +48,15 @@ struct _TscopeWindow
   GtkLabel           *markers_label;
   GtkLabel           *view_label;
   GMenu              *recent_menu;
+  GtkMenuButton      *sources_button;
 
   /* children made in init, owned by the widget tree */
   GtkInfoBar         *banner;           /* a load's warning, or the file changing under us */
   GtkLabel           *banner_label;
   GtkWidget          *banner_open;
+  GtkPopover         *sources_popover;
+  GtkBox             *sources_box;
+  GtkWindow          *buffer_dialog;    /* open while the user picks the buffers of a file to add */
 
   /* owned */
   GSettings          *settings;
@@ -56,6 +65,7 @@ struct _TscopeWindow
   char               *error;
   gulong              session_handler;
   gulong              recent_handler;
+  guint               sources_idle;     /* the Sources popover is made again */
   gboolean            loading;
 };
 
@@ -67,19 +77,23 @@ static void fill_recent (TscopeWindow *self);
 
 typedef struct
 {
-  char           *path;
+  GStrv           specs;        /* FILE or FILE:BUFFER, loaded in this order */
   char           *uri;          /* for the recent files, once it loaded */
   GCancellable   *cancellable;
   GtkProgressBar *progress;
   double          fraction;
+  double          done;         /* of the specs before the current one */
+  double          share;        /* of the current one */
   gint64          last_update;
   gint            pending;      /* a progress update is queued */
+  gboolean        add;          /* next to the sources open, else instead of them */
+  gboolean        offer_buffers; /* one file added: ask which of its buffers */
 } LoadJob;
 
 static void
 load_job_free (LoadJob *job)
 {
-  g_free (job->path);
+  g_strfreev (job->specs);
   g_free (job->uri);
   g_clear_object (&job->cancellable);
   g_clear_object (&job->progress);
@@ -104,7 +118,7 @@ on_progress (double   fraction,
 
   gint64 now = g_get_monotonic_time ();
 
-  job->fraction = fraction;
+  job->fraction = job->done + job->share * fraction;
   /* ten updates a second: each one repaints the window, on the cores the
    * load runs on */
   if (now - job->last_update > 100000 && g_atomic_int_compare_and_exchange (&job->pending, 0, 1))
@@ -115,6 +129,7 @@ on_progress (double   fraction,
   return !g_cancellable_is_cancelled (job->cancellable);
 }
 
+/* Every spec, one after the other; the first error ends it. */
 static void
 load_thread (GTask        *task,
              gpointer      source,
@@ -122,14 +137,34 @@ load_thread (GTask        *task,
              GCancellable *cancellable)
 {
   LoadJob *job = data;
-  TscopeLoadOptions options = { .progress = on_progress, .progress_data = job };
-  GError *error = NULL;
-  TscopeTrace *trace = tscope_trace_load (job->path, &options, &error);
+  guint n = g_strv_length (job->specs);
+  g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func (g_object_unref);
 
-  if (trace)
-    g_task_return_pointer (task, trace, g_object_unref);
-  else
-    g_task_return_error (task, error);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *path = NULL;
+      g_autofree char *buffer = NULL;
+      TscopeLoadOptions options = { .progress = on_progress, .progress_data = job };
+      GError *error = NULL;
+      TscopeTrace *trace;
+
+      job->done = (double) i / n;
+      job->share = 1.0 / n;
+      if (!tscope_document_parse_spec (job->specs[i], &path, &buffer))
+        {
+          g_task_return_new_error (task, TSCOPE_ERROR, TSCOPE_ERROR_INVALID, "no file named");
+          return;
+        }
+      options.buffer = buffer;
+      trace = tscope_trace_load (path, &options, &error);
+      if (trace == NULL)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      g_ptr_array_add (traces, trace);
+    }
+  g_task_return_pointer (task, g_steal_pointer (&traces), (GDestroyNotify) g_ptr_array_unref);
 }
 
 static void
@@ -145,7 +180,7 @@ update_markers (TscopeWindow *self)
   text = tscope_session_format_markers (self->session);
   gtk_label_set_text (self->markers_label, text);
   /* headers only: no time span to speak of */
-  if (tscope_trace_get_n_events (tscope_session_get_trace (self->session)) == 0)
+  if (tscope_document_get_n_events (tscope_session_get_document (self->session)) == 0)
     {
       gtk_label_set_text (self->view_label, _("This trace holds no events: it has the headers only."));
       return;
@@ -170,7 +205,10 @@ static void
 update_banner (TscopeWindow *self)
 {
   const char *error = self->session ? tscope_session_get_file_error (self->session) : NULL;
-  const char *warning = self->session ? tscope_trace_get_warning (tscope_session_get_trace (self->session)) : NULL;
+  const char *warning = NULL;
+
+  for (guint i = 0; self->session && warning == NULL && i < tscope_session_get_n_sources (self->session); i++)
+    warning = tscope_trace_get_warning (tscope_session_get_trace (self->session, i));
 
   if (error == NULL && warning == NULL)
     {
@@ -194,12 +232,22 @@ banner_response (GtkInfoBar   *banner,
     hide_banner (self);
 }
 
+static void show_trace_titles (TscopeWindow *self);
+static void queue_sources (TscopeWindow *self);
+
 static void
 on_session_notify (TscopeWindow *self,
                    GParamSpec   *pspec)
 {
   if (g_str_equal (pspec->name, "file-error"))
     update_banner (self);
+  else if (g_str_equal (pspec->name, "sources"))
+    {
+      show_trace_titles (self);
+      update_banner (self);
+      update_markers (self);
+      queue_sources (self);
+    }
   else
     update_markers (self);
 }
@@ -250,6 +298,7 @@ set_session (TscopeWindow  *self,
   if (session)
     self->session_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (on_session_notify), self);
   update_markers (self);
+  queue_sources (self);
 }
 
 /* The header bar names the trace shown, or the application. */
@@ -284,17 +333,40 @@ static void
 show_trace_titles (TscopeWindow *self)
 {
   TscopeTrace *trace;
+  TscopeDocument *doc;
   g_autofree char *basename = NULL;
   g_autofree char *sub = NULL;
+  guint n;
 
-  if (self->session == NULL)
+  n = self->session ? tscope_session_get_n_sources (self->session) : 0;
+  if (n == 0)
     {
       show_titles (self, "Tracescope", "");
       return;
     }
-  trace = tscope_session_get_trace (self->session);
-  basename = g_path_get_basename (tscope_trace_get_path (trace));
-  sub = trace_summary (trace);
+  if (n == 1)
+    {
+      trace = tscope_session_get_trace (self->session, 0);
+      basename = g_path_get_basename (tscope_trace_get_path (trace));
+      sub = trace_summary (trace);
+      show_titles (self, basename, sub);
+      return;
+    }
+  /* several sources: their names, and what they hold together */
+  doc = tscope_session_get_document (self->session);
+  {
+    GString *title = g_string_new (NULL);
+    TscopeSpan span = tscope_document_get_span (doc);
+    g_autofree char *width = tscope_ruler_format_span (span.end - span.begin);
+
+    for (guint i = 0; i < MIN (n, 3); i++)
+      g_string_append_printf (title, "%s%s", i ? " + " : "", tscope_source_get_name (tscope_document_get_source (doc, i)));
+    if (n > 3)
+      g_string_append_printf (title, _(" + %u more"), n - 3);
+    sub = g_strdup_printf (_("%u sources · %" G_GUINT64_FORMAT " events · %s"), n,
+                           tscope_document_get_n_events (doc), width);
+    basename = g_string_free (title, FALSE);
+  }
   show_titles (self, basename, sub);
 }
 
@@ -309,11 +381,12 @@ show_previous (TscopeWindow *self)
   update_banner (self);
 }
 
+/* Shows @session, the sources of a load. */
 static void
-show_trace (TscopeWindow *self,
-            TscopeTrace  *trace)
+show_trace (TscopeWindow  *self,
+            TscopeSession *session)
 {
-  g_autoptr(TscopeSession) session = tscope_session_new (trace);
+  TscopeTrace *trace = tscope_session_get_trace (session, 0);
 
   g_clear_pointer (&self->error, g_free);
   /* the page first: a column view given millions of rows before it has a
@@ -324,8 +397,40 @@ show_trace (TscopeWindow *self,
   /* the file may have shrunk as the load ended */
   tscope_session_check_file (session);
   update_banner (self);
-  if (tscope_trace_get_n_events (trace) > 0 && !tscope_trace_has_sched_events (trace))
+  if (tscope_session_get_n_sources (session) == 1 && tscope_trace_get_n_events (trace) > 0
+      && !tscope_trace_has_sched_events (trace))
     gtk_label_set_text (self->view_label, _("This trace has no sched_switch events: CPU rows show where its records are; task rows stay empty."));
+}
+
+static void offer_buffers (TscopeWindow *self,
+                           TscopeTrace  *trace);
+
+/* The traces of a load: the sources of a new session, or more sources of
+ * the one shown. */
+static void
+take_traces (TscopeWindow *self,
+             LoadJob      *job,
+             GPtrArray    *traces)
+{
+  if (job->add && self->session)
+    {
+      for (guint i = 0; i < traces->len; i++)
+        tscope_session_add_trace (self->session, traces->pdata[i]);
+      gtk_stack_set_visible_child_name (self->stack, "trace");
+      show_trace_titles (self);
+      tscope_session_check_file (self->session);
+      update_banner (self);
+    }
+  else
+    {
+      g_autoptr(TscopeDocument) doc = tscope_document_new ();
+      g_autoptr(TscopeSession) session = NULL;
+
+      for (guint i = 0; i < traces->len; i++)
+        tscope_document_add_trace (doc, traces->pdata[i]);
+      session = tscope_session_new (doc);
+      show_trace (self, session);
+    }
 }
 
 static void
@@ -336,7 +441,7 @@ loaded (GObject      *source,
   TscopeWindow *self = TSCOPE_WINDOW (source);
   LoadJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
-  g_autoptr(TscopeTrace) trace = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autoptr(GPtrArray) traces = g_task_propagate_pointer (G_TASK (result), &error);
 
   /* a newer load replaced this one: that one shows its own result */
   if (job->cancellable != self->cancellable)
@@ -346,45 +451,70 @@ loaded (GObject      *source,
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
       || g_error_matches (error, TSCOPE_ERROR, TSCOPE_ERROR_CANCELLED))
     show_previous (self);
-  else if (trace == NULL)
+  else if (traces == NULL && job->add && self->session)
+    {
+      /* the sources open stay; the banner says why nothing was added */
+      show_previous (self);
+      gtk_info_bar_set_message_type (self->banner, GTK_MESSAGE_ERROR);
+      gtk_label_set_text (self->banner_label, error->message);
+      gtk_widget_set_visible (self->banner_open, FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->banner), TRUE);
+      g_signal_emit_by_name (self, "load-failed", error->message);
+    }
+  else if (traces == NULL)
     {
       show_error (self, error->message);
       g_signal_emit_by_name (self, "load-failed", error->message);
     }
   else
     {
-      show_trace (self, trace);
+      g_auto(GStrv) buffers = job->offer_buffers ? tscope_trace_dup_buffer_names (traces->pdata[0]) : NULL;
+
       gtk_recent_manager_add_item (gtk_recent_manager_get_default (), job->uri);
+      /* a file of several buffers: which of them, side by side? */
+      if (buffers && g_strv_length (buffers) > 1 && self->session)
+        {
+          show_previous (self);
+          offer_buffers (self, traces->pdata[0]);
+          return;
+        }
+      take_traces (self, job, traces);
       g_signal_emit_by_name (self, "trace-loaded");
     }
 }
 
-/**
- * tscope_window_open:
- *
- * Loads @file in a worker thread; the window shows the progress, then the
- * trace or the error.
- */
-void
-tscope_window_open (TscopeWindow *self,
-                    GFile        *file)
+/* Loads @specs in a worker thread; the window shows the progress, then
+ * the traces (next to those shown when @add) or the error. */
+static void
+load_specs (TscopeWindow       *self,
+            const char * const *specs,
+            gboolean            add,
+            gboolean            offer)
 {
   g_autoptr(GTask) task = NULL;
-  g_autofree char *basename = g_file_get_basename (file);
+  g_autofree char *path = NULL;
+  g_autofree char *buffer = NULL;
+  g_autofree char *basename = NULL;
+  g_autoptr(GFile) file = NULL;
   LoadJob *job;
 
+  if (specs == NULL || specs[0] == NULL || !tscope_document_parse_spec (specs[0], &path, &buffer))
+    return;
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
+  file = g_file_new_for_path (path);
+  basename = g_path_get_basename (path);
   job = g_new0 (LoadJob, 1);
-  job->path = g_file_get_path (file);
-  if (job->path == NULL)
-    job->path = g_file_get_uri (file);
+  job->specs = g_strdupv ((GStrv) specs);
   job->uri = g_file_get_uri (file);
+  job->add = add;
+  job->offer_buffers = offer;
   job->cancellable = g_object_ref (self->cancellable);
   job->progress = g_object_ref (self->progress);
-  show_titles (self, basename, job->path);
-  gtk_label_set_text (self->loading_label, job->path);
+  if (!add || self->session == NULL)
+    show_titles (self, basename, path);
+  gtk_label_set_text (self->loading_label, specs[1] ? _("several traces") : path);
   hide_banner (self);
   gtk_progress_bar_set_fraction (self->progress, 0);
   gtk_stack_set_visible_child_name (self->stack, "loading");
@@ -392,6 +522,204 @@ tscope_window_open (TscopeWindow *self,
   task = g_task_new (self, self->cancellable, loaded, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) load_job_free);
   g_task_run_in_thread (task, load_thread);
+}
+
+/* A file as a spec: its path, or what was typed when it is no path (the
+ * command line makes "trace.dat:INSTANCE" a URI of scheme "trace.dat"). */
+static char *
+spec_of (GFile *file)
+{
+  char *path = g_file_get_path (file);
+
+  return path ? path : g_file_get_uri (file);
+}
+
+/* ---- which buffers of a file ---- */
+
+typedef struct
+{
+  TscopeWindow *self;
+  TscopeTrace  *trace;          /* its top-level buffer, loaded */
+  GPtrArray    *checks;         /* GtkCheckButton, one per buffer */
+  GStrv         buffers;
+} BufferChoice;
+
+static void
+buffer_choice_free (BufferChoice *c)
+{
+  g_object_unref (c->trace);
+  g_ptr_array_unref (c->checks);
+  g_strfreev (c->buffers);
+  g_free (c);
+}
+
+/* Add: the top-level buffer is there already (not loaded again), the
+ * others chosen are loaded next to it. */
+static void
+buffers_chosen (GtkButton    *button,
+                BufferChoice *c)
+{
+  TscopeWindow *self = c->self;
+  g_autoptr(GStrvBuilder) specs = g_strv_builder_new ();
+  g_auto(GStrv) list = NULL;
+  const char *path = tscope_trace_get_path (c->trace);
+  const char *loaded_buffer = tscope_trace_get_buffer_name (c->trace);
+  gboolean added = FALSE;
+
+  for (guint i = 0; i < c->checks->len; i++)
+    {
+      if (!gtk_check_button_get_active (c->checks->pdata[i]))
+        continue;
+      if (g_strcmp0 (c->buffers[i], loaded_buffer ? loaded_buffer : "") == 0)
+        {
+          tscope_session_add_trace (self->session, c->trace);
+          added = TRUE;
+        }
+      else
+        {
+          g_autofree char *spec = g_strdup_printf ("%s:%s", path, c->buffers[i]);
+
+          g_strv_builder_add (specs, spec);
+        }
+    }
+  list = g_strv_builder_end (specs);
+  gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (button))));
+  if (list[0])
+    load_specs (self, (const char * const *) list, TRUE, FALSE);
+  else if (added)
+    g_signal_emit_by_name (self, "trace-loaded");
+}
+
+static void
+buffer_dialog_destroyed (TscopeWindow *self)
+{
+  self->buffer_dialog = NULL;
+}
+
+static void
+offer_buffers (TscopeWindow *self,
+               TscopeTrace  *trace)
+{
+  BufferChoice *c = g_new0 (BufferChoice, 1);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
+  GtkWidget *add = gtk_button_new_with_mnemonic (_("_Add"));
+  g_autofree char *base = g_path_get_basename (tscope_trace_get_path (trace));
+  g_autofree char *text = g_strdup_printf (_("%s has several buffers. Which ones should be shown, side by side?"),
+                                           base);
+  GtkWidget *label = gtk_label_new (text);
+  GtkWindow *dialog = GTK_WINDOW (gtk_window_new ());
+
+  c->self = self;
+  c->trace = g_object_ref (trace);
+  c->buffers = tscope_trace_dup_buffer_names (trace);
+  c->checks = g_ptr_array_new ();
+  gtk_window_set_title (dialog, _("Add Buffers"));
+  gtk_window_set_modal (dialog, TRUE);
+  gtk_window_set_transient_for (dialog, GTK_WINDOW (self));
+  gtk_window_set_resizable (dialog, FALSE);
+  gtk_widget_set_margin_start (box, 18);
+  gtk_widget_set_margin_end (box, 18);
+  gtk_widget_set_margin_top (box, 18);
+  gtk_widget_set_margin_bottom (box, 18);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 50);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_box_append (GTK_BOX (box), label);
+  for (guint i = 0; c->buffers[i]; i++)
+    {
+      GtkWidget *check = gtk_check_button_new_with_label (c->buffers[i][0] ? c->buffers[i] : _("top level"));
+
+      /* the top-level buffer is what opening the file shows */
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check), c->buffers[i][0] == '\0');
+      g_ptr_array_add (c->checks, check);
+      gtk_box_append (GTK_BOX (box), check);
+    }
+  gtk_widget_set_halign (buttons, GTK_ALIGN_END);
+  gtk_widget_add_css_class (add, "suggested-action");
+  gtk_box_append (GTK_BOX (buttons), cancel);
+  gtk_box_append (GTK_BOX (buttons), add);
+  gtk_box_append (GTK_BOX (box), buttons);
+  gtk_window_set_child (dialog, box);
+  gtk_window_set_default_widget (dialog, add);
+  g_signal_connect_swapped (cancel, "clicked", G_CALLBACK (gtk_window_destroy), dialog);
+  g_signal_connect (add, "clicked", G_CALLBACK (buffers_chosen), c);
+  g_object_set_data_full (G_OBJECT (dialog), "choice", c, (GDestroyNotify) buffer_choice_free);
+  g_signal_connect_object (dialog, "destroy", G_CALLBACK (buffer_dialog_destroyed), self, G_CONNECT_SWAPPED);
+  self->buffer_dialog = dialog;
+  gtk_window_present (dialog);
+}
+
+/**
+ * tscope_window_get_buffer_dialog:
+ *
+ * Returns: (transfer none) (nullable): the dialog asking which buffers of
+ * an added file to show, while it is open
+ */
+GtkWidget *
+tscope_window_get_buffer_dialog (TscopeWindow *self)
+{
+  return self->buffer_dialog ? GTK_WIDGET (self->buffer_dialog) : NULL;
+}
+
+/**
+ * tscope_window_open:
+ *
+ * Loads @file in a worker thread; the window shows the progress, then the
+ * trace (instead of the sources shown) or the error.
+ */
+void
+tscope_window_open (TscopeWindow *self,
+                    GFile        *file)
+{
+  g_autofree char *spec = spec_of (file);
+  const char *specs[] = { spec, NULL };
+
+  load_specs (self, specs, FALSE, FALSE);
+}
+
+/**
+ * tscope_window_open_specs:
+ * @specs: "FILE" or "FILE:BUFFER" each (see tscope_document_parse_spec())
+ *
+ * Loads every spec, in a worker thread, as the sources of one document,
+ * instead of the sources shown.
+ */
+void
+tscope_window_open_specs (TscopeWindow       *self,
+                          const char * const *specs)
+{
+  load_specs (self, specs, FALSE, FALSE);
+}
+
+/**
+ * tscope_window_add_specs:
+ *
+ * Loads every spec in a worker thread and adds them next to the sources
+ * shown, which are not loaded again.
+ */
+void
+tscope_window_add_specs (TscopeWindow       *self,
+                         const char * const *specs)
+{
+  load_specs (self, specs, TRUE, FALSE);
+}
+
+/**
+ * tscope_window_add_file:
+ *
+ * Adds the top-level buffer of @file next to the sources shown; a file
+ * with several buffers asks first which of them to show, side by side.
+ */
+void
+tscope_window_add_file (TscopeWindow *self,
+                        GFile        *file)
+{
+  g_autofree char *spec = spec_of (file);
+  const char *specs[] = { spec, NULL };
+
+  load_specs (self, specs, TRUE, TRUE);
 }
 
 gboolean
@@ -504,6 +832,232 @@ tscope_window_save_png (TscopeWindow  *self,
   return TRUE;
 }
 
+/* ---- the Sources popover: offsets, order, removal ---- */
+
+/* "+1.5ms", "-250us", "0": what tscope_time_parse() reads back. */
+static char *
+format_offset (TscopeTime offset)
+{
+  static const struct { TscopeTime scale; const char *unit; int digits; } units[] = {
+    { TSCOPE_NSEC_PER_SEC, "s", 9 }, { TSCOPE_NSEC_PER_MSEC, "ms", 6 }, { TSCOPE_NSEC_PER_USEC, "us", 3 },
+  };
+  guint64 a = offset < 0 ? -(guint64) offset : (guint64) offset;
+  const char *sign = offset < 0 ? "-" : "+";
+
+  if (offset == 0)
+    return g_strdup ("0");
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (a >= (guint64) units[i].scale)
+      {
+        g_autofree char *frac = g_strdup_printf ("%0*" G_GUINT64_FORMAT, units[i].digits, a % units[i].scale);
+        gsize len = strlen (frac);
+
+        while (len > 0 && frac[len - 1] == '0')
+          frac[--len] = '\0';
+        return g_strdup_printf ("%s%" G_GUINT64_FORMAT "%s%s%s", sign, a / units[i].scale, len ? "." : "", frac,
+                                units[i].unit);
+      }
+  return g_strdup_printf ("%s%" G_GUINT64_FORMAT "ns", sign, a);
+}
+
+/**
+ * tscope_window_parse_offset:
+ * @text: "+1.5ms", "-2us", "1972.5" (s), "0"; spaces do not matter
+ *
+ * Returns: whether @text is an offset, in @out
+ */
+gboolean
+tscope_window_parse_offset (const char *text,
+                            TscopeTime *out)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  for (const char *p = text; *p; p++)
+    if (!g_ascii_isspace (*p))
+      g_string_append_c (s, *p);
+  if (s->str[0] == '+')
+    g_string_erase (s, 0, 1);
+  return tscope_time_parse (s->str, out);
+}
+
+static guint
+source_of (gpointer widget)
+{
+  return GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (widget), "source"));
+}
+
+static void
+offset_activated (GtkEntry     *entry,
+                  TscopeWindow *self)
+{
+  TscopeTime t;
+
+  if (self->session == NULL)
+    return;
+  if (!tscope_window_parse_offset (gtk_editable_get_text (GTK_EDITABLE (entry)), &t))
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (entry), "error");
+      gtk_widget_error_bell (GTK_WIDGET (entry));
+      return;
+    }
+  gtk_widget_remove_css_class (GTK_WIDGET (entry), "error");
+  tscope_session_set_offset (self->session, source_of (entry), t);
+}
+
+static void
+source_button (GtkButton    *button,
+               TscopeWindow *self)
+{
+  const char *op = g_object_get_data (G_OBJECT (button), "op");
+  guint i = source_of (button);
+
+  if (self->session == NULL)
+    return;
+  if (g_str_equal (op, "remove"))
+    tscope_session_remove_source (self->session, i);
+  else if (g_str_equal (op, "up") && i > 0)
+    tscope_session_move_source (self->session, i, i - 1);
+  else if (g_str_equal (op, "down"))
+    tscope_session_move_source (self->session, i, i + 1);
+}
+
+static void
+draw_source_swatch (GtkDrawingArea *area,
+                    cairo_t        *cr,
+                    int             width,
+                    int             height,
+                    gpointer        data)
+{
+  guint32 rgb = GPOINTER_TO_UINT (data);
+
+  cairo_set_source_rgb (cr, ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0, (rgb & 0xff) / 255.0);
+  cairo_rectangle (cr, 0, (height - 14) / 2.0, 14, 14);
+  cairo_fill (cr);
+}
+
+static GtkWidget *
+source_icon_button (TscopeWindow *self,
+                    guint         source,
+                    const char   *icon,
+                    const char   *op,
+                    const char   *tooltip,
+                    gboolean      sensitive)
+{
+  GtkWidget *button = gtk_button_new_from_icon_name (icon);
+
+  gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_widget_set_sensitive (button, sensitive);
+  gtk_widget_add_css_class (button, "flat");
+  g_object_set_data (G_OBJECT (button), "source", GUINT_TO_POINTER (source));
+  g_object_set_data (G_OBJECT (button), "op", (gpointer) op);
+  g_signal_connect (button, "clicked", G_CALLBACK (source_button), self);
+  return button;
+}
+
+/* One line per source: swatch, name (tooltip: file, buffer, clock), the
+ * offset to edit, move up and down, remove. */
+static GtkWidget *
+source_line (TscopeWindow *self,
+             guint         i,
+             guint         n)
+{
+  TscopeSource *src = tscope_document_get_source (tscope_session_get_document (self->session), i);
+  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *swatch = gtk_drawing_area_new ();
+  GtkWidget *name = gtk_label_new (tscope_source_get_name (src));
+  GtkWidget *entry = gtk_entry_new ();
+  g_autofree char *offset = format_offset (tscope_source_get_offset (src));
+  g_autofree char *clock = tscope_source_describe_clock (src);
+  g_autofree char *tip = g_strdup_printf ("%s\n%s", tscope_trace_get_path (tscope_source_get_trace (src)), clock);
+
+  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (swatch), 14);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (swatch), draw_source_swatch,
+                                  GUINT_TO_POINTER (tscope_source_get_color (src)), NULL);
+  gtk_label_set_xalign (GTK_LABEL (name), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_width_chars (GTK_LABEL (name), 22);
+  gtk_widget_set_hexpand (name, TRUE);
+  gtk_widget_set_tooltip_text (name, tip);
+  gtk_editable_set_text (GTK_EDITABLE (entry), offset);
+  gtk_editable_set_width_chars (GTK_EDITABLE (entry), 14);
+  gtk_widget_set_tooltip_text (entry, _("Offset added to this source's times, e.g. +1.5ms, -20us (Enter applies)"));
+  g_object_set_data (G_OBJECT (entry), "source", GUINT_TO_POINTER (i));
+  g_signal_connect (entry, "activate", G_CALLBACK (offset_activated), self);
+  gtk_box_append (GTK_BOX (line), swatch);
+  gtk_box_append (GTK_BOX (line), name);
+  gtk_box_append (GTK_BOX (line), entry);
+  gtk_box_append (GTK_BOX (line), source_icon_button (self, i, "go-up-symbolic", "up", _("Move up"), i > 0));
+  gtk_box_append (GTK_BOX (line), source_icon_button (self, i, "go-down-symbolic", "down", _("Move down"),
+                                                      i + 1 < n));
+  gtk_box_append (GTK_BOX (line), source_icon_button (self, i, "list-remove-symbolic", "remove", _("Remove"),
+                                                      n > 1));
+  return line;
+}
+
+static gboolean
+fill_sources (gpointer data)
+{
+  TscopeWindow *self = data;
+  GtkWidget *child;
+  guint n = self->session ? tscope_session_get_n_sources (self->session) : 0;
+  GtkWidget *add = gtk_button_new_with_mnemonic (_("_Add Trace…"));
+
+  self->sources_idle = 0;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->sources_box))))
+    gtk_box_remove (self->sources_box, child);
+  for (guint i = 0; i < n; i++)
+    gtk_box_append (self->sources_box, source_line (self, i, n));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (add), "win.add-trace");
+  gtk_widget_set_halign (add, GTK_ALIGN_START);
+  gtk_box_append (self->sources_box, add);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->sources_button), n > 0);
+  return G_SOURCE_REMOVE;
+}
+
+/* Made again from the main loop: a change may come from one of its own
+ * widgets, in the middle of its signal. */
+static void
+queue_sources (TscopeWindow *self)
+{
+  if (self->sources_idle == 0)
+    self->sources_idle = g_idle_add (fill_sources, self);
+}
+
+/**
+ * tscope_window_get_sources_box:
+ *
+ * Returns: (transfer none): the Sources popover's list (a GtkBox of one
+ * line per source: swatch, name, offset entry, up, down, remove), made
+ * again from the main loop whenever the sources change
+ */
+GtkWidget *
+tscope_window_get_sources_box (TscopeWindow *self)
+{
+  if (self->sources_idle)
+    {
+      g_source_remove (self->sources_idle);
+      fill_sources (self);
+    }
+  return GTK_WIDGET (self->sources_box);
+}
+
+static void
+make_sources_popover (TscopeWindow *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *title = gtk_label_new (_("Sources on one time axis"));
+
+  self->sources_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 4));
+  gtk_widget_add_css_class (title, "heading");
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_box_append (GTK_BOX (box), title);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->sources_box));
+  self->sources_popover = GTK_POPOVER (gtk_popover_new ());
+  gtk_popover_set_child (self->sources_popover, box);
+  gtk_menu_button_set_popover (self->sources_button, GTK_WIDGET (self->sources_popover));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->sources_button), FALSE);
+}
+
 /* ---- actions ---- */
 
 /* A window showing a trace (whose file did not change under it) or
@@ -558,6 +1112,46 @@ open_action (GtkWidget  *widget,
 }
 
 static void
+add_response (GtkNativeDialog *dialog,
+              int              response,
+              TscopeWindow    *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      if (self->session && !self->loading)
+        tscope_window_add_file (self, file);
+      else
+        tscope_window_open (self, file);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+add_trace_action (GtkWidget  *widget,
+                  const char *name,
+                  GVariant   *param)
+{
+  TscopeWindow *self = TSCOPE_WINDOW (widget);
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Add a Trace"), GTK_WINDOW (self),
+                                                              GTK_FILE_CHOOSER_ACTION_OPEN, _("_Add"),
+                                                              _("_Cancel"));
+  g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (traces, _("trace-cmd files (*.dat)"));
+  gtk_file_filter_add_pattern (traces, "*.dat");
+  gtk_file_filter_add_mime_type (traces, "application/x-trace-cmd-dat");
+  gtk_file_filter_set_name (all, _("All files"));
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), traces);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
+  g_signal_connect (dialog, "response", G_CALLBACK (add_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
 window_action (GtkWidget  *widget,
                const char *name,
                GVariant   *param)
@@ -577,6 +1171,11 @@ window_action (GtkWidget  *widget,
     tscope_timeline_show_all_rows (self->timeline);
   else if (g_str_equal (name, "win.clear-markers"))
     gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.clear-markers", NULL);
+  else if (g_str_equal (name, "win.sources") && self->session)
+    {
+      tscope_window_get_sources_box (self);
+      gtk_menu_button_popup (self->sources_button);
+    }
 }
 
 static gint
@@ -632,7 +1231,29 @@ on_drop (GtkDropTarget *target,
          TscopeWindow  *self)
 {
   GSList *files = g_value_get_boxed (value);
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (target));
 
+  /* Ctrl held: next to the sources shown */
+  if ((mods & GDK_CONTROL_MASK) && self->session && !self->loading && files)
+    {
+      g_autoptr(GStrvBuilder) specs = g_strv_builder_new ();
+      g_auto(GStrv) list = NULL;
+
+      if (files->next == NULL)
+        {
+          tscope_window_add_file (self, files->data);
+          return TRUE;
+        }
+      for (GSList *l = files; l; l = l->next)
+        {
+          g_autofree char *spec = spec_of (l->data);
+
+          g_strv_builder_add (specs, spec);
+        }
+      list = g_strv_builder_end (specs);
+      tscope_window_add_specs (self, (const char * const *) list);
+      return TRUE;
+    }
   for (GSList *l = files; l; l = l->next)
     {
       TscopeWindow *win = self;
@@ -694,6 +1315,9 @@ tscope_window_dispose (GObject *object)
   TscopeWindow *self = TSCOPE_WINDOW (object);
 
   g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->sources_idle, g_source_remove);
+  if (self->buffer_dialog)
+    gtk_window_destroy (self->buffer_dialog);
   g_clear_signal_handler (&self->recent_handler, gtk_recent_manager_get_default ());
   if (self->session)
     g_clear_signal_handler (&self->session_handler, self->session);
@@ -749,14 +1373,19 @@ tscope_window_class_init (TscopeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, markers_label);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, view_label);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, recent_menu);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, sources_button);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.add-trace", NULL, add_trace_action);
+  gtk_widget_class_install_action (widget_class, "win.sources", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.find-row", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.show-all-rows", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.clear-markers", NULL, window_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.add-trace",
+                                       NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.search", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.find-row", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
@@ -769,6 +1398,7 @@ tscope_window_init (TscopeWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   make_banner (self);
+  make_sources_popover (self);
   self->cancellable = g_cancellable_new ();
   gtk_scrollbar_set_adjustment (self->vscrollbar, tscope_timeline_get_vadjustment (self->timeline));
   tscope_timeline_add_shortcuts_to (self->timeline, GTK_WIDGET (self));

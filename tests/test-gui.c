@@ -101,7 +101,7 @@ test_open_valid (gconstpointer data)
   g_assert_null (tscope_window_get_error (window));
   session = tscope_window_get_session (window);
   g_assert_nonnull (session);
-  trace = tscope_session_get_trace (session);
+  trace = tscope_session_get_trace (session, 0);
   g_object_add_weak_pointer (G_OBJECT (trace), (gpointer *) &trace);
   spin_frames (3);
   close_window (window);
@@ -190,7 +190,7 @@ test_timeline_pixels (void)
 
   tscope_session_set_view (session, 1972796900000, 1972797200000, TRUE);
   spin_frames (5);
-  g_assert_true (tscope_timeline_row_y (timeline, TSCOPE_ROW_CPU, 1, &y, &h));
+  g_assert_true (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_CPU, 1, &y, &h));
   x = tscope_timeline_time_to_x (timeline, t);
   texture = render_widget (GTK_WIDGET (timeline));
   pixel_at (texture, x, y + h / 2, px);
@@ -248,10 +248,10 @@ test_latency_panel (void)
     int y;
     int h;
 
-    g_assert_true (tscope_session_get_selected_row (session, &kind, &task));
+    g_assert_true (tscope_session_get_selected_row (session, NULL, &kind, &task));
     g_assert_cmpint (kind, ==, TSCOPE_ROW_TASK);
-    g_assert_cmpint (tscope_trace_get_task (tscope_session_get_trace (session), task)->pid, ==, 9767);
-    g_assert_true (tscope_timeline_row_y (timeline, kind, task, &y, &h));
+    g_assert_cmpint (tscope_trace_get_task (tscope_session_get_trace (session, 0), task)->pid, ==, 9767);
+    g_assert_true (tscope_timeline_row_y (timeline, 0, kind, task, &y, &h));
     g_test_message ("row y %d h %d widget %d adj %f upper %f page %f", y, h, gtk_widget_get_height (GTK_WIDGET (timeline)),
                     gtk_adjustment_get_value (tscope_timeline_get_vadjustment (timeline)),
                     gtk_adjustment_get_upper (tscope_timeline_get_vadjustment (timeline)),
@@ -308,7 +308,7 @@ static void
 test_event_filter (void)
 {
   TscopeWindow *window = open_window ("sched-v6");
-  TscopeTrace *trace = tscope_session_get_trace (tscope_window_get_session (window));
+  TscopeTrace *trace = tscope_session_get_trace (tscope_window_get_session (window), 0);
   Shown s = { TSCOPE_EVENT_LIST (tscope_window_get_event_list (window)), 30465 };
 
   g_assert_true (shows (&s));
@@ -329,7 +329,7 @@ static guint32
 task_of_pid (TscopeSession *session,
              gint32         pid)
 {
-  TscopeTrace *trace = tscope_session_get_trace (session);
+  TscopeTrace *trace = tscope_session_get_trace (session, 0);
 
   for (guint32 t = 1; t < tscope_trace_get_n_tasks (trace); t++)
     if (tscope_trace_get_task (trace, t)->pid == pid && tscope_trace_get_task (trace, t)->n_runs > 0)
@@ -371,9 +371,9 @@ row_menu_click (TscopeTimeline *timeline,
   int y;
   int h;
 
-  tscope_timeline_scroll_to_row (timeline, kind, id);
+  tscope_timeline_scroll_to_row (timeline, 0, kind, id);
   spin_frames (1);
-  g_assert_true (tscope_timeline_row_y (timeline, kind, id, &y, &h));
+  g_assert_true (tscope_timeline_row_y (timeline, 0, kind, id, &y, &h));
   _tscope_timeline_row_menu (timeline, (guint) _tscope_timeline_row_at (timeline, y + h / 2), 300, y + h / 2);
   spin_frames (2);
   g_assert_true (gtk_widget_get_visible (timeline->row_popover));
@@ -391,7 +391,7 @@ row_top (TscopeTimeline *timeline,
 {
   int y = -1;
 
-  g_assert_true (tscope_timeline_row_y (timeline, kind, id, &y, NULL));
+  g_assert_true (tscope_timeline_row_y (timeline, 0, kind, id, &y, NULL));
   return y;
 }
 
@@ -407,18 +407,18 @@ test_row_menu (void)
   spin_frames (3);
   g_assert_cmpint (row_top (timeline, TSCOPE_ROW_CPU, 0), <, row_top (timeline, TSCOPE_ROW_CPU, 1));
   row_menu_click (timeline, TSCOPE_ROW_CPU, 0, "Hide Row");
-  g_assert_false (tscope_timeline_row_y (timeline, TSCOPE_ROW_CPU, 0, NULL, NULL));
+  g_assert_false (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_CPU, 0, NULL, NULL));
   row_menu_click (timeline, TSCOPE_ROW_CPU, 1, "Show All Rows");
-  g_assert_true (tscope_timeline_row_y (timeline, TSCOPE_ROW_CPU, 0, NULL, NULL));
+  g_assert_true (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_CPU, 0, NULL, NULL));
   row_menu_click (timeline, TSCOPE_ROW_CPU, 0, "Move Down");
   g_assert_cmpint (row_top (timeline, TSCOPE_ROW_CPU, 0), >, row_top (timeline, TSCOPE_ROW_CPU, 1));
   row_menu_click (timeline, TSCOPE_ROW_CPU, 0, "Move Up");
   g_assert_cmpint (row_top (timeline, TSCOPE_ROW_CPU, 0), <, row_top (timeline, TSCOPE_ROW_CPU, 1));
   row_menu_click (timeline, TSCOPE_ROW_TASK, ping, "Pin to Top");
-  g_assert_cmpuint (tscope_session_row_pin_order (session, TSCOPE_ROW_TASK, ping), ==, 1);
+  g_assert_cmpuint (tscope_session_row_pin_order (session, 0, TSCOPE_ROW_TASK, ping), ==, 1);
   g_assert_cmpint (row_top (timeline, TSCOPE_ROW_TASK, ping), <, row_top (timeline, TSCOPE_ROW_CPU, 0));
   row_menu_click (timeline, TSCOPE_ROW_TASK, ping, "Unpin");
-  g_assert_cmpuint (tscope_session_row_pin_order (session, TSCOPE_ROW_TASK, ping), ==, 0);
+  g_assert_cmpuint (tscope_session_row_pin_order (session, 0, TSCOPE_ROW_TASK, ping), ==, 0);
   close_window (window);
 }
 
@@ -445,7 +445,7 @@ test_event_list_scrolls (void)
 {
   TscopeWindow *window = open_window ("sched");
   TscopeSession *session = tscope_window_get_session (window);
-  TscopeTrace *trace = tscope_session_get_trace (session);
+  TscopeTrace *trace = tscope_session_get_trace (session, 0);
   GtkWidget *view = find_descendant (tscope_window_get_event_list (window), GTK_TYPE_COLUMN_VIEW);
   GtkAdjustment *adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
   const TscopeCpuIntervals *iv = tscope_trace_get_cpu_intervals (trace, 0);
@@ -454,7 +454,7 @@ test_event_list_scrolls (void)
 
   spin_frames (5);
   g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, 0);
-  tscope_session_select_interval (session, 0, iv->n / 2);
+  tscope_session_select_interval (session, 0, 0, iv->n / 2);
   spin_frames (5);
   selected = gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (model));
   g_assert_cmpuint (selected, >, 40000);
@@ -503,7 +503,7 @@ test_cancel_load (void)
   open_name (window, "marker");
   spin_until (not_loading, window, 60);
   g_assert_null (tscope_window_get_error (window));
-  g_assert_true (g_str_has_suffix (tscope_trace_get_path (tscope_session_get_trace (tscope_window_get_session (window))),
+  g_assert_true (g_str_has_suffix (tscope_trace_get_path (tscope_session_get_trace (tscope_window_get_session (window), 0)),
                                    "marker.dat"));
   close_window (window);
 
@@ -517,13 +517,34 @@ test_cancel_load (void)
   close_window (empty);
 }
 
+/* The main menu: the header bar's menu button that has a menu model (the
+ * Sources button has a popover). */
+static GMenuModel *
+primary_menu (TscopeWindow *window)
+{
+  GtkWidget *bar = gtk_window_get_titlebar (GTK_WINDOW (window));
+  g_autoptr(GPtrArray) todo = g_ptr_array_new ();
+
+  g_ptr_array_add (todo, bar);
+  while (todo->len > 0)
+    {
+      GtkWidget *w = g_ptr_array_steal_index (todo, todo->len - 1);
+
+      if (GTK_IS_MENU_BUTTON (w) && gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (w)))
+        return gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (w));
+      for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+        g_ptr_array_add (todo, c);
+    }
+  g_assert_not_reached ();
+  return NULL;
+}
+
 /* Open Recent's uri at @i, or NULL. */
 static char *
 recent_uri (TscopeWindow *window,
             int           i)
 {
-  GtkWidget *button = find_descendant (gtk_window_get_titlebar (GTK_WINDOW (window)), GTK_TYPE_MENU_BUTTON);
-  GMenuModel *menu = gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (button));
+  GMenuModel *menu = primary_menu (window);
   g_autoptr(GMenuModel) section = g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION);
   g_autoptr(GMenuModel) recent = g_menu_model_get_item_link (section, 1, G_MENU_LINK_SUBMENU);
   char *uri = NULL;
@@ -616,7 +637,7 @@ test_window_keys (void)
   TscopeSession *session = tscope_window_get_session (window);
   TscopeLatencyPanel *panel = TSCOPE_LATENCY_PANEL (tscope_window_get_latency_panel (window));
   GtkWidget *entry = find_descendant (gtk_window_get_titlebar (GTK_WINDOW (window)), GTK_TYPE_SEARCH_ENTRY);
-  TscopeTrace *trace = tscope_session_get_trace (session);
+  TscopeTrace *trace = tscope_session_get_trace (session, 0);
   TscopeSpan v0;
   TscopeSpan v;
 
@@ -685,11 +706,11 @@ test_zoom_history (void)
 static guint
 n_pinned_tasks (TscopeSession *session)
 {
-  TscopeTrace *trace = tscope_session_get_trace (session);
+  TscopeTrace *trace = tscope_session_get_trace (session, 0);
   guint n = 0;
 
   for (guint32 t = 0; t < tscope_trace_get_n_tasks (trace); t++)
-    n += tscope_session_row_pin_order (session, TSCOPE_ROW_TASK, t) > 0;
+    n += tscope_session_row_pin_order (session, 0, TSCOPE_ROW_TASK, t) > 0;
   return n;
 }
 
@@ -706,24 +727,24 @@ test_latency_pins (void)
   guint32 task;
 
   spin_until (latency_filled, panel, 30);
-  tscope_session_pin_row (session, TSCOPE_ROW_CPU, 1, TRUE);
+  tscope_session_pin_row (session, 0, TSCOPE_ROW_CPU, 1, TRUE);
   for (guint i = 0; i < 6; i++)
     {
       g_assert_true (tscope_latency_panel_activate (panel, i));
-      g_assert_true (tscope_session_get_selected_row (session, &kind, &task));
-      g_assert_cmpuint (tscope_session_row_pin_order (session, TSCOPE_ROW_TASK, task), >, 0);
+      g_assert_true (tscope_session_get_selected_row (session, NULL, &kind, &task));
+      g_assert_cmpuint (tscope_session_row_pin_order (session, 0, TSCOPE_ROW_TASK, task), >, 0);
       g_assert_cmpuint (n_pinned_tasks (session), ==, 1);
     }
-  g_assert_cmpuint (tscope_session_row_pin_order (session, TSCOPE_ROW_CPU, 1), ==, 1);
+  g_assert_cmpuint (tscope_session_row_pin_order (session, 0, TSCOPE_ROW_CPU, 1), ==, 1);
   /* the user pins the task shown: it stays */
   tscope_latency_panel_activate (panel, 0);
-  tscope_session_get_selected_row (session, &kind, &first);
-  tscope_session_pin_row (session, TSCOPE_ROW_TASK, first, TRUE);
+  tscope_session_get_selected_row (session, NULL, &kind, &first);
+  tscope_session_pin_row (session, 0, TSCOPE_ROW_TASK, first, TRUE);
   for (guint i = 1; i < 6; i++)
     {
       tscope_latency_panel_activate (panel, i);
-      tscope_session_get_selected_row (session, &kind, &task);
-      g_assert_cmpuint (tscope_session_row_pin_order (session, TSCOPE_ROW_TASK, first), >, 0);
+      tscope_session_get_selected_row (session, NULL, &kind, &task);
+      g_assert_cmpuint (tscope_session_row_pin_order (session, 0, TSCOPE_ROW_TASK, first), >, 0);
       g_assert_cmpuint (n_pinned_tasks (session), ==, task == first ? 1 : 2);
     }
   close_window (window);
@@ -747,9 +768,9 @@ test_runnable_striped (void)
   int h;
 
   tscope_session_set_view (session, 1972796900000, 1972797200000, TRUE);
-  tscope_timeline_scroll_to_row (timeline, TSCOPE_ROW_TASK, ping);
+  tscope_timeline_scroll_to_row (timeline, 0, TSCOPE_ROW_TASK, ping);
   spin_frames (5);
-  g_assert_true (tscope_timeline_row_y (timeline, TSCOPE_ROW_TASK, ping, &y, &h));
+  g_assert_true (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_TASK, ping, &y, &h));
   x = tscope_timeline_time_to_x (timeline, 1972797020000);
   texture = render_widget (GTK_WIDGET (timeline));
   tscope_color_for_pid (9359, &color);
@@ -870,7 +891,7 @@ test_event_selects_cpu_row (void)
       g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (model), i);
 
       gtk_selection_model_select_item (model, i, TRUE);
-      g_assert_true (tscope_session_get_selected_row (session, &kind, &id));
+      g_assert_true (tscope_session_get_selected_row (session, NULL, &kind, &id));
       g_assert_cmpint (kind, ==, TSCOPE_ROW_CPU);
       g_assert_cmpuint (id, ==, tscope_event_item_get_cpu (TSCOPE_EVENT_ITEM (item)));
     }
@@ -931,12 +952,12 @@ test_task_tooltip_wakeup (void)
   tscope_session_set_view (session, 1972796900000, 1972797200000, TRUE);
   spin_frames (2);
   x = tscope_timeline_time_to_x (timeline, 1972797084019 + 3000);
-  g_assert_true (tscope_timeline_row_y (timeline, TSCOPE_ROW_CPU, 1, &y, &h));
+  g_assert_true (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_CPU, 1, &y, &h));
   cpu_tip = _tscope_timeline_tooltip_text (timeline, x, y + h / 2);
   g_assert_nonnull (cpu_tip);
-  tscope_timeline_scroll_to_row (timeline, TSCOPE_ROW_TASK, ping);
+  tscope_timeline_scroll_to_row (timeline, 0, TSCOPE_ROW_TASK, ping);
   spin_frames (2);
-  g_assert_true (tscope_timeline_row_y (timeline, TSCOPE_ROW_TASK, ping, &y, &h));
+  g_assert_true (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_TASK, ping, &y, &h));
   task_tip = _tscope_timeline_tooltip_text (timeline, x, y + h / 2);
   g_assert_nonnull (task_tip);
   g_assert_nonnull (strstr (cpu_tip, "wakeup latency <b>119.638 µs</b>"));
@@ -1280,7 +1301,7 @@ test_long_span (void)
 {
   TscopeWindow *window = open_window ("hostile/page-ts-bit53-flipped");
   TscopeSession *session = tscope_window_get_session (window);
-  TscopeTrace *trace = tscope_session_get_trace (session);
+  TscopeTrace *trace = tscope_session_get_trace (session, 0);
   TscopeTimeline *timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
   GtkWidget *w = GTK_WIDGET (timeline);
   TscopeSpan all = tscope_session_get_whole (session);
@@ -1427,6 +1448,420 @@ test_file_shrinks (void)
   g_rmdir (dir);
 }
 
+static void
+collect (GtkWidget *w,
+         GType      type,
+         GPtrArray *out)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type))
+        g_ptr_array_add (out, c);
+      collect (c, type, out);
+    }
+}
+
+/* ---- several sources on one time axis ---- */
+
+static gboolean
+has_buffer_dialog (gpointer data)
+{
+  return tscope_window_get_buffer_dialog (data) != NULL;
+}
+
+/* Adds @name next to the sources shown, as File → Add Trace… does. */
+static void
+add_name (TscopeWindow *window,
+          const char   *name)
+{
+  g_autofree char *path = tscope_test_data (name, ".dat");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  tscope_window_add_file (window, file);
+  g_assert_true (tscope_window_is_loading (window));
+  spin_until (not_loading, window, 60);
+  g_assert_null (tscope_window_get_error (window));
+}
+
+static GtkColumnViewColumn *
+column_titled (GtkWidget  *list,
+               const char *title)
+{
+  GtkColumnView *view = GTK_COLUMN_VIEW (find_descendant (list, GTK_TYPE_COLUMN_VIEW));
+  GListModel *columns = gtk_column_view_get_columns (view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) c = g_list_model_get_item (columns, i);
+
+      if (g_strcmp0 (gtk_column_view_column_get_title (c), title) == 0)
+        return c;
+    }
+  return NULL;
+}
+
+static gboolean
+event_list_has (gpointer data)
+{
+  TscopeWindow *window = data;
+  TscopeEventList *list = TSCOPE_EVENT_LIST (tscope_window_get_event_list (window));
+  GListModel *model = tscope_event_list_get_model (list);
+  TscopeDocument *doc = tscope_session_get_document (tscope_window_get_session (window));
+
+  return model && g_list_model_get_n_items (model) == tscope_document_get_n_events (doc);
+}
+
+/* sched.dat (1971.5 s – 1973.x s) and marker.dat (1981.x s): File → Add
+ * Trace… puts marker.dat next to sched.dat, sched.dat's trace is not loaded
+ * again; the timeline groups the rows under a header per source; the event
+ * list merges both by document time, with a Source column. */
+static void
+test_add_trace (void)
+{
+  TscopeWindow *window = open_window ("sched");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTimeline *timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  TscopeEventList *list = TSCOPE_EVENT_LIST (tscope_window_get_event_list (window));
+  TscopeTrace *sched = tscope_session_get_trace (session, 0);
+  TscopeDocument *doc = tscope_session_get_document (session);
+  guint64 n_sched = tscope_trace_get_n_events (sched);
+  g_autofree char *tip = NULL;
+  GListModel *model;
+  int h0, c0, h1, c1;
+
+  /* one source: no header row, no Source column */
+  g_assert_false (tscope_timeline_source_row_y (timeline, 0, NULL));
+  g_assert_false (gtk_column_view_column_get_visible (column_titled (GTK_WIDGET (list), "Source")));
+  add_name (window, "marker");
+  g_assert_true (tscope_window_get_session (window) == session);
+  g_assert_cmpuint (tscope_session_get_n_sources (session), ==, 2);
+  g_assert_true (tscope_session_get_trace (session, 0) == sched);
+  g_assert_cmpstr (tscope_source_get_name (tscope_document_get_source (doc, 0)), ==, "sched.dat");
+  g_assert_cmpstr (tscope_source_get_name (tscope_document_get_source (doc, 1)), ==, "marker.dat");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "sched.dat + marker.dat");
+  /* the whole span is both sources' */
+  g_assert_cmpint (tscope_session_get_whole (session).begin, ==, tscope_trace_get_first_ts (sched));
+  g_assert_cmpint (tscope_session_get_whole (session).end, ==,
+                   tscope_trace_get_last_ts (tscope_session_get_trace (session, 1)));
+  spin_frames (3);
+  /* header, its CPUs, the next header, its CPUs */
+  g_assert_true (tscope_timeline_source_row_y (timeline, 0, &h0));
+  g_assert_true (tscope_timeline_source_row_y (timeline, 1, &h1));
+  g_assert_true (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_CPU, 0, &c0, NULL));
+  g_assert_true (tscope_timeline_row_y (timeline, 1, TSCOPE_ROW_CPU, 0, &c1, NULL));
+  g_assert_cmpint (h0, <, c0);
+  g_assert_cmpint (c0, <, h1);
+  g_assert_cmpint (h1, <, c1);
+  tip = _tscope_timeline_tooltip_text (timeline, 50, h1 + TSCOPE_SOURCE_ROW_H / 2);
+  g_assert_nonnull (tip);
+  g_assert_nonnull (strstr (tip, "marker.dat"));
+  g_assert_nonnull (strstr (tip, "own clock"));
+  /* a source folds away under its header */
+  tscope_timeline_set_source_collapsed (timeline, 0, TRUE);
+  g_assert_false (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_CPU, 0, NULL, NULL));
+  g_assert_true (tscope_timeline_source_row_y (timeline, 1, &h1));
+  g_assert_cmpint (h1, ==, h0 + TSCOPE_SOURCE_ROW_H);
+  tscope_timeline_set_source_collapsed (timeline, 0, FALSE);
+  g_assert_true (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_CPU, 0, NULL, NULL));
+
+  /* the merged list: every sched.dat event, then every marker.dat one */
+  spin_until (event_list_has, window, 10);
+  model = tscope_event_list_get_model (list);
+  g_assert_true (gtk_column_view_column_get_visible (column_titled (GTK_WIDGET (list), "Source")));
+  {
+    g_autoptr(TscopeEventItem) a = g_list_model_get_item (model, 0);
+    g_autoptr(TscopeEventItem) b = g_list_model_get_item (model, n_sched - 1);
+    g_autoptr(TscopeEventItem) c = g_list_model_get_item (model, n_sched);
+    g_autoptr(TscopeEventItem) d = g_list_model_get_item (model, g_list_model_get_n_items (model) - 1);
+
+    g_assert_cmpuint (tscope_event_item_get_source (a), ==, 0);
+    g_assert_cmpuint (tscope_event_item_get_source (b), ==, 0);
+    g_assert_cmpuint (tscope_event_item_get_source (c), ==, 1);
+    g_assert_cmpuint (tscope_event_item_get_source (d), ==, 1);
+    g_assert_cmpint (tscope_event_item_get_ts (a), ==, tscope_trace_get_first_ts (sched));
+    g_assert_cmpint (tscope_event_item_get_ts (b), <=, tscope_event_item_get_ts (c));
+    g_assert_cmpint (tscope_event_item_get_ts (c), ==,
+                     tscope_trace_get_first_ts (tscope_session_get_trace (session, 1)));
+  }
+  /* both names show in the Source column around the seam */
+  {
+    GtkWidget *view = find_descendant (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW);
+
+    tscope_window_show_page (window, 0);
+    spin_frames (3);
+    /* scrolled down to it, the row is at the bottom: sched.dat's above it */
+    for (GtkWidget *c = gtk_widget_get_first_child (view); c; c = gtk_widget_get_next_sibling (c))
+      if (GTK_IS_LIST_VIEW (c))
+        gtk_widget_activate_action (c, "list.scroll-to-item", "u", (guint) n_sched + 2);
+    spin_frames (5);
+    g_assert_nonnull (find_label (view, "sched.dat"));
+    g_assert_nonnull (find_label (view, "marker.dat"));
+    /* a marker.dat event selects marker.dat's CPU row */
+    gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (gtk_column_view_get_model (GTK_COLUMN_VIEW (view))),
+                                       (guint) n_sched);
+    {
+      guint source;
+
+      g_assert_true (tscope_session_get_selected_row (session, &source, NULL, NULL));
+      g_assert_cmpuint (source, ==, 1);
+    }
+  }
+  /* a filter by event name works across sources: sched_switch of both */
+  {
+    Shown s = { list, 0 };
+    g_autoptr(GHashTable) a = tscope_trace_dup_event_counts (sched);
+    g_autoptr(GHashTable) b = tscope_trace_dup_event_counts (tscope_session_get_trace (session, 1));
+
+    guint64 in_a = *(guint64 *) g_hash_table_lookup (a, "sched_switch");
+    guint64 in_b = *(guint64 *) g_hash_table_lookup (b, "sched_switch");
+
+    g_assert_cmpuint (in_a, >, 0);
+    g_assert_cmpuint (in_b, >, 0);
+    s.want = (guint) (in_a + in_b);
+    tscope_event_list_set_filter (list, -1, NULL, "sched_switch");
+    spin_until (shows, &s, 30);
+  }
+  close_window (window);
+}
+
+/* The command line's FILE:BUFFER: two buffers of one file, side by side. */
+static void
+test_open_specs (void)
+{
+  g_autofree char *path = tscope_test_data ("sched-v6-instance", ".dat");
+  g_autofree char *inst = g_strdup_printf ("%s:inst", path);
+  const char *specs[] = { path, inst, NULL };
+  TscopeWindow *window = tscope_window_new (app);
+  TscopeDocument *doc;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  tscope_window_open_specs (window, specs);
+  spin_until (not_loading, window, 60);
+  g_assert_null (tscope_window_get_error (window));
+  doc = tscope_session_get_document (tscope_window_get_session (window));
+  g_assert_cmpuint (tscope_document_get_n_sources (doc), ==, 2);
+  g_assert_cmpstr (tscope_source_get_name (tscope_document_get_source (doc, 0)), ==, "sched-v6-instance.dat");
+  g_assert_cmpstr (tscope_source_get_name (tscope_document_get_source (doc, 1)), ==, "sched-v6-instance.dat:inst");
+  close_window (window);
+}
+
+static void
+click_button_labelled (GtkWidget  *root,
+                       const char *label)
+{
+  g_autoptr(GPtrArray) todo = g_ptr_array_new ();
+
+  g_ptr_array_add (todo, root);
+  while (todo->len > 0)
+    {
+      GtkWidget *w = g_ptr_array_steal_index (todo, todo->len - 1);
+
+      if (GTK_IS_BUTTON (w) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (w)), label) == 0)
+        {
+          g_signal_emit_by_name (w, "clicked");
+          return;
+        }
+      for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+        g_ptr_array_add (todo, c);
+    }
+  g_assert_not_reached ();
+}
+
+
+static gboolean
+three_sources (gpointer data)
+{
+  TscopeSession *session = tscope_window_get_session (data);
+
+  return !tscope_window_is_loading (data) && session && tscope_session_get_n_sources (session) == 3;
+}
+
+/* A file of two buffers added: the dialog offers both (the top-level one
+ * checked), both become sources.  Then sources go: from the header row's
+ * menu, and from the Sources popover. */
+static void
+test_add_buffers_and_remove (void)
+{
+  TscopeWindow *window = open_window ("sched");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTimeline *timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  TscopeDocument *doc = tscope_session_get_document (session);
+  g_autofree char *path = tscope_test_data ("sched-v6-instance", ".dat");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GPtrArray) checks = g_ptr_array_new ();
+  GtkWidget *dialog;
+  guint32 ping = task_of_pid (session, 9359);
+  int y;
+
+  tscope_window_add_file (window, file);
+  spin_until (has_buffer_dialog, window, 60);
+  dialog = tscope_window_get_buffer_dialog (window);
+  collect (dialog, GTK_TYPE_CHECK_BUTTON, checks);
+  g_assert_cmpuint (checks->len, ==, 2);
+  g_assert_cmpstr (gtk_check_button_get_label (checks->pdata[0]), ==, "top level");
+  g_assert_true (gtk_check_button_get_active (checks->pdata[0]));
+  g_assert_cmpstr (gtk_check_button_get_label (checks->pdata[1]), ==, "inst");
+  g_assert_false (gtk_check_button_get_active (checks->pdata[1]));
+  g_assert_cmpuint (tscope_session_get_n_sources (session), ==, 1);
+  gtk_check_button_set_active (checks->pdata[1], TRUE);
+  click_button_labelled (dialog, "_Add");
+  spin_until (three_sources, window, 60);
+  g_assert_null (tscope_window_get_buffer_dialog (window));
+  g_assert_cmpstr (tscope_source_get_name (tscope_document_get_source (doc, 1)), ==, "sched-v6-instance.dat");
+  g_assert_cmpstr (tscope_source_get_name (tscope_document_get_source (doc, 2)), ==, "sched-v6-instance.dat:inst");
+  /* the instance's CPU 0 is the top-level buffer's CPU 1: they differ */
+  g_assert_cmpuint (tscope_trace_get_n_events (tscope_session_get_trace (session, 2)), ==,
+                    tscope_trace_get_n_events (tscope_session_get_trace (session, 1)));
+  spin_frames (2);
+
+  /* the Sources popover: a line per source */
+  {
+    GtkWidget *box = tscope_window_get_sources_box (window);
+    g_autoptr(GPtrArray) entries = g_ptr_array_new ();
+
+    collect (box, GTK_TYPE_ENTRY, entries);
+    g_assert_cmpuint (entries->len, ==, 3);
+    g_assert_cmpstr (gtk_editable_get_text (entries->pdata[1]), ==, "0");
+  }
+  /* a pinned row of sched.dat keeps its pin when the sources before it go */
+  tscope_session_move_source (session, 0, 2);
+  g_assert_cmpstr (tscope_source_get_name (tscope_document_get_source (doc, 2)), ==, "sched.dat");
+  tscope_session_pin_row (session, 2, TSCOPE_ROW_TASK, ping, TRUE);
+  spin_frames (2);
+  /* remove source 0 from its header row's menu */
+  tscope_timeline_scroll_to_row (timeline, 0, TSCOPE_ROW_CPU, 0);
+  spin_frames (1);
+  g_assert_true (tscope_timeline_source_row_y (timeline, 0, &y));
+  _tscope_timeline_row_menu (timeline, (guint) _tscope_timeline_row_at (timeline, y + 4), 100, y + 4);
+  spin_frames (2);
+  g_signal_emit_by_name (find_menu_item (timeline->row_popover, "Remove Source"), "clicked");
+  spin_frames (2);
+  g_assert_cmpuint (tscope_session_get_n_sources (session), ==, 2);
+  g_assert_cmpstr (tscope_source_get_name (tscope_document_get_source (doc, 0)), ==, "sched-v6-instance.dat:inst");
+  g_assert_cmpuint (tscope_session_row_pin_order (session, 1, TSCOPE_ROW_TASK, ping), ==, 1);
+  /* remove it from the Sources popover: one source, no header row */
+  {
+    GtkWidget *box = tscope_window_get_sources_box (window);
+    GtkWidget *line = gtk_widget_get_first_child (box);
+    GtkWidget *remove = gtk_widget_get_last_child (line);
+
+    g_assert_cmpstr (gtk_widget_get_tooltip_text (remove), ==, "Remove");
+    g_signal_emit_by_name (remove, "clicked");
+  }
+  spin_frames (2);
+  g_assert_cmpuint (tscope_session_get_n_sources (session), ==, 1);
+  g_assert_cmpstr (tscope_source_get_name (tscope_document_get_source (doc, 0)), ==, "sched.dat");
+  g_assert_false (tscope_timeline_source_row_y (timeline, 0, NULL));
+  g_assert_cmpuint (tscope_session_row_pin_order (session, 0, TSCOPE_ROW_TASK, ping), ==, 1);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "sched.dat");
+  close_window (window);
+}
+
+static gboolean
+first_event_of (gpointer data)
+{
+  TscopeWindow *window = data;
+  GListModel *model = tscope_event_list_get_model (TSCOPE_EVENT_LIST (tscope_window_get_event_list (window)));
+  g_autoptr(TscopeEventItem) first = model ? g_list_model_get_item (model, 0) : NULL;
+
+  return first && tscope_event_item_get_source (first) == 1;
+}
+
+/* An offset typed in the Sources popover shifts a source's rows: the same
+ * running interval of marker.dat's CPU 0 is painted further right by the
+ * offset, and the merged list puts the shifted source's events first. */
+static void
+test_offset_moves_rows (void)
+{
+  TscopeWindow *window = open_window ("sched");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTimeline *timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  TscopeTrace *marker;
+  const TscopeCpuIntervals *iv;
+  TscopeTime start = 0;
+  TscopeTime end = 0;
+  GdkRGBA want;
+  guint8 got[3];
+  int x;
+  int y;
+  int h;
+  TscopeTime offset;
+
+  add_name (window, "marker");
+  marker = tscope_session_get_trace (session, 1);
+  /* a long running interval of marker.dat's CPU 0 */
+  iv = tscope_trace_get_cpu_intervals (marker, 0);
+  for (guint i = 0; i < iv->n; i++)
+    {
+      TscopeTime e = tscope_trace_interval_end (marker, 0, i);
+
+      if (iv->task[i] != TSCOPE_IDLE_TASK && e - iv->start[i] > end - start)
+        {
+          start = iv->start[i];
+          end = e;
+          tscope_color_for_pid (tscope_trace_get_task (marker, iv->task[i])->pid, &want);
+        }
+    }
+  g_assert_cmpint (end - start, >, 1000);
+  tscope_session_set_view (session, start - (end - start), end + (end - start), TRUE);
+  tscope_timeline_scroll_to_row (timeline, 1, TSCOPE_ROW_CPU, 0);
+  spin_frames (3);
+  g_assert_true (tscope_timeline_row_y (timeline, 1, TSCOPE_ROW_CPU, 0, &y, &h));
+  x = tscope_timeline_time_to_x (timeline, start + (end - start) / 4);
+  {
+    g_autoptr(GdkTexture) shot = render_widget (GTK_WIDGET (timeline));
+
+    pixel_at (shot, x, y + h / 2, got);
+    assert_color (got, &want);
+  }
+  /* +half the interval, typed as "+N ns" */
+  offset = (end - start) / 2;
+  {
+    GtkWidget *box = tscope_window_get_sources_box (window);
+    g_autoptr(GPtrArray) entries = g_ptr_array_new ();
+    g_autofree char *text = g_strdup_printf ("+%" G_GINT64_FORMAT "ns", offset);
+
+    collect (box, GTK_TYPE_ENTRY, entries);
+    g_assert_cmpuint (entries->len, ==, 2);
+    gtk_editable_set_text (entries->pdata[1], text);
+    g_signal_emit_by_name (entries->pdata[1], "activate");
+  }
+  g_assert_cmpint (tscope_source_get_offset (tscope_document_get_source (tscope_session_get_document (session), 1)),
+                   ==, offset);
+  spin_frames (3);
+  g_assert_true (tscope_timeline_row_y (timeline, 1, TSCOPE_ROW_CPU, 0, &y, &h));
+  g_assert_cmpint (tscope_session_get_view (session).end, ==, end + (end - start));
+  x = tscope_timeline_time_to_x (timeline, start + offset + (end - start) * 3 / 4);
+  {
+    g_autoptr(GdkTexture) shot = render_widget (GTK_WIDGET (timeline));
+
+    pixel_at (shot, x, y + h / 2, got);
+    assert_color (got, &want);
+  }
+  /* the popover reads the offset back in its own words */
+  {
+    GtkWidget *box = tscope_window_get_sources_box (window);
+    g_autoptr(GPtrArray) entries = g_ptr_array_new ();
+    TscopeTime back;
+
+    collect (box, GTK_TYPE_ENTRY, entries);
+    g_assert_true (tscope_window_parse_offset (gtk_editable_get_text (entries->pdata[1]), &back));
+    g_assert_cmpint (back, ==, offset);
+    g_assert_true (tscope_window_parse_offset ("+1.5ms", &back));
+    g_assert_cmpint (back, ==, 1500000);
+    g_assert_true (tscope_window_parse_offset ("-2 us", &back));
+    g_assert_cmpint (back, ==, -2000);
+  }
+  /* marker.dat moved before sched.dat: its events lead the merged list */
+  tscope_session_set_offset (session, 1, tscope_trace_get_first_ts (tscope_session_get_trace (session, 0))
+                                         - tscope_trace_get_last_ts (marker) - 1000000);
+  spin_until (first_event_of, window, 10);
+  g_assert_cmpint (tscope_session_get_whole (session).end, ==,
+                   tscope_trace_get_last_ts (tscope_session_get_trace (session, 0)));
+  close_window (window);
+}
+
 static gint
 cmp_paths (gconstpointer a,
            gconstpointer b)
@@ -1505,6 +1940,10 @@ main (int    argc,
   g_test_add_func ("/gui/ruler/labels", test_ruler_labels);
   g_test_add_func ("/gui/long-span", test_long_span);
   g_test_add_func ("/gui/file-shrinks", test_file_shrinks);
+  g_test_add_func ("/gui/sources/add-trace", test_add_trace);
+  g_test_add_func ("/gui/sources/open-specs", test_open_specs);
+  g_test_add_func ("/gui/sources/add-buffers-and-remove", test_add_buffers_and_remove);
+  g_test_add_func ("/gui/sources/offset-moves-rows", test_offset_moves_rows);
   g_test_add_data_func ("/gui/screenshot-option", "sched", test_screenshot_option);
   g_test_add_data_func ("/gui/screenshot-option/no-wakeup", "public-kvm-host", test_screenshot_option);
   g_test_add_data_func ("/gui/screenshot-option/no-events", "header-only", test_screenshot_option);
