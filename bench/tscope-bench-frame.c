@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright 2026 The Tracescope developers
  *
- * Frame benchmark (run under Xvfb): opens FILE in the real window and
+ * Frame benchmark (run under Xvfb): opens FILE (or several sources,
+ * FILE[:BUFFER]..., side by side in one window, each moved to start where
+ * the first does) in the real window and
  * prints the time from opening to the first drawn frame, then the time of
  * one timeline frame at full zoom-out, at a 1 ms and a 10 us window in the
  * middle (median of 20), with the window at 1920x1080: the timeline's own
@@ -67,9 +69,11 @@ int
 main (int    argc,
       char **argv)
 {
-  const char *path = argc > 1 ? argv[1] : "/tmp/tsbench/big-v6.dat";
+  const char *fallback[] = { "/tmp/tsbench/big-v6.dat", NULL };
+  const char *const *specs = argc > 1 ? (const char *const *) argv + 1 : fallback;
   g_autoptr(TscopeApplication) app = NULL;
-  g_autoptr(GFile) file = g_file_new_for_path (path);
+  guint64 n_events = 0;
+  double load_ms = 0;
   TscopeWindow *window;
   TscopeTimeline *timeline;
   TscopeSession *session;
@@ -90,7 +94,7 @@ main (int    argc,
   timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
   frames0 = tscope_timeline_get_frame_count (timeline);
   t0 = g_get_monotonic_time ();
-  tscope_window_open (window, file);
+  tscope_window_open_specs (window, specs);
   while (tscope_window_is_loading (window) || tscope_timeline_get_frame_count (timeline) == frames0)
     {
       g_main_context_iteration (NULL, TRUE);
@@ -103,14 +107,30 @@ main (int    argc,
         }
     }
   session = tscope_window_get_session (window);
-  g_print ("file                       %s (%" G_GUINT64_FORMAT " events)\n", path,
-           tscope_trace_get_n_events (tscope_session_get_trace (session, 0)));
-  g_print ("open to loaded             %7.1f ms (the load itself: %.1f ms)\n", (t_loaded - t0) / 1e3,
-           tscope_trace_get_load_seconds (tscope_session_get_trace (session, 0)) * 1e3);
+  for (guint i = 0; specs[i]; i++)
+    {
+      TscopeTrace *trace = tscope_session_get_trace (session, i);
+
+      g_print ("source %u                   %s (%" G_GUINT64_FORMAT " events)\n", i + 1, specs[i],
+               tscope_trace_get_n_events (trace));
+      n_events += tscope_trace_get_n_events (trace);
+      load_ms += tscope_trace_get_load_seconds (trace) * 1e3;
+    }
+  g_print ("open to loaded             %7.1f ms (the loads themselves: %.1f ms, %" G_GUINT64_FORMAT " events)\n",
+           (t_loaded - t0) / 1e3, load_ms, n_events);
   g_print ("open to first drawn frame  %7.1f ms (the first frame built the view indexes: %.1f ms)\n",
            (g_get_monotonic_time () - t0) / 1e3, tscope_timeline_get_last_frame_us (timeline) / 1e3);
   g_print ("timeline                   %d x %d px\n", gtk_widget_get_width (GTK_WIDGET (timeline)),
            gtk_widget_get_height (GTK_WIDGET (timeline)));
+  /* every source starts where the first does: the frames below cover the
+   * events of all of them at once */
+  for (guint i = 1; specs[i]; i++)
+    tscope_session_set_offset (session, i,
+                               tscope_trace_get_first_ts (tscope_session_get_trace (session, 0))
+                               - tscope_trace_get_first_ts (tscope_session_get_trace (session, i)));
+  tscope_session_fit (session);
+  for (guint i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
   all = tscope_session_get_view (session);
   measure ("full zoom-out", timeline);
   mid = all.begin + (all.end - all.begin) / 2;
