@@ -158,10 +158,7 @@ parse_offset (const char *text,
   n = g_ascii_strtoull (text, &end, 10);
   if (end != eq || n < 1 || n > n_sources)
     return FALSE;
-  /* tscope_time_parse reads "-1.5ms" but not "+1.5ms" */
   t = eq + 1;
-  if (t[0] == '+' && t[1] != '-' && t[1] != '+')
-    t++;
   if (!tscope_time_parse (t, offset))
     return FALSE;
   *index = n - 1;

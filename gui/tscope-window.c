@@ -860,26 +860,6 @@ format_offset (TscopeTime offset)
   return g_strdup_printf ("%s%" G_GUINT64_FORMAT "ns", sign, a);
 }
 
-/**
- * tscope_window_parse_offset:
- * @text: "+1.5ms", "-2us", "1972.5" (s), "0"; spaces do not matter
- *
- * Returns: whether @text is an offset, in @out
- */
-gboolean
-tscope_window_parse_offset (const char *text,
-                            TscopeTime *out)
-{
-  g_autoptr(GString) s = g_string_new (NULL);
-
-  for (const char *p = text; *p; p++)
-    if (!g_ascii_isspace (*p))
-      g_string_append_c (s, *p);
-  if (s->str[0] == '+')
-    g_string_erase (s, 0, 1);
-  return tscope_time_parse (s->str, out);
-}
-
 static guint
 source_of (gpointer widget)
 {
@@ -894,7 +874,7 @@ offset_activated (GtkEntry     *entry,
 
   if (self->session == NULL)
     return;
-  if (!tscope_window_parse_offset (gtk_editable_get_text (GTK_EDITABLE (entry)), &t))
+  if (!tscope_time_parse (gtk_editable_get_text (GTK_EDITABLE (entry)), &t))
     {
       gtk_widget_add_css_class (GTK_WIDGET (entry), "error");
       gtk_widget_error_bell (GTK_WIDGET (entry));

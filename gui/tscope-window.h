@@ -24,8 +24,6 @@ void           tscope_window_add_specs      (TscopeWindow       *self,
                                              const char * const *specs);
 GtkWidget     *tscope_window_get_buffer_dialog (TscopeWindow   *self);
 GtkWidget     *tscope_window_get_sources_box (TscopeWindow     *self);
-gboolean       tscope_window_parse_offset   (const char        *text,
-                                             TscopeTime        *out);
 gboolean       tscope_window_has_trace      (TscopeWindow      *self);
 gboolean       tscope_window_is_loading     (TscopeWindow      *self);
 TscopeSession *tscope_window_get_session    (TscopeWindow      *self);

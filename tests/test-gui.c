@@ -1846,11 +1846,11 @@ test_offset_moves_rows (void)
     TscopeTime back;
 
     collect (box, GTK_TYPE_ENTRY, entries);
-    g_assert_true (tscope_window_parse_offset (gtk_editable_get_text (entries->pdata[1]), &back));
+    g_assert_true (tscope_time_parse (gtk_editable_get_text (entries->pdata[1]), &back));
     g_assert_cmpint (back, ==, offset);
-    g_assert_true (tscope_window_parse_offset ("+1.5ms", &back));
+    g_assert_true (tscope_time_parse ("+1.5ms", &back));
     g_assert_cmpint (back, ==, 1500000);
-    g_assert_true (tscope_window_parse_offset ("-2 us", &back));
+    g_assert_true (tscope_time_parse ("-2 us", &back));
     g_assert_cmpint (back, ==, -2000);
   }
   /* marker.dat moved before sched.dat: its events lead the merged list */

@@ -85,7 +85,8 @@ tscope_time_format_timestamp (TscopeTime t)
 /**
  * tscope_time_parse:
  * @text: "1234567" (ns), "1972.796964381" (s, as trace-cmd prints), or a
- *   number with a unit: "12us", "3.5ms", "2s", "800ns"
+ *   number with a unit: "12us", "3.5ms", "2s", "800ns"; a sign may come
+ *   first ("-1.5ms", "+2 s"), spaces may stand around the unit
  * @out: (out): nanoseconds
  *
  * Returns: whether @text was understood.
@@ -108,9 +109,9 @@ tscope_time_parse (const char *text,
     return FALSE;
   s = g_strstrip (g_strdup (text));
   p = s;
-  if (*p == '-')
+  if (*p == '-' || *p == '+')
     {
-      neg = TRUE;
+      neg = *p == '-';
       p++;
     }
   unit = p;
@@ -118,6 +119,16 @@ tscope_time_parse (const char *text,
     unit++;
   if (unit == p || strspn (p, ".") == (gsize) (unit - p))
     return FALSE;                 /* no digit */
+  if (*unit == ' ')
+    {
+      char *end = unit;
+
+      while (*end == ' ')
+        end++;
+      if (*end == '\0')
+        return FALSE;             /* "12 " was stripped: cannot happen */
+      memmove (unit, end, strlen (end) + 1);
+    }
   if (*unit == '\0')
     scale = strchr (p, '.') ? TSCOPE_NSEC_PER_SEC : 1;
   else if (g_str_equal (unit, "ns"))
