@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright 2026 The Tracescope developers
  *
- * What a file may ask of the reader (core/tscope-limits.h), by kind: the
+ * What a file may ask of the reader (core/base/tscope-limits.h), by kind: the
  * hostile files each end as they must, CPUs that share data are refused,
  * a trace of a thousand CPUs merges in the same order as the same records
  * on two, and a file that shrinks while mapped gives its one-line error

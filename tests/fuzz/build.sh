@@ -4,7 +4,7 @@
 # clang, libFuzzer, ASan and UBSan; core/ is instrumented for coverage.
 # The normal gcc builds do not see any of this (-Dfuzz is false there).
 # -Wno-error=format-nonliteral: clang, unlike gcc, counts the va_list
-# printf of core/tscope-tep.c under -Werror=format=2.
+# printf of core/records/tscope-tep.c under -Werror=format=2.
 set -eu
 cd "$(dirname "$0")/../.."
 dir=${FUZZ_BUILD_DIR:-build-fuzz}
