@@ -1068,14 +1068,15 @@ open_response (GtkNativeDialog *dialog,
   g_object_unref (dialog);
 }
 
+/* A file chooser for trace.dat files, its response going to @response. */
 static void
-open_action (GtkWidget  *widget,
-             const char *name,
-             GVariant   *param)
+choose_trace (TscopeWindow *self,
+              const char   *title,
+              const char   *accept,
+              GCallback     response)
 {
-  TscopeWindow *self = TSCOPE_WINDOW (widget);
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Open a Trace"), GTK_WINDOW (self),
-                                                              GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"),
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (title, GTK_WINDOW (self),
+                                                              GTK_FILE_CHOOSER_ACTION_OPEN, accept,
                                                               _("_Cancel"));
   g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
   g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
@@ -1087,8 +1088,16 @@ open_action (GtkWidget  *widget,
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), traces);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
-  g_signal_connect (dialog, "response", G_CALLBACK (open_response), self);
+  g_signal_connect (dialog, "response", response, self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *name,
+             GVariant   *param)
+{
+  choose_trace (TSCOPE_WINDOW (widget), _("Open a Trace"), _("_Open"), G_CALLBACK (open_response));
 }
 
 static void
@@ -1113,22 +1122,7 @@ add_trace_action (GtkWidget  *widget,
                   const char *name,
                   GVariant   *param)
 {
-  TscopeWindow *self = TSCOPE_WINDOW (widget);
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Add a Trace"), GTK_WINDOW (self),
-                                                              GTK_FILE_CHOOSER_ACTION_OPEN, _("_Add"),
-                                                              _("_Cancel"));
-  g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
-  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
-
-  gtk_file_filter_set_name (traces, _("trace-cmd files (*.dat)"));
-  gtk_file_filter_add_pattern (traces, "*.dat");
-  gtk_file_filter_add_mime_type (traces, "application/x-trace-cmd-dat");
-  gtk_file_filter_set_name (all, _("All files"));
-  gtk_file_filter_add_pattern (all, "*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), traces);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
-  g_signal_connect (dialog, "response", G_CALLBACK (add_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  choose_trace (TSCOPE_WINDOW (widget), _("Add a Trace"), _("_Add"), G_CALLBACK (add_response));
 }
 
 static void
