@@ -399,6 +399,8 @@ tscope_sort_worst (gpointer     items,
   guint kept = 0;
 
 #define KEY(i) (*(const TscopeTime *) (base + (gsize) (i) * item_size + time_offset))
+  if (n_items == 0)
+    return;
   if (n >= n_items / 4)
     {
       qsort (items, n_items, item_size, cmp);
