@@ -9,194 +9,22 @@
  * queue of small blocks (tscope-model.c), on small ones the reader applies
  * them itself.  Records are read where they lie, never copied whole, but
  * for KVM and trace_marker records.
+ *
+ * This file: the extraction of the records, their dispatch, and the
+ * merge loop, all in one translation unit so that the hot inline
+ * functions (put_fast(), extract_fast(), dispatch(), merge_as()) are
+ * inlined into the loop.  The set-up is in tscope-model-build.c, the
+ * builder thread and its queue in tscope-model-pipe.c.
  */
 #include "config.h"
 
-#include <malloc.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "tscope-error.h"
 #include "tscope-builder-private.h"
+#include "tscope-model-pass-private.h"
 
-static const guint8 is_global[TSCOPE_EV_N_KINDS] = {
-  [TSCOPE_EV_SCHED_SWITCH] = 1,
-  [TSCOPE_EV_SCHED_WAKING] = 1,
-  [TSCOPE_EV_SCHED_WAKEUP] = 1,
-  [TSCOPE_EV_SCHED_WAKEUP_NEW] = 1,
-  [TSCOPE_EV_SCHED_MIGRATE] = 1,
-  [TSCOPE_EV_SCHED_FORK] = 1,
-  [TSCOPE_EV_SCHED_EXIT] = 1,
-  [TSCOPE_EV_KVM_ENTRY] = 1,
-  [TSCOPE_EV_KVM_EXIT] = 1,
-  [TSCOPE_EV_KVM_USERSPACE_EXIT] = 1,
-  [TSCOPE_EV_KVM_OTHER] = 1,
-  [TSCOPE_EV_PRINT] = 1,
-};
-
-/* CPU time of the calling thread, in µs: the debug figures of the load
- * (wall time on a shared machine counts the neighbours' work too). */
-static gint64
-thread_cpu_us (void)
-{
-  struct timespec ts;
-
-  if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-    return 0;
-  return (gint64) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-/* ---- the queue to the builder thread ---- */
-
-#define BLOCK_SIZE  (256 * 1024)       /* a ring of 4 MB: recycled blocks have left the builder's caches */
-#define N_BLOCKS    16
-
-typedef struct
-{
-  gsize  used;
-  gsize  oversize;                      /* one big record in its own block: freed, not reused */
-  guint8 data[];                        /* 8-byte aligned: TscopeOps live here */
-} Block;
-
-typedef struct
-{
-  Builder     *b;
-  TscopeFile  *file;
-  GAsyncQueue *full;                    /* Block*, a NULL-data end mark ends */
-  gboolean     finish;                  /* the pass went through: close the models */
-  GAsyncQueue *free;
-  Block       *cur;
-  guint8      *at;                      /* the free part of cur, between the runs of the pass */
-  guint8      *end;
-  guint64      folded;                  /* sched_wakeups folded into their waking */
-  GThread     *thread;
-  TscopeInflater *inflater;             /* compressed data: help it while the queue is empty */
-  /* uncompressed data: each CPU's mapped data not yet populated */
-  const guint8 **populate_at;
-  const guint8 **populate_end;
-  guint          n_populate;
-  guint          populate_next;         /* CPUs take turns */
-} Pipe;
-
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22             /* Linux 5.14 */
-#endif
-#define POPULATE_STEP (1 << 20)
-
-/* Maps the next MiB of the file's CPU data, for the reader to find its
- * pages mapped: each page fault costs the reader about 5 µs on a VM (a
- * 488 MiB file: 7,800 faults, 64 KiB each), one madvise() maps a MiB for
- * a fraction of that.  Called by the builder while it has nothing to
- * build; an error (an old kernel) only ends the help. */
-static gboolean
-populate_ahead (Pipe *p)
-{
-  for (guint k = 0; k < p->n_populate; k++)
-    {
-      guint i = (p->populate_next + k) % p->n_populate;
-      gsize len;
-
-      if (p->populate_at[i] >= p->populate_end[i])
-        continue;
-      len = MIN ((gsize) (p->populate_end[i] - p->populate_at[i]), POPULATE_STEP);
-      if (madvise ((void *) p->populate_at[i], len, MADV_POPULATE_READ) != 0)
-        {
-          p->n_populate = 0;
-          return FALSE;
-        }
-      p->populate_at[i] += len;
-      p->populate_next = i + 1;
-      return TRUE;
-    }
-  return FALSE;
-}
-
-static gpointer
-builder_thread (gpointer data)
-{
-  Pipe *p = data;
-  Block *blk;
-  gint64 busy = 0;
-  gint64 cpu0 = thread_cpu_us ();
-  void *codec_ctx = NULL;
-  guint helped = 0;
-  guint populated = 0;
-
-  for (;;)
-    {
-      gint64 t0;
-
-      blk = g_async_queue_try_pop (p->full);
-      if (blk == NULL)
-        {
-          /* nothing to build: inflate a chunk ahead for the reader instead */
-          if (p->inflater != NULL && _tscope_inflater_help (p->inflater, &codec_ctx))
-            {
-              helped++;
-              continue;
-            }
-          if (populate_ahead (p))
-            {
-              populated++;
-              continue;
-            }
-          blk = g_async_queue_pop (p->full);
-        }
-      if (blk == (Block *) p)
-        break;
-      t0 = g_get_monotonic_time ();
-
-      _tscope_builder_apply_ops (p->b, blk->data, blk->used);
-      if (blk->oversize)
-        g_free (blk);
-      else
-        g_async_queue_push (p->free, blk);
-      busy += g_get_monotonic_time () - t0;
-    }
-  /* the end: close the task-wide models while the reader closes its own */
-  if (p->finish)
-    {
-      gint64 t0 = g_get_monotonic_time ();
-
-      _tscope_builder_finish_tasks (p->b);
-      g_debug ("builder thread: %.1f ms applying, %.1f ms closing; %.1f ms of CPU, %u chunks inflated, "
-               "%u MiB mapped ahead", busy / 1e3, (g_get_monotonic_time () - t0) / 1e3,
-               (thread_cpu_us () - cpu0) / 1e3, helped, populated * (POPULATE_STEP >> 20));
-    }
-  _tscope_file_free_codec_context (p->file, codec_ctx);
-  return NULL;
-}
-
-static Block *
-block_new (gsize size)
-{
-  Block *blk = g_malloc (sizeof (Block) + size);
-
-  blk->used = 0;
-  blk->oversize = size > BLOCK_SIZE;
-  return blk;
-}
-
-/* Where the reader writes into the current block.  The hot loop keeps
- * it in a local that never escapes: stores into the queue then cannot
- * alias it, and it stays in registers (in the Pipe, every op reloaded
- * and stored it). */
-typedef struct
-{
-  guint8 *at;
-  guint8 *end;
-  guint8 *waking_end;       /* at after queuing a sched_waking without a name */
-} Cursor;
-
-/* A block's free space (returned in two registers, where a Cursor would
- * go through memory). */
-typedef struct
-{
-  guint8 *at;
-  guint8 *end;
-} Room;
+/* ---- the reader's side of the queue ---- */
 
 /* Sends the current block (filled up to @at) and takes a free one with
  * room for @need bytes. */
@@ -254,38 +82,6 @@ pipe_push (Pipe           *p,
     }
   if (raw)
     memcpy (at, raw, op->extra);
-}
-
-static void
-pipe_start (Pipe    *p,
-            Builder *b)
-{
-  p->b = b;
-  p->full = g_async_queue_new ();
-  p->free = g_async_queue_new_full (g_free);
-  for (guint i = 0; i < N_BLOCKS; i++)
-    g_async_queue_push (p->free, block_new (BLOCK_SIZE));
-  p->cur = g_async_queue_pop (p->free);
-  p->at = p->cur->data;
-  p->end = p->cur->data + BLOCK_SIZE;
-  p->thread = g_thread_new ("tscope-build", builder_thread, p);
-}
-
-/* Sends what is left and the end mark; with @finish, the builder thread
- * closes the task-wide models and the reader the per-CPU ones meanwhile. */
-static void
-pipe_finish (Pipe     *p,
-             gboolean  finish)
-{
-  p->finish = finish;
-  p->cur->used = (gsize) (p->at - p->cur->data);
-  g_async_queue_push (p->full, p->cur);
-  g_async_queue_push (p->full, p);
-  if (finish)
-    _tscope_builder_finish_cpus (p->b);
-  g_thread_join (p->thread);
-  g_async_queue_unref (p->full);
-  g_async_queue_unref (p->free);
 }
 
 /* ---- extracting records ---- */
@@ -523,42 +319,6 @@ extract_fast (Builder         *b,
     }
 }
 
-/* Whether records of @kind can take extract_fast(): the file is in the
- * host's byte order and the format has the fields every 64-bit kernel
- * writes (4-byte pids and CPUs, an 8-byte prev_state, char[16] comms).
- * Any other layout goes through extract(), field by field. */
-static gboolean
-fast_kind (const TscopeTep *tep,
-           TscopeEventKind  kind)
-{
-  static const struct { TscopeFieldId id; guint size; } need[][6] = {
-    [TSCOPE_EV_SCHED_SWITCH] = { { F_PREV_PID, 4 }, { F_NEXT_PID, 4 }, { F_PREV_STATE, 8 },
-                                 { F_PREV_COMM, 16 }, { F_NEXT_COMM, 16 } },
-    [TSCOPE_EV_SCHED_WAKING] = { { F_PID, 4 }, { F_TARGET_CPU, 4 }, { F_COMM, 16 } },
-    [TSCOPE_EV_SCHED_WAKEUP] = { { F_PID, 4 }, { F_TARGET_CPU, 4 }, { F_COMM, 16 } },
-    [TSCOPE_EV_SCHED_WAKEUP_NEW] = { { F_PID, 4 }, { F_TARGET_CPU, 4 }, { F_COMM, 16 } },
-    [TSCOPE_EV_SCHED_MIGRATE] = { { F_PID, 4 }, { F_ORIG_CPU, 4 }, { F_DEST_CPU, 4 }, { F_COMM, 16 } },
-    [TSCOPE_EV_SCHED_FORK] = { { F_PARENT_PID, 4 }, { F_CHILD_PID, 4 }, { F_PARENT_COMM, 16 },
-                               { F_CHILD_COMM, 16 } },
-    [TSCOPE_EV_SCHED_EXIT] = { { F_PID, 4 }, { F_COMM, 16 } },
-  };
-
-  if (tep->swap || kind >= G_N_ELEMENTS (need) || need[kind][0].size == 0)
-    return FALSE;
-  if (kind != TSCOPE_EV_SCHED_SWITCH && kind != TSCOPE_EV_SCHED_MIGRATE && kind != TSCOPE_EV_SCHED_FORK
-      && kind != TSCOPE_EV_SCHED_EXIT && tep->common_pid.size != 4)
-    return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (need[kind]) && need[kind][i].size; i++)
-    {
-      const TscopeField *f = &tep->fields[kind][need[kind][i].id];
-
-      if (!(f->flags & TSCOPE_FIELD_PRESENT) || f->size != need[kind][i].size
-          || (f->flags & (TSCOPE_FIELD_DYNAMIC | TSCOPE_FIELD_RELATIVE)))
-        return FALSE;
-    }
-  return TRUE;
-}
-
 /* Fills an op from a record of a task-wide kind and applies or queues it,
  * field by field: any layout, any byte order. */
 static void
@@ -618,61 +378,6 @@ extract (Builder         *b,
       break;
     }
   emit (b, pipe, &op, comm_a, comm_b, raw);
-}
-
-/* Tests set it to read every record the general way (extract(), any
- * byte order), and compare with the oracle as the fast path is. */
-gboolean _tscope_model_general_reader = FALSE;
-
-/* What the pass knows of an event id, in 4 bytes. */
-typedef struct
-{
-  guint8  kind;             /* TscopeEventKind */
-  guint8  route;            /* ROUTE_* */
-  guint16 min_size;         /* bytes a record needs for its fields */
-} IdInfo;
-
-enum
-{
-  ROUTE_NONE,               /* counted only */
-  ROUTE_FAST,               /* task-wide, extract_fast() */
-  ROUTE_GLOBAL,             /* task-wide, extract() */
-  ROUTE_CPU,                /* irq, softirq: per CPU, the reader's */
-};
-
-/* What the pass reads of the formats, in locals of the hot loop. */
-typedef struct
-{
-  const IdInfo *info;       /* [max_id] */
-  guint         max_id;
-  guint         type_offset;
-  guint         type_size;
-  guint         type_end;   /* bytes a record needs for its id */
-  gboolean      swap;
-} Ids;
-
-static IdInfo *
-id_infos (const TscopeTep *tep)
-{
-  IdInfo *info = g_new0 (IdInfo, MAX (tep->max_id, 1));
-  gboolean fast[TSCOPE_EV_N_KINDS];
-
-  for (guint k = 0; k < TSCOPE_EV_N_KINDS; k++)
-    fast[k] = !_tscope_model_general_reader && fast_kind (tep, (TscopeEventKind) k);
-  for (guint id = 0; id < tep->max_id; id++)
-    {
-      TscopeEventKind kind = tep->kinds[id];
-
-      info[id].kind = (guint8) kind;
-      info[id].min_size = tep->min_size[kind];
-      if (kind == TSCOPE_EV_OTHER)
-        info[id].route = ROUTE_NONE;
-      else if (!is_global[kind])
-        info[id].route = ROUTE_CPU;
-      else
-        info[id].route = fast[kind] ? ROUTE_FAST : ROUTE_GLOBAL;
-    }
-  return info;
 }
 
 /* @piped: ops go to the builder thread's queue, not to the builder;
@@ -750,11 +455,11 @@ dispatch (Builder   *b,
 
 /* ---- the pass ---- */
 
-static gboolean
-report_progress (const TscopeModelSource  *source,
-                 TscopeStream             *streams,
-                 guint                     n_streams,
-                 GError                  **error)
+gboolean
+_tscope_model_report_progress (const TscopeModelSource  *source,
+                               TscopeStream             *streams,
+                               guint                     n_streams,
+                               GError                  **error)
 {
   guint64 done = 0;
   guint64 total = 0;
@@ -775,37 +480,6 @@ report_progress (const TscopeModelSource  *source,
   return TRUE;
 }
 
-static void
-index_page (TscopePageIndex    *pi,
-            const TscopeStream *s,
-            guint64            *next_page)
-{
-  /* pages without records up to the current one share its position */
-  for (; *next_page <= s->page && *next_page < pi->n_pages; (*next_page)++)
-    {
-      pi->first_record[*next_page] = s->index;
-      pi->first_ts[*next_page] = s->ts;
-    }
-}
-
-/* Streams sorted by CPU id, so that ties go to the lowest CPU. */
-static void
-sort_streams (TscopeStream **order,
-              TscopeStream  *streams,
-              guint          n)
-{
-  for (guint i = 0; i < n; i++)
-    order[i] = &streams[i];
-  for (guint i = 1; i < n; i++)
-    for (guint j = i; j > 0 && order[j - 1]->cpu > order[j]->cpu; j--)
-      {
-        TscopeStream *tmp = order[j];
-
-        order[j] = order[j - 1];
-        order[j - 1] = tmp;
-      }
-}
-
 /* Every TSCOPE_ROW_STEP records, where each CPU stands: the event list
  * seeks to any row from there (tscope_cursor_seek_row()). */
 static void
@@ -820,26 +494,6 @@ mark_row (TscopeRecordIndex  *records,
     records->row_marks[(gsize) n * records->n_streams + i] = order[i]->index;
   records->n_row_marks++;
 }
-
-typedef struct
-{
-  TscopeModel             *model;
-  TscopeRecordIndex       *records;
-  const TscopeModelSource *source;
-  Builder                 *b;
-  Pipe                    *pipe;
-  TscopeStream            *streams;
-  TscopeStream           **order;
-  guint64                 *next_page;
-  Ids                      ids;
-  guint64                  count;           /* records so far, all CPUs */
-  guint64                  progress_mark;   /* count >> 16 at the last report */
-  gint64                   first;
-  gint64                   last;
-  gboolean                 native;          /* every stream in the host's byte order, 2-byte ids */
-  TscopeMerge              merge;           /* its heap, from TSCOPE_MERGE_HEAP_FROM streams on */
-  gboolean                 started;
-} Pass;
 
 /* The next run of the merge: the stream with the smallest timestamp, the
  * lowest CPU on ties (as in trace-cmd; order[] is by CPU), and @limit, the
@@ -1004,7 +658,7 @@ merge_as (Pass     *x,
             {
               x->progress_mark = count >> 16;
               x->count = count;
-              if (!report_progress (x->source, x->streams, n, error))
+              if (!_tscope_model_report_progress (x->source, x->streams, n, error))
                 {
                   STORE_STREAM ();
                   ok = FALSE;
@@ -1045,231 +699,16 @@ out:
   return ok;
 }
 
-static G_GNUC_NO_INLINE gboolean
-merge_piped (Pass     *x,
-             GError  **error)
+G_GNUC_NO_INLINE gboolean
+_tscope_model_merge_piped (Pass     *x,
+                           GError  **error)
 {
   return x->native ? merge_as (x, error, TRUE, TRUE) : merge_as (x, error, TRUE, FALSE);
 }
 
-static G_GNUC_NO_INLINE gboolean
-merge_direct (Pass     *x,
-              GError  **error)
+G_GNUC_NO_INLINE gboolean
+_tscope_model_merge_direct (Pass     *x,
+                            GError  **error)
 {
   return x->native ? merge_as (x, error, FALSE, TRUE) : merge_as (x, error, FALSE, FALSE);
-}
-
-static gboolean
-merge_pass (TscopeModel             *model,
-            TscopeRecordIndex       *records,
-            const TscopeModelSource *source,
-            Builder                 *b,
-            Pipe                    *pipe,
-            TscopeStream            *streams,
-            TscopeStream           **order,
-            guint64                 *next_page,
-            GError                 **error)
-{
-  g_autofree IdInfo *infos = id_infos (b->tep);
-  Pass x = {
-    .model = model,
-    .records = records,
-    .source = source,
-    .b = b,
-    .pipe = pipe,
-    .streams = streams,
-    .order = order,
-    .next_page = next_page,
-    .ids = {
-      .info = infos,
-      .max_id = b->tep->max_id,
-      .type_offset = b->tep->common_type.offset,
-      .type_size = b->tep->common_type.size,
-      .type_end = (guint) b->tep->common_type.offset + b->tep->common_type.size,
-      .swap = b->tep->swap,
-    },
-    .first = G_MAXINT64,
-    .last = G_MININT64,
-  };
-  guint n = records->n_streams;
-  gboolean ok;
-
-  x.native = !_tscope_model_general_reader && !x.ids.swap && x.ids.type_size == 2;
-  for (guint i = 0; i < n; i++)
-    x.native = x.native && !streams[i].swap && !streams[i].big_endian;
-  _tscope_merge_init (&x.merge, order, n);
-  ok = pipe != NULL ? merge_piped (&x, error) : merge_direct (&x, error);
-  _tscope_merge_clear (&x.merge);
-  /* a stream's index counts its records from 0 */
-  for (guint i = 0; i < n; i++)
-    model->cpu_events[order[i]->cpu] += order[i]->index;
-  if (!ok)
-    return FALSE;
-  model->first_ts = x.first;
-  model->last_ts = x.last;
-  if (model->first_ts == G_MAXINT64)
-    model->first_ts = model->last_ts = 0;
-  model->n_events = x.count;
-  return TRUE;
-}
-
-/* The model's columns grow by doubling (GROW).  glibc moves a block of
- * 128 KiB or more into its own mapping and grows it there with mremap(),
- * which copies nothing, but it raises that threshold to the size of every
- * big block freed (up to 32 MiB), and a file's loading frees a few: the
- * columns then grow inside the heap, each growth a copy into pages the
- * kernel must fault in again.  A fixed threshold keeps them in their own
- * mappings: 4,400 page faults fewer a load of 10.5M records and 8-20 %
- * less load time (bench/tscope-bench-load, glibc 2.36).  The setting is
- * process-wide; only blocks of 256 KiB or more are concerned. */
-static void
-fix_mmap_threshold (void)
-{
-  static gsize done = 0;
-
-  if (g_once_init_enter (&done))
-    {
-#ifdef M_MMAP_THRESHOLD
-      mallopt (M_MMAP_THRESHOLD, 256 * 1024);
-#endif
-      g_once_init_leave (&done, 1);
-    }
-}
-
-/**
- * _tscope_model_build:
- * @model: allocated with _tscope_model_init()
- * @records: (out caller-allocates): zeroed; the page index and row marks
- *
- * Reads every record of the buffer of @source once, in merged order, and
- * builds all models into @model.
- */
-gboolean
-_tscope_model_build (TscopeModel             *model,
-                     TscopeRecordIndex       *records,
-                     const TscopeModelSource *source,
-                     GError                 **error)
-{
-  TscopeBuffer *buffer = source->buffer;
-  TscopeFile *file = source->file;
-  g_autofree TscopeStream *streams = NULL;
-  g_autofree TscopeStream **order = NULL;
-  g_autofree guint64 *next_page = NULL;
-  Builder b;
-  gboolean ok = TRUE;
-  guint threads;
-  guint64 pages = 0;
-  TscopeInflater *inflater = NULL;
-  g_autofree const guint8 **populate_at = NULL;
-  g_autofree const guint8 **populate_end = NULL;
-
-  fix_mmap_threshold ();
-  records->n_streams = buffer->n_cpus;
-  streams = g_new0 (TscopeStream, records->n_streams);
-  order = g_new0 (TscopeStream *, records->n_streams);
-  next_page = g_new0 (guint64, records->n_streams);
-  records->pages = g_new0 (TscopePageIndex, records->n_streams);
-  records->stream_cpu = g_new0 (guint, records->n_streams);
-  for (guint i = 0; i < records->n_streams && ok; i++)
-    ok = _tscope_stream_init (&streams[i], file, buffer, i, source->tep->commit_size, error);
-  if (!ok)
-    goto out;
-
-  _tscope_builder_init (&b, model, source->tep);
-  for (guint i = 0; i < records->n_streams && ok; i++)
-    ok = _tscope_builder_prescan (&b, &streams[i], error);
-  sort_streams (order, streams, records->n_streams);
-  threads = source->n_threads ? source->n_threads : MIN (g_get_num_processors (), 2);
-  for (guint i = 0; i < records->n_streams; i++)
-    pages += streams[i].n_pages;
-  /* compressed data: a thread inflates the chunks ahead of the pass */
-  if (ok && threads >= 2 && pages >= 256 && file->codec != TSCOPE_CODEC_NONE && records->n_streams > 0
-      && streams[0].data->n_chunks > 0)
-    inflater = _tscope_inflater_new (order, records->n_streams);
-  for (guint i = 0; i < records->n_streams && ok; i++)
-    {
-      TscopePageIndex *pi = &records->pages[i];
-
-      records->stream_cpu[i] = order[i]->cpu;
-      pi->n_pages = order[i]->n_pages;
-      pi->first_record = g_new0 (guint64, MAX (pi->n_pages, 1));
-      pi->first_ts = g_new0 (gint64, MAX (pi->n_pages, 1));
-      order[i]->index = 0;
-      _tscope_stream_seek_page (order[i], 0);
-      if (order[i]->error)
-        {
-          g_propagate_error (error, g_steal_pointer (&order[i]->error));
-          ok = FALSE;
-        }
-      else if (order[i]->valid)
-        index_page (pi, order[i], &next_page[i]);
-    }
-  if (ok)
-    {
-      /* a thread pays off from a few MB of records on */
-      if (threads >= 2 && pages >= 256)
-        {
-          Pipe pipe = { .file = file, .inflater = inflater };
-
-          if (file->codec == TSCOPE_CODEC_NONE)
-            {
-              gsize page = (gsize) sysconf (_SC_PAGESIZE);
-
-              populate_at = g_new0 (const guint8 *, buffer->n_cpus);
-              populate_end = g_new0 (const guint8 *, buffer->n_cpus);
-              for (guint i = 0; i < buffer->n_cpus; i++)
-                {
-                  const TscopeCpuData *d = &buffer->cpus[i];
-
-                  if (d->size == 0 || d->offset + d->size > file->size)
-                    continue;
-                  populate_at[pipe.n_populate] = file->data + (d->offset & ~(guint64) (page - 1));
-                  populate_end[pipe.n_populate] = file->data + d->offset + d->size;
-                  pipe.n_populate++;
-                }
-              pipe.populate_at = populate_at;
-              pipe.populate_end = populate_end;
-            }
-          pipe_start (&pipe, &b);
-          gint64 t0 = g_get_monotonic_time ();
-          gint64 cpu0 = thread_cpu_us ();
-          gint64 t1;
-          gint64 cpu1;
-
-          ok = merge_pass (model, records, source, &b, &pipe, streams, order, next_page, error);
-          t1 = g_get_monotonic_time ();
-          cpu1 = thread_cpu_us ();
-          pipe_finish (&pipe, ok);
-          g_debug ("reader: %.1f ms reading (%.1f ms of CPU), %.1f ms until the builder was done; "
-                   "%" G_GUINT64_FORMAT " wakeups folded into their waking",
-                   (t1 - t0) / 1e3, (cpu1 - cpu0) / 1e3, (g_get_monotonic_time () - t1) / 1e3, pipe.folded);
-        }
-      else
-        {
-          ok = merge_pass (model, records, source, &b, NULL, streams, order, next_page, error);
-          if (ok)
-            {
-              _tscope_builder_finish_cpus (&b);
-              _tscope_builder_finish_tasks (&b);
-            }
-        }
-    }
-  /* pages after a CPU's last record */
-  for (guint i = 0; i < records->n_streams; i++)
-    for (guint64 p = next_page[i]; p < records->pages[i].n_pages; p++)
-      {
-        records->pages[i].first_record[p] = model->cpu_events[order[i]->cpu];
-        records->pages[i].first_ts[p] = G_MAXINT64;
-      }
-  for (guint i = 0; i < records->n_streams; i++)
-    records->bad_pages += streams[i].bad_pages;
-  _tscope_inflater_free (inflater, order);
-  if (ok)
-    report_progress (source, streams, records->n_streams, NULL);
-  _tscope_builder_clear (&b);
-
-out:
-  for (guint i = 0; i < records->n_streams; i++)
-    _tscope_stream_clear (&streams[i]);
-  return ok;
 }

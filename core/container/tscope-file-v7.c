@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * The version 7 layout of trace.dat (trace-cmd.dat.v7(5)): the chain of
+ * options sections, the metadata sections they point at, compressed
+ * blocks, and the index of each CPU's compressed chunks.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "tscope-error.h"
+#include "tscope-file-parse-private.h"
+#include "tscope-limits.h"
+
+/* A compressed block is [u32 csize][u32 usize][csize bytes]. */
+static GBytes *
+read_block (Parser     *p,
+            Cursor     *c,
+            const char *what)
+{
+  guint32 csize = cursor_u32 (c);
+  guint32 usize = cursor_u32 (c);
+  const guint8 *src = cursor_take (c, csize);
+  g_autofree guint8 *dst = NULL;
+
+  if (src == NULL)
+    return _tscope_file_truncated (p, what), NULL;
+  if (!_tscope_file_check_block (p->file, src, csize, usize, TSCOPE_LIMIT_SECTION_BYTES, what, p->error))
+    return NULL;
+  dst = g_malloc (usize ? usize : 1);
+  if (!_tscope_file_decompress (p->file, NULL, src, csize, dst, usize, p->error))
+    return NULL;
+  return g_bytes_new_take (g_steal_pointer (&dst), usize);
+}
+
+/* Compressed CPU data: [u32 count] then count blocks [u32 csize][u32 usize][data]. */
+static gboolean
+index_chunks (Parser        *p,
+              TscopeBuffer  *b,
+              TscopeCpuData *d)
+{
+  Cursor c;
+  guint32 count;
+  guint64 pages = 0;
+
+  if (d->size == 0)
+    return TRUE;
+  /* trace-cmd convert 3.1.6 stores a size 4 bytes short (the count's):
+   * the chunk list may run 4 bytes past the size, no further, so that
+   * CPUs can't read each other's chunks (_tscope_file_check_cpu_ranges()). */
+  cursor_init (&c, p->file->data + d->offset, MIN (p->file->size - d->offset, d->size + 4),
+               p->file->big_endian);
+  count = cursor_u32 (&c);
+  if (c.failed || count > c.len / 8)
+    return _tscope_file_fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: CPU %u has a bad chunk count", d->cpu);
+  d->chunks = g_new0 (TscopeChunk, count ? count : 1);
+  d->n_chunks = count;
+  for (guint32 i = 0; i < count; i++)
+    {
+      TscopeChunk *k = &d->chunks[i];
+      const guint8 *block;
+      char what[64];
+
+      k->csize = cursor_u32 (&c);
+      k->usize = cursor_u32 (&c);
+      k->file_offset = d->offset + c.pos;
+      block = cursor_take (&c, k->csize);
+      if (block == NULL)
+        return _tscope_file_fail (p, TSCOPE_ERROR_TRUNCATED,
+                                  "file is truncated: CPU %u chunk %u runs past its data", d->cpu, i);
+      g_snprintf (what, sizeof what, "CPU %u chunk %u", d->cpu, i);
+      if (!_tscope_file_check_block (p->file, block, k->csize, k->usize, TSCOPE_LIMIT_CHUNK_BYTES, what,
+                                     p->error))
+        return FALSE;
+      if (k->usize % b->page_size != 0)
+        return _tscope_file_fail (p, TSCOPE_ERROR_CORRUPT,
+                                  "file is corrupt: CPU %u chunk %u holds %u bytes, not whole %u-byte pages",
+                                  d->cpu, i, k->usize, b->page_size);
+      b->max_usize = MAX (b->max_usize, k->usize);
+      pages += k->usize / b->page_size;
+    }
+  if (pages > c.len / TSCOPE_LIMIT_PAGE_BYTES)
+    return _tscope_file_fail (p, TSCOPE_ERROR_CORRUPT,
+                              "file is corrupt: CPU %u claims %" G_GUINT64_FORMAT " pages from %" G_GSIZE_FORMAT
+                              " compressed bytes, more than ring-buffer pages compress to", d->cpu, pages, c.len);
+  return TRUE;
+}
+
+/* v7 section header: u16 id, u16 flags, u32 description, u64 size. */
+static gboolean
+read_section (Parser      *p,
+              guint64      offset,
+              guint16      want_id,
+              const char  *what,
+              GBytes     **out)
+{
+  TscopeFile *f = p->file;
+  Cursor c;
+  guint16 id;
+  guint16 flags;
+  guint64 size;
+  const guint8 *body;
+
+  if (offset >= f->size)
+    return _tscope_file_truncated (p, what);
+  cursor_init (&c, f->data, f->size, f->big_endian);
+  c.pos = offset;
+  id = cursor_u16 (&c);
+  flags = cursor_u16 (&c);
+  (void) cursor_u32 (&c);
+  size = cursor_u64 (&c);
+  body = cursor_take (&c, size);
+  if (body == NULL)
+    return _tscope_file_truncated (p, what);
+  if (id != want_id)
+    return _tscope_file_fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: %s at offset %" G_GUINT64_FORMAT
+                              " is a section of type %u", what, offset, id);
+  if (flags & SECTION_COMPRESSED)
+    {
+      Cursor b;
+
+      if (f->codec == TSCOPE_CODEC_NONE)
+        return _tscope_file_fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: compressed %s in an uncompressed file", what);
+      cursor_init (&b, body, size, c.big);
+      *out = read_block (p, &b, what);
+      return *out != NULL;
+    }
+  *out = g_bytes_new_static (body, size);
+  return TRUE;
+}
+
+/* Where the section at @offset ends, as far as the file can tell. */
+static guint64
+section_end (const TscopeFile *f,
+             guint64           offset)
+{
+  Cursor c;
+  guint64 size;
+
+  if (offset >= f->size)
+    return offset + 1;
+  cursor_init (&c, f->data, f->size, f->big_endian);
+  c.pos = offset + 8;
+  size = cursor_u64 (&c);
+  if (c.failed)
+    return f->size;
+  return offset + 16 + MIN (size, f->size - offset);
+}
+
+static gboolean
+parse_v7_sections (Parser      *p,
+                   SectionRefs *refs)
+{
+  TscopeFile *f = p->file;
+  static const struct {
+    guint id;
+    const char *what;
+  } needed[] = {
+    { OPT_HEADER_INFO, "the header section" },
+    { OPT_FTRACE_EVENTS, "the ftrace formats" },
+    { OPT_EVENT_FORMATS, "the event formats" },
+  };
+  g_autoptr(GBytes) sec = NULL;
+  Cursor c;
+  gsize len;
+  const guint8 *d;
+  gboolean big = f->big_endian;
+
+  for (guint i = 0; i < G_N_ELEMENTS (needed); i++)
+    if (refs->sections[needed[i].id] == 0)
+      return _tscope_file_fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: no %s", needed[i].what);
+
+  for (guint i = 0; i < G_N_ELEMENTS (needed); i++)
+    {
+      g_clear_pointer (&sec, g_bytes_unref);
+      if (!read_section (p, refs->sections[needed[i].id], needed[i].id, needed[i].what, &sec))
+        return FALSE;
+      d = g_bytes_get_data (sec, &len);
+      cursor_init (&c, d, len, big);
+      if (needed[i].id == OPT_HEADER_INFO && !_tscope_file_parse_headers (p, &c))
+        return FALSE;
+      if (needed[i].id == OPT_FTRACE_EVENTS && !_tscope_file_parse_ftrace_formats (p, &c))
+        return FALSE;
+      if (needed[i].id == OPT_EVENT_FORMATS && !_tscope_file_parse_event_formats (p, &c))
+        return FALSE;
+    }
+
+  /* Sized text sections; a missing one is empty. */
+  {
+    static const struct {
+      guint id;
+      guint width;
+      const char *what;
+      gsize offset;
+    } texts[] = {
+      { OPT_KALLSYMS, 4, "the kallsyms section", G_STRUCT_OFFSET (TscopeFile, kallsyms) },
+      { OPT_PRINTK, 4, "the printk formats", G_STRUCT_OFFSET (TscopeFile, printk) },
+      { OPT_CMDLINES, 8, "the saved cmdlines", G_STRUCT_OFFSET (TscopeFile, cmdlines) },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+      {
+        GBytes **slot = G_STRUCT_MEMBER_P (f, texts[i].offset);
+
+        if (refs->sections[texts[i].id] == 0)
+          {
+            *slot = g_bytes_new_static ("", 0);
+            continue;
+          }
+        g_clear_pointer (&sec, g_bytes_unref);
+        if (!read_section (p, refs->sections[texts[i].id], texts[i].id, texts[i].what, &sec))
+          return FALSE;
+        d = g_bytes_get_data (sec, &len);
+        cursor_init (&c, d, len, big);
+        if (!(*slot = _tscope_file_read_sized (p, &c, texts[i].width, texts[i].what)))
+          return FALSE;
+      }
+  }
+  return TRUE;
+}
+
+gboolean
+_tscope_file_parse_v7 (Parser *p,
+                       Cursor *c)
+{
+  TscopeFile *f = p->file;
+  SectionRefs refs = { { 0 } };
+  const char *name = cursor_string (c);
+  const char *version = cursor_string (c);
+  guint64 next = cursor_u64 (c);
+  guint hops = 0;
+  guint64 options_bytes = 0;
+  g_autofree Range *visited = g_new0 (Range, TSCOPE_LIMIT_OPTION_SECTIONS);
+
+  if (c->failed)
+    return _tscope_file_truncated (p, "the file header");
+  f->compression = g_strdup (name);
+  f->compression_version = g_strdup (version);
+  if (g_str_equal (name, "none") || *name == '\0')
+    f->codec = TSCOPE_CODEC_NONE;
+  else if (g_str_equal (name, "zstd"))
+    f->codec = TSCOPE_CODEC_ZSTD;
+  else if (g_str_equal (name, "zlib"))
+    f->codec = TSCOPE_CODEC_ZLIB;
+  else
+    return _tscope_file_fail (p, TSCOPE_ERROR_UNSUPPORTED, "unsupported compression \"%s\"", name);
+
+  /* Options sections are chained by their DONE option; none is read twice
+   * (each one read is decompressed), and none may overlap another. */
+  while (next != 0)
+    {
+      g_autoptr(GBytes) sec = NULL;
+      Cursor o;
+      const guint8 *d;
+      gsize len;
+
+      for (guint i = 0; i < hops; i++)
+        if (next >= visited[i].offset && next < visited[i].end)
+          return _tscope_file_fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: options sections form a loop");
+      if (hops == TSCOPE_LIMIT_OPTION_SECTIONS)
+        return _tscope_file_fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: more than %u options sections",
+                                  TSCOPE_LIMIT_OPTION_SECTIONS);
+      visited[hops].offset = next;
+      visited[hops].end = section_end (f, next);
+      hops++;
+      if (!read_section (p, next, 0, "an options section", &sec))
+        return FALSE;
+      options_bytes += g_bytes_get_size (sec);
+      if (options_bytes > TSCOPE_LIMIT_OPTIONS_BYTES)
+        return _tscope_file_fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: its options take more than %"
+                                  G_GUINT64_FORMAT " MiB", TSCOPE_LIMIT_OPTIONS_BYTES >> 20);
+      next = 0;
+      d = g_bytes_get_data (sec, &len);
+      cursor_init (&o, d, len, c->big);
+      while (o.pos < o.len)
+        {
+          guint16 id = cursor_u16 (&o);
+          guint32 size = cursor_u32 (&o);
+          const guint8 *data = cursor_take (&o, size);
+          Cursor dc;
+
+          if (data == NULL)
+            return _tscope_file_fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: an option runs past its section");
+          if (id == OPT_DONE)
+            {
+              cursor_init (&dc, data, size, c->big);
+              next = cursor_u64 (&dc);
+              break;
+            }
+          if (!_tscope_file_parse_option (p, id, data, size, &refs))
+            return FALSE;
+        }
+    }
+  if (!parse_v7_sections (p, &refs))
+    return FALSE;
+  /* a file recorded with tracing never on has no BUFFER option: no data */
+  if (f->buffers->len == 0)
+    g_ptr_array_add (f->buffers, _tscope_file_buffer_new ("", f->trace_clock, f->page_size, 0));
+  /* BUFFER options list only the CPUs with data, by id */
+  for (guint i = 0; i < f->buffers->len; i++)
+    {
+      TscopeBuffer *b = f->buffers->pdata[i];
+      g_autofree guint8 *seen = g_new0 (guint8, TSCOPE_LIMIT_CPUS / 8);
+
+      for (guint j = 0; j < b->n_cpus; j++)
+        {
+          guint cpu = b->cpus[j].cpu;
+
+          if (cpu >= TSCOPE_LIMIT_CPUS)
+            return _tscope_file_fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: CPU id %u", cpu);
+          if (seen[cpu / 8] & (1u << (cpu % 8)))
+            return _tscope_file_fail (p, TSCOPE_ERROR_CORRUPT,
+                                      "file is corrupt: buffer \"%s\" lists CPU %u twice", b->name, cpu);
+          seen[cpu / 8] |= 1u << (cpu % 8);
+          f->cpus = MAX (f->cpus, cpu + 1);
+        }
+    }
+  if (((TscopeBuffer *) f->buffers->pdata[0])->name[0] != '\0')
+    return _tscope_file_fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: no top-level buffer");
+  if (!_tscope_file_check_cpu_ranges (p))
+    return FALSE;
+  for (guint i = 0; i < f->buffers->len; i++)
+    {
+      TscopeBuffer *b = f->buffers->pdata[i];
+
+      for (guint j = 0; j < b->n_cpus && b->compressed; j++)
+        if (!index_chunks (p, b, &b->cpus[j]))
+          return FALSE;
+      /* every CPU is read at once: a chunk of each inflated */
+      if (b->n_cpus * (guint64) b->max_usize > TSCOPE_LIMIT_INFLATE_BUDGET)
+        return _tscope_file_fail (p, TSCOPE_ERROR_UNSUPPORTED,
+                                  "unsupported file: decompressing buffer \"%s\" needs %" G_GUINT64_FORMAT
+                                  " MiB at once, more than the %" G_GUINT64_FORMAT " MiB allowed", b->name,
+                                  (b->n_cpus * (guint64) b->max_usize) >> 20, TSCOPE_LIMIT_INFLATE_BUDGET >> 20);
+    }
+  if (f->cpus == 0 || f->cpus > TSCOPE_LIMIT_CPUS)
+    return _tscope_file_fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: %u CPUs", f->cpus);
+  return TRUE;
+}
