@@ -546,7 +546,9 @@ test_multi_offset (void)
 static void
 test_multi_stats_json (void)
 {
-  g_autofree char *paths[] = { tscope_test_data ("sched", ".dat"), tscope_test_data ("marker", ".dat") };
+  g_autofree char *sched = tscope_test_data ("sched", ".dat");
+  g_autofree char *marker = tscope_test_data ("marker", ".dat");
+  const char *paths[] = { sched, marker };
   const char *both[] = { "stats", "--json", paths[0], paths[1], "--offset", "2=250us", NULL };
   g_autofree char *out = run_ok (both);
   json_object *o = json_tokener_parse (out);
@@ -651,7 +653,9 @@ test_multi_kvm (void)
 static void
 test_multi_latency (void)
 {
-  g_autofree char *paths[] = { tscope_test_data ("sched", ".dat"), tscope_test_data ("marker", ".dat") };
+  g_autofree char *sched = tscope_test_data ("sched", ".dat");
+  g_autofree char *marker = tscope_test_data ("marker", ".dat");
+  const char *paths[] = { sched, marker };
   const char *both[] = { "latency", paths[0], paths[1], "--json", "--top", "5", NULL };
   const char *table[] = { "latency", paths[0], paths[1], "--top", "3", NULL };
   g_autofree char *out = run_ok (both);
