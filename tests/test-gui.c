@@ -523,17 +523,17 @@ static GMenuModel *
 primary_menu (TscopeWindow *window)
 {
   GtkWidget *bar = gtk_window_get_titlebar (GTK_WINDOW (window));
-  g_autoptr(GPtrArray) todo = g_ptr_array_new ();
+  g_autoptr(GPtrArray) pending = g_ptr_array_new ();
 
-  g_ptr_array_add (todo, bar);
-  while (todo->len > 0)
+  g_ptr_array_add (pending, bar);
+  while (pending->len > 0)
     {
-      GtkWidget *w = g_ptr_array_steal_index (todo, todo->len - 1);
+      GtkWidget *w = g_ptr_array_steal_index (pending, pending->len - 1);
 
       if (GTK_IS_MENU_BUTTON (w) && gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (w)))
         return gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (w));
       for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
-        g_ptr_array_add (todo, c);
+        g_ptr_array_add (pending, c);
     }
   g_assert_not_reached ();
   return NULL;
@@ -1650,12 +1650,12 @@ static void
 click_button_labelled (GtkWidget  *root,
                        const char *label)
 {
-  g_autoptr(GPtrArray) todo = g_ptr_array_new ();
+  g_autoptr(GPtrArray) pending = g_ptr_array_new ();
 
-  g_ptr_array_add (todo, root);
-  while (todo->len > 0)
+  g_ptr_array_add (pending, root);
+  while (pending->len > 0)
     {
-      GtkWidget *w = g_ptr_array_steal_index (todo, todo->len - 1);
+      GtkWidget *w = g_ptr_array_steal_index (pending, pending->len - 1);
 
       if (GTK_IS_BUTTON (w) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (w)), label) == 0)
         {
@@ -1663,7 +1663,7 @@ click_button_labelled (GtkWidget  *root,
           return;
         }
       for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
-        g_ptr_array_add (todo, c);
+        g_ptr_array_add (pending, c);
     }
   g_assert_not_reached ();
 }
