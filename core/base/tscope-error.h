@@ -25,7 +25,11 @@ G_BEGIN_DECLS
   _TS (NO_BUFFER,     "no such buffer")                                      \
   _TS (NO_EVENTS,     "no events to analyse")                                \
   _TS (CANCELLED,     "loading cancelled")                                   \
-  _TS (INVALID,       "invalid argument")
+  _TS (INVALID,       "invalid argument")                                    \
+  _TS (BAD_SESSION,   "not a readable session file")                         \
+  _TS (NEWER_SESSION, "session written by a newer Tracescope")               \
+  _TS (TRACE_MISSING, "trace not found")                                     \
+  _TS (TRACE_CHANGED, "trace differs from the one the session was saved with")
 
 #undef _TS
 #define _TS(code, text) TSCOPE_ERROR_##code,
