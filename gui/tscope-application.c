@@ -135,7 +135,11 @@ on_loaded_for_screenshot (TscopeWindow *window)
     }
   if (file_failed (window))
     return;
-  g_timeout_add (300, stage_screenshot, window);
+  /* a session is pictured as it was saved */
+  if (tscope_window_get_session_path (window) || tscope_session_get_n_notes (session) > 0)
+    g_timeout_add (1500, take_screenshot, window);
+  else
+    g_timeout_add (300, stage_screenshot, window);
 }
 
 static void

@@ -38,6 +38,8 @@ struct _TscopeEventList
   GCancellable       *filter_cancel;
   GCancellable       *search_cancel;
   GtkStringList      *event_names;
+  GArray             *cpu_set;        /* guint: the CPUs of the dropdown's last item, or NULL */
+  GStrv               event_set;      /* the events of the dropdown's last item, or NULL */
   char               *applied;        /* the filter the model has, as text */
   gulong              session_handler;
   guint               attach_tick;    /* waiting to give the view its model */
@@ -317,36 +319,93 @@ filtered (GObject      *source,
   g_object_unref (self);
 }
 
+static void fill_filters (TscopeEventList *self,
+                          TscopeDocument  *doc);
+
+/* The dropdown's last item stands for a set (from a session) when there is one */
+static gboolean
+set_selected (GtkDropDown *drop,
+              gboolean     has_set)
+{
+  guint sel = gtk_drop_down_get_selected (drop);
+
+  return has_set && sel != GTK_INVALID_LIST_POSITION && sel > 0
+         && sel + 1 == g_list_model_get_n_items (gtk_drop_down_get_model (drop));
+}
+
+/* "12, firefox, 3": pids and parts of names */
+static void
+split_tasks (const char *text,
+             GArray     *pids,
+             GPtrArray  *comms)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ",", -1);
+
+  for (guint i = 0; parts[i]; i++)
+    {
+      char *part = g_strstrip (parts[i]);
+      char *end = NULL;
+      gint64 pid = g_ascii_strtoll (part, &end, 10);
+
+      if (*part == '\0')
+        continue;
+      if (end && *end == '\0' && pid >= 0 && pid <= G_MAXINT32)
+        {
+          gint32 p = (gint32) pid;
+
+          g_array_append_val (pids, p);
+        }
+      else
+        g_ptr_array_add (comms, g_strdup (part));
+    }
+}
+
 static void
 apply_filters (TscopeEventList *self)
 {
-  TscopeEventFilter filter = { -1, -1, NULL, NULL };
+  g_autoptr(GArray) cpus = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) pids = g_array_new (FALSE, FALSE, sizeof (gint32));
+  g_autoptr(GPtrArray) comms = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) events = g_ptr_array_new ();
+  TscopeEventFilter filter = { cpus, pids, NULL, NULL };
   guint cpu = gtk_drop_down_get_selected (self->cpu_filter);
   guint ev = gtk_drop_down_get_selected (self->event_filter);
-  const char *task = gtk_editable_get_text (GTK_EDITABLE (self->task_filter));
-  g_autofree char *key = NULL;
-  char *end = NULL;
-  gint64 pid;
+  g_autoptr(GString) key = g_string_new (NULL);
 
   if (self->model == NULL)
     return;
-  if (cpu != GTK_INVALID_LIST_POSITION && cpu > 0)
-    filter.cpu = (gint) cpu - 1;
-  if (ev != GTK_INVALID_LIST_POSITION && ev > 0)
-    filter.event = (char *) gtk_string_list_get_string (self->event_names, ev);
-  pid = g_ascii_strtoll (task, &end, 10);
-  if (*task && end && *end == '\0')
-    filter.pid = (gint32) pid;
-  else if (*task)
-    filter.comm = (char *) task;
+  if (set_selected (self->cpu_filter, self->cpu_set != NULL))
+    g_array_append_vals (cpus, self->cpu_set->data, self->cpu_set->len);
+  else if (cpu != GTK_INVALID_LIST_POSITION && cpu > 0)
+    {
+      guint c = cpu - 1;
+
+      g_array_append_val (cpus, c);
+    }
+  if (set_selected (self->event_filter, self->event_set != NULL))
+    for (guint i = 0; self->event_set[i]; i++)
+      g_ptr_array_add (events, self->event_set[i]);
+  else if (ev != GTK_INVALID_LIST_POSITION && ev > 0)
+    g_ptr_array_add (events, (gpointer) gtk_string_list_get_string (self->event_names, ev));
+  split_tasks (gtk_editable_get_text (GTK_EDITABLE (self->task_filter)), pids, comms);
+  g_ptr_array_add (comms, NULL);
+  g_ptr_array_add (events, NULL);
+  filter.comms = (GStrv) comms->pdata;
+  filter.events = (GStrv) events->pdata;
   /* Enter after the typing pause, or a filter set by code then echoed by
    * the entry, asks again for what is shown */
-  key = g_strdup_printf ("%d %d %s\n%s", filter.cpu, filter.pid, filter.event ? filter.event : "",
-                         filter.comm ? filter.comm : "");
-  if (g_strcmp0 (key, self->applied) == 0)
+  for (guint i = 0; i < cpus->len; i++)
+    g_string_append_printf (key, "c%u ", g_array_index (cpus, guint, i));
+  for (guint i = 0; i < pids->len; i++)
+    g_string_append_printf (key, "p%d ", g_array_index (pids, gint32, i));
+  for (guint i = 0; filter.comms[i]; i++)
+    g_string_append_printf (key, "t%s\n", filter.comms[i]);
+  for (guint i = 0; filter.events[i]; i++)
+    g_string_append_printf (key, "e%s\n", filter.events[i]);
+  if (g_strcmp0 (key->str, self->applied) == 0)
     return;
   g_free (self->applied);
-  self->applied = g_steal_pointer (&key);
+  self->applied = g_strdup (key->str);
   g_cancellable_cancel (self->filter_cancel);
   g_clear_object (&self->filter_cancel);
   self->filter_cancel = g_cancellable_new ();
@@ -354,10 +413,25 @@ apply_filters (TscopeEventList *self)
   tscope_event_model_filter_async (self->model, &filter, self->filter_cancel, filtered, g_object_ref (self));
 }
 
+static void
+select_string (GtkDropDown *drop,
+               const char  *text)
+{
+  GListModel *model = gtk_drop_down_get_model (drop);
+
+  gtk_drop_down_set_selected (drop, 0);
+  for (guint i = 1; text && model && i < g_list_model_get_n_items (model); i++)
+    if (g_str_equal (gtk_string_list_get_string (GTK_STRING_LIST (model), i), text))
+      {
+        gtk_drop_down_set_selected (drop, i);
+        return;
+      }
+}
+
 /**
  * tscope_event_list_set_filter:
  * @cpu: -1 for all
- * @task: (nullable): a task name part or pid
+ * @task: (nullable): parts of task names or pids, separated by commas
  * @event: (nullable): an event name
  */
 void
@@ -368,11 +442,134 @@ tscope_event_list_set_filter (TscopeEventList *self,
 {
   gtk_drop_down_set_selected (self->cpu_filter, cpu < 0 ? 0 : (guint) cpu + 1);
   gtk_editable_set_text (GTK_EDITABLE (self->task_filter), task ? task : "");
-  gtk_drop_down_set_selected (self->event_filter, 0);
-  for (guint i = 1; event && i < g_list_model_get_n_items (G_LIST_MODEL (self->event_names)); i++)
-    if (g_str_equal (gtk_string_list_get_string (self->event_names, i), event))
-      gtk_drop_down_set_selected (self->event_filter, i);
+  select_string (self->event_filter, event);
   apply_filters (self);
+}
+
+static char *
+cpu_set_label (GArray *cpus)
+{
+  g_autoptr(GString) s = g_string_new (_("CPUs "));
+
+  for (guint i = 0; i < cpus->len; i++)
+    g_string_append_printf (s, "%s%u", i ? "," : "", g_array_index (cpus, guint, i));
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+static char *
+event_set_label (GStrv events)
+{
+  guint n = g_strv_length (events);
+
+  if (n == 1)
+    return g_strdup (events[0]);
+  return g_strdup_printf (ngettext ("%s + %u more", "%s + %u more", n - 1), events[0], n - 1);
+}
+
+/* The last item of each dropdown, for the sets a session gave */
+static void
+add_set_items (TscopeEventList *self)
+{
+  if (self->cpu_set)
+    {
+      g_autofree char *label = cpu_set_label (self->cpu_set);
+
+      gtk_string_list_append (GTK_STRING_LIST (gtk_drop_down_get_model (self->cpu_filter)), label);
+    }
+  if (self->event_set)
+    {
+      g_autofree char *label = event_set_label (self->event_set);
+
+      gtk_string_list_append (self->event_names, label);
+    }
+}
+
+/**
+ * tscope_event_list_restore_filters:
+ * @file: a session
+ *
+ * Sets the filters and the search text @file holds: several CPUs or
+ * events become one more item of their dropdown.
+ */
+void
+tscope_event_list_restore_filters (TscopeEventList         *self,
+                                   const TscopeSessionFile *file)
+{
+  g_autoptr(GString) tasks = g_string_new (NULL);
+  GArray *cpus = file->filter_cpus;
+  GPtrArray *events = file->filter_events;
+
+  g_clear_pointer (&self->cpu_set, g_array_unref);
+  g_clear_pointer (&self->event_set, g_strfreev);
+  if (self->model == NULL)
+    return;
+  if (cpus->len > 1)
+    self->cpu_set = g_array_copy (cpus);
+  if (events->len > 1)
+    {
+      self->event_set = g_new0 (char *, events->len + 1);
+      for (guint i = 0; i < events->len; i++)
+        self->event_set[i] = g_strdup (events->pdata[i]);
+    }
+  fill_filters (self, tscope_event_model_get_document (self->model));
+  for (guint i = 0; i < file->filter_pids->len; i++)
+    g_string_append_printf (tasks, "%s%d", tasks->len ? ", " : "", g_array_index (file->filter_pids, gint32, i));
+  for (guint i = 0; i < file->filter_comms->len; i++)
+    g_string_append_printf (tasks, "%s%s", tasks->len ? ", " : "", (char *) file->filter_comms->pdata[i]);
+  if (cpus->len > 1)
+    gtk_drop_down_set_selected (self->cpu_filter, g_list_model_get_n_items (gtk_drop_down_get_model (self->cpu_filter)) - 1);
+  else
+    gtk_drop_down_set_selected (self->cpu_filter, cpus->len ? g_array_index (cpus, guint, 0) + 1 : 0);
+  if (events->len > 1)
+    gtk_drop_down_set_selected (self->event_filter, g_list_model_get_n_items (G_LIST_MODEL (self->event_names)) - 1);
+  else
+    {
+      const char *name = events->len ? events->pdata[0] : NULL;
+      const char *slash = name ? strchr (name, '/') : NULL;
+
+      select_string (self->event_filter, slash ? slash + 1 : name);
+    }
+  gtk_editable_set_text (GTK_EDITABLE (self->task_filter), tasks->str);
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), file->search ? file->search : "");
+  if (file->search && file->search[0])
+    gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  apply_filters (self);
+}
+
+/**
+ * tscope_event_list_save_filters:
+ * @file: a session being saved
+ *
+ * Puts the filters and the search text in @file.
+ */
+void
+tscope_event_list_save_filters (TscopeEventList   *self,
+                                TscopeSessionFile *file)
+{
+  guint cpu = gtk_drop_down_get_selected (self->cpu_filter);
+  guint ev = gtk_drop_down_get_selected (self->event_filter);
+  const char *search = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+
+  g_array_set_size (file->filter_cpus, 0);
+  g_array_set_size (file->filter_pids, 0);
+  g_ptr_array_set_size (file->filter_comms, 0);
+  g_ptr_array_set_size (file->filter_events, 0);
+  if (set_selected (self->cpu_filter, self->cpu_set != NULL))
+    g_array_append_vals (file->filter_cpus, self->cpu_set->data, self->cpu_set->len);
+  else if (cpu != GTK_INVALID_LIST_POSITION && cpu > 0)
+    {
+      guint c = cpu - 1;
+
+      g_array_append_val (file->filter_cpus, c);
+    }
+  if (set_selected (self->event_filter, self->event_set != NULL))
+    for (guint i = 0; self->event_set[i]; i++)
+      g_ptr_array_add (file->filter_events, g_strdup (self->event_set[i]));
+  else if (ev != GTK_INVALID_LIST_POSITION && ev > 0)
+    g_ptr_array_add (file->filter_events, g_strdup (gtk_string_list_get_string (self->event_names, ev)));
+  split_tasks (gtk_editable_get_text (GTK_EDITABLE (self->task_filter)), file->filter_pids, file->filter_comms);
+  g_free (file->search);
+  file->search = search && search[0] ? g_strdup (search) : NULL;
 }
 
 guint
@@ -536,6 +733,7 @@ fill_filters (TscopeEventList *self,
   gtk_string_list_append (self->event_names, _("All events"));
   for (GList *l = names; l; l = l->next)
     gtk_string_list_append (self->event_names, l->data);
+  add_set_items (self);
   gtk_drop_down_set_model (self->event_filter, G_LIST_MODEL (self->event_names));
 }
 
@@ -617,6 +815,8 @@ tscope_event_list_set_session (TscopeEventList *self,
   g_set_object (&self->session, session);
   g_clear_object (&self->model);
   g_clear_pointer (&self->applied, g_free);
+  g_clear_pointer (&self->cpu_set, g_array_unref);
+  g_clear_pointer (&self->event_set, g_strfreev);
   if (session)
     {
       self->model = tscope_event_model_new (session);
@@ -655,6 +855,8 @@ tscope_event_list_dispose (GObject *object)
   if (self->selection)
     gtk_single_selection_set_model (self->selection, NULL);
   g_clear_object (&self->model);
+  g_clear_pointer (&self->cpu_set, g_array_unref);
+  g_clear_pointer (&self->event_set, g_strfreev);
   g_clear_object (&self->event_names);
   g_clear_pointer (&self->applied, g_free);
   G_OBJECT_CLASS (tscope_event_list_parent_class)->dispose (object);
@@ -701,7 +903,7 @@ tscope_event_list_init (TscopeEventList *self)
   gtk_widget_set_margin_bottom (bar, 4);
   self->cpu_filter = GTK_DROP_DOWN (gtk_drop_down_new_from_strings ((const char *[]) { _("All CPUs"), NULL }));
   self->task_filter = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
-  g_object_set (self->task_filter, "placeholder-text", _("Task name or pid"), NULL);
+  g_object_set (self->task_filter, "placeholder-text", _("Task names or pids, separated by commas"), NULL);
   self->event_filter = GTK_DROP_DOWN (gtk_drop_down_new_from_strings ((const char *[]) { _("All events"), NULL }));
   gtk_drop_down_set_enable_search (self->event_filter, TRUE);
   self->count = GTK_LABEL (gtk_label_new (NULL));

@@ -6,6 +6,7 @@
 #include <gtk/gtk.h>
 
 #include "tscope-session.h"
+#include "tscope-session-file.h"
 
 G_BEGIN_DECLS
 
@@ -22,5 +23,9 @@ void       tscope_event_list_set_filter  (TscopeEventList *self,
                                           gint             cpu,
                                           const char      *task,
                                           const char      *event);
+void       tscope_event_list_restore_filters (TscopeEventList         *self,
+                                          const TscopeSessionFile *file);
+void       tscope_event_list_save_filters (TscopeEventList   *self,
+                                          TscopeSessionFile *file);
 
 G_END_DECLS

@@ -312,9 +312,10 @@ tscope_event_model_row_at_time (TscopeEventModel *self,
 
 typedef struct
 {
-  TscopeEventFilter filter;
-  gint             *event_ids;    /* [source]: filter.event's id there, -1 if it has none */
-  GHashTable      **pids;         /* [source]: pids whose task name matches filter.comm */
+  guint8           *cpus;         /* [cpu]: passes; NULL: any */
+  guint             n_cpus;
+  GHashTable      **pids;         /* [source]: pids that pass; NULL: any */
+  GHashTable      **events;       /* [source]: event ids that pass; NULL: any */
   guint             n_sources;
   GArray           *rows;
 } FilterJob;
@@ -322,12 +323,13 @@ typedef struct
 static void
 filter_job_free (FilterJob *job)
 {
-  g_free (job->filter.comm);
-  g_free (job->filter.event);
-  g_free (job->event_ids);
+  g_free (job->cpus);
   for (guint i = 0; job->pids && i < job->n_sources; i++)
     g_clear_pointer (&job->pids[i], g_hash_table_unref);
+  for (guint i = 0; job->events && i < job->n_sources; i++)
+    g_clear_pointer (&job->events[i], g_hash_table_unref);
   g_free (job->pids);
+  g_free (job->events);
   g_clear_pointer (&job->rows, g_array_unref);
   g_free (job);
 }
@@ -359,11 +361,9 @@ filter_thread (GTask        *task,
       if ((row & 0xffff) == 0 && !check_files (self->doc, NULL))
         break;
       tscope_document_cursor_get (c, &source, &e);
-      if (job->filter.cpu >= 0 && e.cpu != (guint) job->filter.cpu)
+      if (job->cpus && (e.cpu >= job->n_cpus || !job->cpus[e.cpu]))
         continue;
-      if (job->filter.pid >= 0 && e.pid != job->filter.pid)
-        continue;
-      if (job->event_ids && (job->event_ids[source] < 0 || e.event_id != (guint) job->event_ids[source]))
+      if (job->events && !g_hash_table_contains (job->events[source], GUINT_TO_POINTER (e.event_id + 1)))
         continue;
       if (job->pids && !g_hash_table_contains (job->pids[source], GINT_TO_POINTER (e.pid)))
         continue;
@@ -374,6 +374,32 @@ filter_thread (GTask        *task,
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
+}
+
+/* Each source's pids that pass: those given, and those of the tasks whose
+ * name holds one of @comms. */
+static GHashTable *
+source_pids (TscopeTrace             *trace,
+             const TscopeEventFilter *filter,
+             GStrv                    folded)
+{
+  GHashTable *pids = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; filter->pids && i < filter->pids->len; i++)
+    g_hash_table_add (pids, GINT_TO_POINTER (g_array_index (filter->pids, gint32, i)));
+  for (guint32 t = 1; folded && folded[0] && t < tscope_trace_get_n_tasks (trace); t++)
+    {
+      const TscopeTask *tk = tscope_trace_get_task (trace, t);
+      g_autofree char *name = g_utf8_casefold (tk->comm, -1);
+
+      for (guint k = 0; folded[k]; k++)
+        if (strstr (name, folded[k]))
+          {
+            g_hash_table_add (pids, GINT_TO_POINTER (tk->pid));
+            break;
+          }
+    }
+  return pids;
 }
 
 /**
@@ -393,41 +419,48 @@ tscope_event_model_filter_async (TscopeEventModel        *self,
 {
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
   FilterJob *job = g_new0 (FilterJob, 1);
+  gboolean by_task = filter && ((filter->pids && filter->pids->len) || (filter->comms && filter->comms[0]));
 
   job->n_sources = tscope_document_get_n_sources (self->doc);
-  job->filter.cpu = filter ? filter->cpu : -1;
-  job->filter.pid = filter ? filter->pid : -1;
-  job->filter.comm = filter && filter->comm && *filter->comm ? g_utf8_casefold (filter->comm, -1) : NULL;
-  job->filter.event = filter && filter->event && *filter->event ? g_strdup (filter->event) : NULL;
   g_task_set_task_data (task, job, (GDestroyNotify) filter_job_free);
-  if (job->filter.cpu < 0 && job->filter.pid < 0 && job->filter.event == NULL && job->filter.comm == NULL)
+  if (filter && filter->cpus && filter->cpus->len)
+    {
+      for (guint i = 0; i < filter->cpus->len; i++)
+        job->n_cpus = MAX (job->n_cpus, MIN (g_array_index (filter->cpus, guint, i), 65535) + 1);
+      job->cpus = g_new0 (guint8, job->n_cpus);
+      for (guint i = 0; i < filter->cpus->len; i++)
+        if (g_array_index (filter->cpus, guint, i) < job->n_cpus)
+          job->cpus[g_array_index (filter->cpus, guint, i)] = 1;
+    }
+  if (filter && filter->events && filter->events[0])
+    {
+      job->events = g_new0 (GHashTable *, MAX (job->n_sources, 1));
+      for (guint i = 0; i < job->n_sources; i++)
+        {
+          job->events[i] = g_hash_table_new (NULL, NULL);
+          for (guint k = 0; filter->events[k]; k++)
+            {
+              gint id = tscope_trace_find_event_id (tscope_document_get_trace (self->doc, i), filter->events[k]);
+
+              if (id >= 0)
+                g_hash_table_add (job->events[i], GUINT_TO_POINTER ((guint) id + 1));
+            }
+        }
+    }
+  if (by_task)
+    {
+      g_auto(GStrv) folded = g_new0 (char *, filter->comms ? g_strv_length (filter->comms) + 1 : 1);
+
+      for (guint k = 0; filter->comms && filter->comms[k]; k++)
+        folded[k] = g_utf8_casefold (filter->comms[k], -1);
+      job->pids = g_new0 (GHashTable *, MAX (job->n_sources, 1));
+      for (guint i = 0; i < job->n_sources; i++)
+        job->pids[i] = source_pids (tscope_document_get_trace (self->doc, i), filter, folded);
+    }
+  if (job->cpus == NULL && job->events == NULL && job->pids == NULL)
     {
       g_task_return_boolean (task, TRUE);
       return;
-    }
-  if (job->filter.event)
-    {
-      job->event_ids = g_new (gint, MAX (job->n_sources, 1));
-      for (guint i = 0; i < job->n_sources; i++)
-        job->event_ids[i] = tscope_trace_find_event_id (tscope_document_get_trace (self->doc, i), job->filter.event);
-    }
-  if (job->filter.comm)
-    {
-      job->pids = g_new0 (GHashTable *, MAX (job->n_sources, 1));
-      for (guint i = 0; i < job->n_sources; i++)
-        {
-          TscopeTrace *trace = tscope_document_get_trace (self->doc, i);
-
-          job->pids[i] = g_hash_table_new (NULL, NULL);
-          for (guint32 t = 1; t < tscope_trace_get_n_tasks (trace); t++)
-            {
-              const TscopeTask *tk = tscope_trace_get_task (trace, t);
-              g_autofree char *name = g_utf8_casefold (tk->comm, -1);
-
-              if (strstr (name, job->filter.comm))
-                g_hash_table_add (job->pids[i], GINT_TO_POINTER (tk->pid));
-            }
-        }
     }
   g_task_run_in_thread (task, filter_thread);
 }

@@ -22,13 +22,14 @@ const char *tscope_event_item_get_comm  (TscopeEventItem *item);
 const char *tscope_event_item_get_name  (TscopeEventItem *item);
 const char *tscope_event_item_get_info  (TscopeEventItem *item);
 
-/* What the list shows: every record, or those matching all of: */
+/* What the list shows: every record, or those that pass each condition
+ * given (NULL or empty: no condition). */
 typedef struct
 {
-  gint    cpu;          /* -1: any */
-  gint32  pid;          /* -1: any */
-  char   *comm;         /* NULL: any; a substring of the task name */
-  char   *event;        /* NULL: any; an event name (its id differs between sources) */
+  GArray *cpus;         /* guint: on one of these CPUs */
+  GArray *pids;         /* gint32: of one of these pids, or of a task of @comms */
+  GStrv   comms;        /* parts of task names (case does not count) */
+  GStrv   events;       /* event names, "name" or "system/name" (ids differ between sources) */
 } TscopeEventFilter;
 
 #define TSCOPE_TYPE_EVENT_MODEL (tscope_event_model_get_type ())

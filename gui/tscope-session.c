@@ -31,6 +31,7 @@ struct _TscopeSession
   GArray      *back;          /* TscopeSpan */
   GArray      *forward;       /* TscopeSpan */
   GArray      *pins;          /* RowKey, in pin order */
+  GArray      *notes;         /* TscopeNote, by begin time */
   RowKey       auto_pin;      /* the row pinned by tscope_session_pin_row_auto() */
   gboolean     has_auto_pin;
 
@@ -62,6 +63,7 @@ enum {
   PROP_ROWS,
   PROP_FILE_ERROR,
   PROP_SOURCES,
+  PROP_NOTES,
   N_PROPS
 };
 
@@ -84,6 +86,7 @@ tscope_session_finalize (GObject *object)
   g_array_unref (self->back);
   g_array_unref (self->forward);
   g_array_unref (self->pins);
+  g_array_unref (self->notes);
   G_OBJECT_CLASS (tscope_session_parent_class)->finalize (object);
 }
 
@@ -122,7 +125,15 @@ tscope_session_class_init (TscopeSessionClass *klass)
   /* sources added, removed, moved, renamed, recoloured or shifted */
   properties[PROP_SOURCES] = g_param_spec_boolean ("sources", NULL, NULL, FALSE,
                                                    G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_NOTES] = g_param_spec_boolean ("notes", NULL, NULL, FALSE,
+                                                 G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+note_clear (gpointer data)
+{
+  g_free (((TscopeNote *) data)->text);
 }
 
 static void
@@ -131,6 +142,8 @@ tscope_session_init (TscopeSession *self)
   self->back = g_array_new (FALSE, FALSE, sizeof (TscopeSpan));
   self->forward = g_array_new (FALSE, FALSE, sizeof (TscopeSpan));
   self->pins = g_array_new (FALSE, FALSE, sizeof (RowKey));
+  self->notes = g_array_new (FALSE, FALSE, sizeof (TscopeNote));
+  g_array_set_clear_func (self->notes, note_clear);
   self->event_row = G_MAXUINT64;
 }
 
@@ -879,4 +892,59 @@ const char *
 tscope_session_get_file_error (TscopeSession *self)
 {
   return self->file_error ? self->file_error->message : NULL;
+}
+
+/* ---- notes ---- */
+
+/**
+ * tscope_session_add_note:
+ * @begin: document time
+ * @end: document time; @begin for a point note
+ * @color: 0xRRGGBB, or -1 for the default
+ *
+ * Returns: the note's index (notes are kept in time order)
+ */
+guint
+tscope_session_add_note (TscopeSession *self,
+                         TscopeTime     begin,
+                         TscopeTime     end,
+                         const char    *text,
+                         gint64         color)
+{
+  TscopeNote note = { MIN (begin, end), MAX (begin, end), g_strdup (text ? text : ""), color };
+  guint i = 0;
+
+  g_return_val_if_fail (TSCOPE_IS_SESSION (self), 0);
+  while (i < self->notes->len && g_array_index (self->notes, TscopeNote, i).begin <= note.begin)
+    i++;
+  g_array_insert_val (self->notes, i, note);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOTES]);
+  return i;
+}
+
+void
+tscope_session_remove_note (TscopeSession *self,
+                            guint          index)
+{
+  g_return_if_fail (TSCOPE_IS_SESSION (self));
+  if (index >= self->notes->len)
+    return;
+  g_array_remove_index (self->notes, index);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOTES]);
+}
+
+guint
+tscope_session_get_n_notes (TscopeSession *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_SESSION (self), 0);
+  return self->notes->len;
+}
+
+/* Returns: (transfer none) (nullable) */
+const TscopeNote *
+tscope_session_get_note (TscopeSession *self,
+                         guint          index)
+{
+  g_return_val_if_fail (TSCOPE_IS_SESSION (self), NULL);
+  return index < self->notes->len ? &g_array_index (self->notes, TscopeNote, index) : NULL;
 }

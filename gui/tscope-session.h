@@ -49,6 +49,15 @@ typedef enum
   TSCOPE_ROW_TASK,
 } TscopeRowKind;
 
+/* A note the user put on the time axis: a point (begin == end) or a span. */
+typedef struct
+{
+  TscopeTime  begin;
+  TscopeTime  end;
+  char       *text;
+  gint64      color;        /* 0xRRGGBB, or -1: the default */
+} TscopeNote;
+
 TscopeSession *tscope_session_new            (TscopeDocument *document);
 TscopeDocument *tscope_session_get_document (TscopeSession *self);
 TscopeDocument *tscope_session_dup_document (TscopeSession *self);
@@ -131,6 +140,16 @@ guint64        tscope_session_get_selected_event (TscopeSession *self);
 void           tscope_session_select_event   (TscopeSession *self,
                                               guint64        row,
                                               TscopeTime     ts);
+guint          tscope_session_add_note       (TscopeSession *self,
+                                              TscopeTime     begin,
+                                              TscopeTime     end,
+                                              const char    *text,
+                                              gint64         color);
+void           tscope_session_remove_note    (TscopeSession *self,
+                                              guint          index);
+guint          tscope_session_get_n_notes    (TscopeSession *self);
+const TscopeNote *tscope_session_get_note    (TscopeSession *self,
+                                              guint          index);
 gboolean       tscope_session_check_file     (TscopeSession *self);
 const char    *tscope_session_get_file_error (TscopeSession *self);
 

@@ -635,6 +635,76 @@ draw_ruler (TscopeTimeline *self,
   rect (snapshot, &grid, 0, TSCOPE_HEADER_H - 1, width, 1);
 }
 
+static GdkRGBA
+note_color (const TscopeNote *n,
+            float             alpha)
+{
+  if (n->color < 0)
+    return (GdkRGBA) { 0.93f, 0.6f, 0.05f, alpha };
+  return (GdkRGBA) { ((n->color >> 16) & 0xff) / 255.f, ((n->color >> 8) & 0xff) / 255.f, (n->color & 0xff) / 255.f,
+                     alpha };
+}
+
+/* Notes: a band over the rows for a span, a line for a point, and in the
+ * marker bar a flag with the note's text. */
+static void
+draw_notes (TscopeTimeline *self,
+            GtkSnapshot    *snapshot,
+            int             height)
+{
+  TscopeSpan v = tscope_session_get_view (self->session);
+  float bar = TSCOPE_MINIMAP_H + TSCOPE_RULER_H;
+
+  for (guint i = 0; i < tscope_session_get_n_notes (self->session); i++)
+    {
+      const TscopeNote *n = tscope_session_get_note (self->session, i);
+      g_autoptr(PangoLayout) layout = NULL;
+      GdkRGBA band, line, flag;
+      int x0, x1;
+
+      if (n->end < v.begin || n->begin > v.end)
+        continue;
+      band = note_color (n, 0.10f);
+      line = note_color (n, 0.8f);
+      flag = note_color (n, 0.9f);
+      x0 = tscope_timeline_time_to_x (self, MAX (n->begin, v.begin));
+      x1 = tscope_timeline_time_to_x (self, MIN (n->end, v.end));
+      if (n->end > n->begin)
+        rect (snapshot, &band, x0, bar, MAX (x1 - x0, 1), height - bar);
+      else
+        rect (snapshot, &line, x0, bar, 1, height - bar);
+      rect (snapshot, &flag, x0, bar + 1, MAX (x1 - x0, 6), TSCOPE_MARKBAR_H - 3);
+      layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), n->text);
+      pango_layout_set_width (layout, PANGO_SCALE * 240);
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+      draw_text (snapshot, layout, &(GdkRGBA) { 0.1f, 0.1f, 0.1f, 1 }, x0 + 8, bar - 1);
+    }
+}
+
+/* The note under x in the marker bar, or NULL */
+static char *
+note_tooltip (TscopeTimeline *self,
+              double          x)
+{
+  for (guint i = tscope_session_get_n_notes (self->session); i-- > 0;)
+    {
+      const TscopeNote *n = tscope_session_get_note (self->session, i);
+      int x0 = tscope_timeline_time_to_x (self, n->begin);
+      int x1 = tscope_timeline_time_to_x (self, n->end);
+      g_autofree char *at = NULL;
+      g_autofree char *width = NULL;
+
+      if (x < x0 - 3 || x > MAX (x1, x0 + 8) + 3)
+        continue;
+      at = tscope_time_format_timestamp (n->begin);
+      if (n->end == n->begin)
+        return g_strdup_printf (_("Note at %s\n%s"), at, n->text);
+      width = tscope_time_format_duration (n->end - n->begin);
+      return g_strdup_printf (_("Note at %s, %s long\n%s"), at, width, n->text);
+    }
+  return NULL;
+}
+
 static void
 draw_markers (TscopeTimeline *self,
               GtkSnapshot    *snapshot,
@@ -657,6 +727,7 @@ draw_markers (TscopeTimeline *self,
       rect (snapshot, &(GdkRGBA) { 0.25f, 0.5f, 0.95f, 0.13f }, x0, bar, MAX (x1 - x0, 1), height - bar);
       rect (snapshot, &(GdkRGBA) { 0.25f, 0.5f, 0.95f, 0.7f }, x0, bar, MAX (x1 - x0, 1), TSCOPE_MARKBAR_H);
     }
+  draw_notes (self, snapshot, height);
   for (guint m = 0; m < 2; m++)
     {
       TscopeTime t = tscope_session_get_marker (self->session, m);
@@ -1021,6 +1092,9 @@ _tscope_timeline_tooltip_text (TscopeTimeline *self,
   const Row *row;
   TscopeTime t;
 
+  if (_tscope_timeline_is_live (self) && x >= self->label_w && y >= TSCOPE_MINIMAP_H + TSCOPE_RULER_H
+      && y < TSCOPE_HEADER_H)
+    return note_tooltip (self, x);
   if (!_tscope_timeline_is_live (self) || vi < 0)
     return NULL;
   row = _tscope_timeline_visible_row (self, (guint) vi);

@@ -78,6 +78,7 @@ struct _TscopeTimeline
   int            rows_height;       /* total height of the visible rows */
   int            label_w;           /* the label column, wide enough for the rows' labels */
   guint          pin_counter;
+  gboolean       reordered;         /* rows were moved: a session saves their order */
 
   /* pointer and gestures */
   double         pointer_x;
@@ -142,6 +143,9 @@ void        _tscope_timeline_row_menu      (TscopeTimeline *self,
                                             guint           visible_index,
                                             double          x,
                                             double          y);
+
+guint       _tscope_timeline_source_id     (TscopeTimeline *self,
+                                            guint           source);
 
 /* tscope-timeline-draw.c */
 void        _tscope_timeline_snapshot      (GtkWidget      *widget,

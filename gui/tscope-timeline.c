@@ -110,9 +110,11 @@ _tscope_timeline_row_is (const Row     *row,
   return _tscope_timeline_row_key (row, &k) && k == kind && row->source == source && row->id == id;
 }
 
-static guint
-source_id_of (TscopeTimeline *self,
-              guint           source)
+/* The id of the source at index @source: rows keep state by it, as it
+ * stays when sources move or go. */
+guint
+_tscope_timeline_source_id (TscopeTimeline *self,
+                            guint           source)
 {
   TscopeSource *s = tscope_document_get_source (tscope_session_get_document (self->session), source);
 
@@ -123,7 +125,7 @@ static gboolean
 source_collapsed (TscopeTimeline *self,
                   guint           source)
 {
-  return g_hash_table_contains (self->collapsed_sources, GUINT_TO_POINTER (source_id_of (self, source)));
+  return g_hash_table_contains (self->collapsed_sources, GUINT_TO_POINTER (_tscope_timeline_source_id (self, source)));
 }
 
 /* What outlives a rebuild of the rows (a source added or removed): which
@@ -134,7 +136,7 @@ state_key (TscopeTimeline *self,
 {
   guint32 id = row->kind == ROW_GROUP ? g_array_index (self->groups, Group, row->id).leader : row->id;
 
-  return ((guint64) source_id_of (self, row->source) << 40) | ((guint64) row->kind << 32) | id;
+  return ((guint64) _tscope_timeline_source_id (self, row->source) << 40) | ((guint64) row->kind << 32) | id;
 }
 
 static gint
@@ -363,7 +365,7 @@ build_rows (TscopeTimeline *self)
   g_array_set_size (self->rows_source_ids, 0);
   for (guint s = 0; s < n; s++)
     {
-      guint id = source_id_of (self, s);
+      guint id = _tscope_timeline_source_id (self, s);
 
       g_array_append_val (self->rows_source_ids, id);
       build_source_rows (self, s, n > 1);
@@ -670,6 +672,7 @@ row_action (GtkWidget  *widget,
 
             g_array_index (self->order, guint, j) = ri;
             g_array_index (self->order, guint, i) = tmp;
+            self->reordered = TRUE;
             break;
           }
     }
@@ -779,7 +782,7 @@ tscope_timeline_find_row (TscopeTimeline *self,
       row->hidden = FALSE;
       if (row->kind == ROW_TASK && row->group != G_MAXUINT)
         g_array_index (self->groups, Group, row->group).collapsed = FALSE;
-      g_hash_table_remove (self->collapsed_sources, GUINT_TO_POINTER (source_id_of (self, row->source)));
+      g_hash_table_remove (self->collapsed_sources, GUINT_TO_POINTER (_tscope_timeline_source_id (self, row->source)));
       _tscope_timeline_layout_rows (self);
       tscope_session_select_row (self->session, row->source, kind, row->id);
       tscope_timeline_scroll_to_row (self, row->source, kind, row->id);
@@ -853,7 +856,7 @@ tscope_timeline_set_source_collapsed (TscopeTimeline *self,
                                       guint           source,
                                       gboolean        collapsed)
 {
-  gpointer id = GUINT_TO_POINTER (source_id_of (self, source));
+  gpointer id = GUINT_TO_POINTER (_tscope_timeline_source_id (self, source));
 
   if (self->session == NULL)
     return;
@@ -905,7 +908,7 @@ sources_changed (TscopeTimeline *self)
   gboolean same = self->rows_source_ids->len == tscope_session_get_n_sources (self->session);
 
   for (guint s = 0; same && s < self->rows_source_ids->len; s++)
-    same = g_array_index (self->rows_source_ids, guint, s) == source_id_of (self, s);
+    same = g_array_index (self->rows_source_ids, guint, s) == _tscope_timeline_source_id (self, s);
   g_clear_pointer (&self->minimap, g_free);
   g_clear_pointer (&self->frozen, gsk_render_node_unref);
   if (same)
@@ -949,7 +952,7 @@ on_session_notify (TscopeTimeline *self,
       && tscope_session_get_selected_row (self->session, &source, &kind, &id))
     {
       gboolean changed = g_hash_table_remove (self->collapsed_sources,
-                                              GUINT_TO_POINTER (source_id_of (self, source)));
+                                              GUINT_TO_POINTER (_tscope_timeline_source_id (self, source)));
 
       for (guint i = 0; kind == TSCOPE_ROW_TASK && i < self->rows->len; i++)
         {
@@ -990,6 +993,7 @@ tscope_timeline_set_session (TscopeTimeline *self,
   g_array_set_size (self->rows, 0);
   g_array_set_size (self->rows_source_ids, 0);
   g_hash_table_remove_all (self->collapsed_sources);
+  self->reordered = FALSE;
   if (session)
     {
       self->notify_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (on_session_notify), self);

@@ -6,6 +6,7 @@
 #include <gtk/gtk.h>
 
 #include "tscope-session.h"
+#include "tscope-session-file.h"
 
 G_BEGIN_DECLS
 
@@ -46,5 +47,9 @@ gboolean       tscope_timeline_get_source_collapsed (TscopeTimeline *self,
                                                   guint           source);
 void           tscope_timeline_add_shortcuts_to  (TscopeTimeline *self,
                                                   GtkWidget      *host);
+void           tscope_timeline_save_rows         (TscopeTimeline    *self,
+                                                  TscopeSessionFile *file);
+void           tscope_timeline_restore_rows      (TscopeTimeline          *self,
+                                                  const TscopeSessionFile *file);
 
 G_END_DECLS

@@ -23,51 +23,8 @@
 #include "tscope-stats-panel.h"
 #include "tscope-timeline.h"
 #include "tscope-trace.h"
-#include "tscope-window.h"
+#include "tscope-window-private.h"
 
-struct _TscopeWindow
-{
-  GtkApplicationWindow parent_instance;
-
-  /* template widgets */
-  GtkLabel           *title;
-  GtkLabel           *subtitle;
-  GtkSearchEntry     *row_finder;
-  GtkStack           *stack;
-  GtkLabel           *loading_label;
-  GtkProgressBar     *progress;
-  GtkLabel           *error_label;
-  GtkButton          *error_button;
-  GtkPaned           *paned;
-  TscopeTimeline     *timeline;
-  GtkScrollbar       *vscrollbar;
-  GtkNotebook        *notebook;
-  TscopeEventList    *event_list;
-  TscopeLatencyPanel *latency_panel;
-  TscopeStatsPanel   *stats_panel;
-  GtkLabel           *markers_label;
-  GtkLabel           *view_label;
-  GMenu              *recent_menu;
-  GtkMenuButton      *sources_button;
-
-  /* children made in init, owned by the widget tree */
-  GtkInfoBar         *banner;           /* a load's warning, or the file changing under us */
-  GtkLabel           *banner_label;
-  GtkWidget          *banner_open;
-  GtkPopover         *sources_popover;
-  GtkBox             *sources_box;
-  GtkWindow          *buffer_dialog;    /* open while the user picks the buffers of a file to add */
-
-  /* owned */
-  GSettings          *settings;
-  TscopeSession      *session;
-  GCancellable       *cancellable;
-  char               *error;
-  gulong              session_handler;
-  gulong              recent_handler;
-  guint               sources_idle;     /* the Sources popover is made again */
-  gboolean            loading;
-};
 
 G_DEFINE_FINAL_TYPE (TscopeWindow, tscope_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -88,6 +45,7 @@ typedef struct
   gint            pending;      /* a progress update is queued */
   gboolean        add;          /* next to the sources open, else instead of them */
   gboolean        offer_buffers; /* one file added: ask which of its buffers */
+  TscopeSessionFile *session;   /* (nullable) the session the specs come from */
 } LoadJob;
 
 static void
@@ -97,6 +55,7 @@ load_job_free (LoadJob *job)
   g_free (job->uri);
   g_clear_object (&job->cancellable);
   g_clear_object (&job->progress);
+  g_clear_pointer (&job->session, tscope_session_file_free);
   g_free (job);
 }
 
@@ -271,6 +230,31 @@ make_banner (TscopeWindow *self)
   gtk_box_prepend (GTK_BOX (box), GTK_WIDGET (self->banner));
 }
 
+/**
+ * _tscope_window_tell:
+ *
+ * Says @message in the banner over what is shown, or on the error page
+ * when nothing is open.
+ */
+void
+_tscope_window_tell (TscopeWindow   *self,
+                     GtkMessageType  type,
+                     const char     *message)
+{
+  if (self->session == NULL && type == GTK_MESSAGE_ERROR)
+    {
+      g_free (self->error);
+      self->error = g_strdup (message);
+      gtk_label_set_text (self->error_label, message);
+      gtk_stack_set_visible_child_name (self->stack, "error");
+      return;
+    }
+  gtk_info_bar_set_message_type (self->banner, type);
+  gtk_label_set_text (self->banner_label, message);
+  gtk_widget_set_visible (self->banner_open, FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->banner), TRUE);
+}
+
 static void
 show_error (TscopeWindow *self,
             const char   *message)
@@ -429,6 +413,8 @@ take_traces (TscopeWindow *self,
       for (guint i = 0; i < traces->len; i++)
         tscope_document_add_trace (doc, traces->pdata[i]);
       session = tscope_session_new (doc);
+      /* a new document: Ctrl+S asks where its session goes */
+      g_clear_pointer (&self->session_path, g_free);
       show_trace (self, session);
     }
 }
@@ -451,7 +437,7 @@ loaded (GObject      *source,
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
       || g_error_matches (error, TSCOPE_ERROR, TSCOPE_ERROR_CANCELLED))
     show_previous (self);
-  else if (traces == NULL && job->add && self->session)
+  else if (traces == NULL && (job->add || job->session) && self->session)
     {
       /* the sources open stay; the banner says why nothing was added */
       show_previous (self);
@@ -479,17 +465,26 @@ loaded (GObject      *source,
           return;
         }
       take_traces (self, job, traces);
+      if (job->session)
+        _tscope_window_restore_session (self, job->session);
       g_signal_emit_by_name (self, "trace-loaded");
     }
 }
 
-/* Loads @specs in a worker thread; the window shows the progress, then
- * the traces (next to those shown when @add) or the error. */
-static void
-load_specs (TscopeWindow       *self,
-            const char * const *specs,
-            gboolean            add,
-            gboolean            offer)
+/**
+ * _tscope_window_load:
+ * @session: (transfer full) (nullable): the session @specs come from, put
+ *   on them once they are loaded
+ *
+ * Loads @specs in a worker thread; the window shows the progress, then
+ * the traces (next to those shown when @add) or the error.
+ */
+void
+_tscope_window_load (TscopeWindow       *self,
+                     const char * const *specs,
+                     gboolean            add,
+                     gboolean            offer,
+                     TscopeSessionFile  *session)
 {
   g_autoptr(GTask) task = NULL;
   g_autofree char *path = NULL;
@@ -499,7 +494,10 @@ load_specs (TscopeWindow       *self,
   LoadJob *job;
 
   if (specs == NULL || specs[0] == NULL || !tscope_document_parse_spec (specs[0], &path, &buffer))
-    return;
+    {
+      g_clear_pointer (&session, tscope_session_file_free);
+      return;
+    }
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
@@ -510,6 +508,7 @@ load_specs (TscopeWindow       *self,
   job->uri = g_file_get_uri (file);
   job->add = add;
   job->offer_buffers = offer;
+  job->session = session;
   job->cancellable = g_object_ref (self->cancellable);
   job->progress = g_object_ref (self->progress);
   if (!add || self->session == NULL)
@@ -585,7 +584,7 @@ buffers_chosen (GtkButton    *button,
   list = g_strv_builder_end (specs);
   gtk_window_destroy (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (button))));
   if (list[0])
-    load_specs (self, (const char * const *) list, TRUE, FALSE);
+    _tscope_window_load (self, (const char * const *) list, TRUE, FALSE, NULL);
   else if (added)
     g_signal_emit_by_name (self, "trace-loaded");
 }
@@ -676,7 +675,10 @@ tscope_window_open (TscopeWindow *self,
   g_autofree char *spec = spec_of (file);
   const char *specs[] = { spec, NULL };
 
-  load_specs (self, specs, FALSE, FALSE);
+  if (tscope_session_file_looks_like (spec))
+    _tscope_window_open_session (self, spec);
+  else
+    _tscope_window_load (self, specs, FALSE, FALSE, NULL);
 }
 
 /**
@@ -690,7 +692,10 @@ void
 tscope_window_open_specs (TscopeWindow       *self,
                           const char * const *specs)
 {
-  load_specs (self, specs, FALSE, FALSE);
+  if (specs && specs[0] && !specs[1] && tscope_session_file_looks_like (specs[0]))
+    _tscope_window_open_session (self, specs[0]);
+  else
+    _tscope_window_load (self, specs, FALSE, FALSE, NULL);
 }
 
 /**
@@ -703,7 +708,7 @@ void
 tscope_window_add_specs (TscopeWindow       *self,
                          const char * const *specs)
 {
-  load_specs (self, specs, TRUE, FALSE);
+  _tscope_window_load (self, specs, TRUE, FALSE, NULL);
 }
 
 /**
@@ -719,7 +724,7 @@ tscope_window_add_file (TscopeWindow *self,
   g_autofree char *spec = spec_of (file);
   const char *specs[] = { spec, NULL };
 
-  load_specs (self, specs, TRUE, TRUE);
+  _tscope_window_load (self, specs, TRUE, TRUE, NULL);
 }
 
 gboolean
@@ -1073,6 +1078,7 @@ static void
 choose_trace (TscopeWindow *self,
               const char   *title,
               const char   *accept,
+              gboolean      sessions,
               GCallback     response)
 {
   GtkFileChooserNative *dialog = gtk_file_chooser_native_new (title, GTK_WINDOW (self),
@@ -1081,9 +1087,11 @@ choose_trace (TscopeWindow *self,
   g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
   g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
 
-  gtk_file_filter_set_name (traces, _("trace-cmd files (*.dat)"));
+  gtk_file_filter_set_name (traces, sessions ? _("Traces and sessions (*.dat, *.json)") : _("trace-cmd files (*.dat)"));
   gtk_file_filter_add_pattern (traces, "*.dat");
   gtk_file_filter_add_mime_type (traces, "application/x-trace-cmd-dat");
+  if (sessions)
+    gtk_file_filter_add_pattern (traces, "*.json");
   gtk_file_filter_set_name (all, _("All files"));
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), traces);
@@ -1097,7 +1105,7 @@ open_action (GtkWidget  *widget,
              const char *name,
              GVariant   *param)
 {
-  choose_trace (TSCOPE_WINDOW (widget), _("Open a Trace"), _("_Open"), G_CALLBACK (open_response));
+  choose_trace (TSCOPE_WINDOW (widget), _("Open a Trace or a Session"), _("_Open"), TRUE, G_CALLBACK (open_response));
 }
 
 static void
@@ -1122,7 +1130,7 @@ add_trace_action (GtkWidget  *widget,
                   const char *name,
                   GVariant   *param)
 {
-  choose_trace (TSCOPE_WINDOW (widget), _("Add a Trace"), _("_Add"), G_CALLBACK (add_response));
+  choose_trace (TSCOPE_WINDOW (widget), _("Add a Trace"), _("_Add"), FALSE, G_CALLBACK (add_response));
 }
 
 static void
@@ -1308,6 +1316,7 @@ tscope_window_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->settings);
   g_free (self->error);
+  g_free (self->session_path);
   G_OBJECT_CLASS (tscope_window_parent_class)->finalize (object);
 }
 
@@ -1363,6 +1372,7 @@ tscope_window_class_init (TscopeWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.search", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.find-row", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
+  _tscope_window_class_init_session (widget_class);
 }
 
 static void

@@ -39,5 +39,9 @@ void           tscope_window_show_page      (TscopeWindow      *self,
 gboolean       tscope_window_save_png       (TscopeWindow      *self,
                                              const char        *path,
                                              GError           **error);
+gboolean       tscope_window_save_session   (TscopeWindow      *self,
+                                             const char        *path,
+                                             GError           **error);
+const char    *tscope_window_get_session_path (TscopeWindow    *self);
 
 G_END_DECLS

@@ -923,7 +923,7 @@ test_task_filter_typing (void)
 {
   TscopeWindow *window = open_window ("sched-v6");
   TscopeEventList *list = TSCOPE_EVENT_LIST (tscope_window_get_event_list (window));
-  GtkWidget *entry = find_entry (GTK_WIDGET (list), "Task name or pid");
+  GtkWidget *entry = find_entry (GTK_WIDGET (list), "Task names or pids, separated by commas");
   Shown s = { list, 30465 };
 
   g_assert_true (shows (&s));
@@ -1891,6 +1891,327 @@ add_hostile_tests (GPtrArray *paths)
     }
 }
 
+
+/* ---- sessions ---- */
+
+static gboolean
+loaded_flag (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static void
+set_flag (TscopeWindow *window,
+          gpointer      data)
+{
+  *(gboolean *) data = TRUE;
+}
+
+static void
+set_flag_failed (TscopeWindow *window,
+                 const char   *message,
+                 gpointer      data)
+{
+  *(gboolean *) data = TRUE;
+}
+
+/* Opens @path (a session) in a new window and waits for its traces. */
+static TscopeWindow *
+open_session_window (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  TscopeWindow *window = tscope_window_new (app);
+  gboolean done = FALSE;
+  gulong a, b;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  a = g_signal_connect (window, "trace-loaded", G_CALLBACK (set_flag), &done);
+  b = g_signal_connect (window, "load-failed", G_CALLBACK (set_flag_failed), &done);
+  tscope_window_open (window, file);
+  spin_until (loaded_flag, &done, 60);
+  g_signal_handler_disconnect (window, a);
+  g_signal_handler_disconnect (window, b);
+  spin_frames (3);
+  return window;
+}
+
+static char *
+copy_into (const char *folder,
+           const char *src)
+{
+  g_autofree char *base = g_path_get_basename (src);
+  char *dst = g_build_filename (folder, base, NULL);
+  g_autofree char *data = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (src, &data, &len, NULL));
+  g_assert_true (g_file_set_contents (dst, data, (gssize) len, NULL));
+  return dst;
+}
+
+static gboolean
+shows_different (gpointer data)
+{
+  Shown *s = data;
+
+  return tscope_event_list_get_n_shown (s->list) != s->want;
+}
+
+/* Everything a session holds comes back: range, selection, markers on
+ * their events, a note, hidden, moved and pinned rows, the filters. */
+static void
+test_session_round_trip (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tscope-gui-session-XXXXXX", NULL);
+  g_autofree char *trace = copy_into (dir, tscope_test_data ("sched", ".dat"));
+  g_autofree char *json = g_build_filename (dir, "found.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (trace);
+  TscopeWindow *window = tscope_window_new (app);
+  TscopeSession *session;
+  TscopeTimeline *timeline;
+  TscopeEventList *list;
+  g_autoptr(GError) error = NULL;
+  Shown s;
+  guint32 ping;
+  guint shown;
+  TscopeSpan v;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  tscope_window_open (window, file);
+  spin_until (not_loading, window, 60);
+  session = tscope_window_get_session (window);
+  timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  list = TSCOPE_EVENT_LIST (tscope_window_get_event_list (window));
+  ping = task_of_pid (session, 9359);
+  spin_frames (3);
+  tscope_session_set_view (session, 1972796500000, 1972797500000, TRUE);
+  tscope_session_set_selection (session, 1972796900000, 1972797100000);
+  tscope_session_set_marker (session, TSCOPE_MARKER_A, 1972796964381);
+  tscope_session_set_marker (session, TSCOPE_MARKER_B, 1972797084019);
+  tscope_session_add_note (session, 1972796964381, 1972797084019, "ping waits for CPU 1", 0x3465a4);
+  row_menu_click (timeline, TSCOPE_ROW_CPU, 0, "Move Down");
+  row_menu_click (timeline, TSCOPE_ROW_TASK, ping, "Pin to Top");
+  row_menu_click (timeline, TSCOPE_ROW_CPU, 0, "Hide Row");
+  s.list = list;
+  s.want = tscope_event_list_get_n_shown (list);
+  tscope_event_list_set_filter (list, 1, "ping, 10426", "sched_switch");
+  spin_until (shows_different, &s, 30);
+  shown = tscope_event_list_get_n_shown (list);
+  g_assert_true (tscope_window_save_session (window, json, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (tscope_window_get_session_path (window), ==, json);
+  close_window (window);
+
+  window = open_session_window (json);
+  g_assert_null (tscope_window_get_error (window));
+  session = tscope_window_get_session (window);
+  timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  list = TSCOPE_EVENT_LIST (tscope_window_get_event_list (window));
+  v = tscope_session_get_view (session);
+  g_assert_cmpint (v.begin, ==, 1972796500000);
+  g_assert_cmpint (v.end, ==, 1972797500000);
+  g_assert_cmpint (tscope_session_get_selection (session).begin, ==, 1972796900000);
+  g_assert_cmpint (tscope_session_get_selection (session).end, ==, 1972797100000);
+  g_assert_cmpint (tscope_session_get_marker (session, TSCOPE_MARKER_A), ==, 1972796964381);
+  g_assert_cmpint (tscope_session_get_marker (session, TSCOPE_MARKER_B), ==, 1972797084019);
+  g_assert_cmpuint (tscope_session_get_n_notes (session), ==, 1);
+  g_assert_cmpstr (tscope_session_get_note (session, 0)->text, ==, "ping waits for CPU 1");
+  g_assert_cmpint (tscope_session_get_note (session, 0)->begin, ==, 1972796964381);
+  g_assert_cmpint (tscope_session_get_note (session, 0)->end, ==, 1972797084019);
+  g_assert_cmpint (tscope_session_get_note (session, 0)->color, ==, 0x3465a4);
+  ping = task_of_pid (session, 9359);
+  g_assert_false (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_CPU, 0, NULL, NULL));
+  g_assert_cmpuint (tscope_session_row_pin_order (session, 0, TSCOPE_ROW_TASK, ping), ==, 1);
+  s.list = list;
+  s.want = shown;
+  spin_until (shows, &s, 30);
+  g_assert_cmpstr (tscope_window_get_session_path (window), ==, json);
+  /* shown as it was, then saved again over itself (Ctrl+S) */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.save-session", NULL));
+  g_assert_nonnull (strstr (tscope_window_get_banner (window), "Saved the session"));
+  close_window (window);
+  g_unlink (json);
+  g_unlink (trace);
+  g_rmdir (dir);
+}
+
+/* A session and its trace copied to another folder, the originals gone:
+ * the trace is found beside the session. */
+static void
+test_session_copied (void)
+{
+  g_autofree char *a = g_dir_make_tmp ("tscope-gui-session-a-XXXXXX", NULL);
+  g_autofree char *b = g_dir_make_tmp ("tscope-gui-session-b-XXXXXX", NULL);
+  g_autofree char *trace_a = copy_into (a, tscope_test_data ("sched", ".dat"));
+  g_autofree char *json_a = g_build_filename (a, "s.json", NULL);
+  g_autofree char *trace_b = NULL;
+  g_autofree char *json_b = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (trace_a);
+  TscopeWindow *window = tscope_window_new (app);
+  g_autoptr(GError) error = NULL;
+
+  gtk_window_present (GTK_WINDOW (window));
+  tscope_window_open (window, file);
+  spin_until (not_loading, window, 60);
+  tscope_session_set_marker (tscope_window_get_session (window), TSCOPE_MARKER_A, 1972796964381);
+  g_assert_true (tscope_window_save_session (window, json_a, &error));
+  close_window (window);
+  trace_b = copy_into (b, trace_a);
+  json_b = copy_into (b, json_a);
+  g_unlink (trace_a);
+  g_unlink (json_a);
+  g_rmdir (a);
+
+  window = open_session_window (json_b);
+  g_assert_null (tscope_window_get_error (window));
+  g_assert_cmpstr (tscope_trace_get_path (tscope_session_get_trace (tscope_window_get_session (window), 0)), ==,
+                   trace_b);
+  g_assert_cmpint (tscope_session_get_marker (tscope_window_get_session (window), TSCOPE_MARKER_A), ==,
+                   1972796964381);
+  close_window (window);
+  g_unlink (trace_b);
+  g_unlink (json_b);
+  g_rmdir (b);
+}
+
+static GtkWidget *
+find_toplevel_named (const char *name)
+{
+  GListModel *tops = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (tops); i++)
+    {
+      g_autoptr(GtkWidget) w = g_list_model_get_item (tops, i);
+
+      if (g_strcmp0 (gtk_widget_get_name (w), name) == 0 && gtk_widget_get_visible (w))
+        return w;
+    }
+  return NULL;
+}
+
+static gboolean
+changed_dialog_up (gpointer data)
+{
+  return find_toplevel_named ("session-changed-dialog") != NULL;
+}
+
+/* A trace of the saved name but other contents: the window asks; Cancel
+ * keeps what was open, Open Anyway opens it. */
+static void
+test_session_changed (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tscope-gui-session-XXXXXX", NULL);
+  g_autofree char *trace = copy_into (dir, tscope_test_data ("sched", ".dat"));
+  g_autofree char *json = g_build_filename (dir, "s.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (trace);
+  g_autoptr(GFile) session_file = g_file_new_for_path (json);
+  TscopeWindow *window = tscope_window_new (app);
+  g_autoptr(GError) error = NULL;
+  TscopeSession *before;
+  g_autofree char *data = NULL;
+  gboolean done = FALSE;
+  gsize len;
+
+  gtk_window_present (GTK_WINDOW (window));
+  tscope_window_open (window, file);
+  spin_until (not_loading, window, 60);
+  g_assert_true (tscope_window_save_session (window, json, &error));
+  /* one byte of the last page's data changes */
+  g_assert_true (g_file_get_contents (trace, &data, &len, NULL));
+  data[len - 100] ^= 0x55;
+  g_assert_true (g_file_set_contents (trace, data, (gssize) len, NULL));
+
+  before = tscope_window_get_session (window);
+  tscope_window_open (window, session_file);
+  spin_until (changed_dialog_up, NULL, 10);
+  gtk_dialog_response (GTK_DIALOG (find_toplevel_named ("session-changed-dialog")), GTK_RESPONSE_CANCEL);
+  spin_frames (2);
+  g_assert_true (tscope_window_get_session (window) == before);
+  g_assert_nonnull (strstr (tscope_window_get_banner (window), "differs"));
+
+  g_signal_connect (window, "trace-loaded", G_CALLBACK (set_flag), &done);
+  tscope_window_open (window, session_file);
+  spin_until (changed_dialog_up, NULL, 10);
+  gtk_dialog_response (GTK_DIALOG (find_toplevel_named ("session-changed-dialog")), GTK_RESPONSE_ACCEPT);
+  spin_until (loaded_flag, &done, 60);
+  g_assert_true (tscope_window_get_session (window) != before);
+  close_window (window);
+  g_unlink (json);
+  g_unlink (trace);
+  g_rmdir (dir);
+}
+
+/* Sessions that cannot be read: one line naming the file, and the trace
+ * open stays open. */
+static void
+test_session_bad (void)
+{
+  static const char *const bad[] = {
+    "{ \"format\": \"tracescope-session\", \"version\": 1 ",
+    "{ \"format\": \"tracescope-session\", \"version\": 99, \"sources\": [] }",
+    "{ \"format\": \"tracescope-session\", \"version\": 1, \"sources\": [ { \"file\": 7 } ] }",
+    "{ \"format\": \"tracescope-session\", \"version\": 1, \"sources\": [ { \"file\": \"gone.dat\" } ] }",
+  };
+  g_autofree char *dir = g_dir_make_tmp ("tscope-gui-session-XXXXXX", NULL);
+  g_autofree char *json = g_build_filename (dir, "bad.json", NULL);
+  TscopeWindow *window = open_window ("sched");
+  TscopeSession *before = tscope_window_get_session (window);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (json);
+      const char *banner;
+
+      g_assert_true (g_file_set_contents (json, bad[i], -1, NULL));
+      if (strstr (bad[i], "gone.dat"))
+        continue; /* a missing trace asks where it is: a file chooser, not driven here */
+      tscope_window_open (window, file);
+      spin_frames (2);
+      banner = tscope_window_get_banner (window);
+      g_assert_nonnull (banner);
+      g_assert_nonnull (strstr (banner, json));
+      g_assert_null (strchr (banner, '\n'));
+      g_assert_true (tscope_window_get_session (window) == before);
+      g_assert_null (tscope_window_get_error (window));
+    }
+  close_window (window);
+  g_unlink (json);
+  g_rmdir (dir);
+}
+
+/* KernelShark's session: its range, markers on the events its README
+ * names, its CPU and task plots as the rows shown, its filters. */
+static void
+test_session_kshark (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tscope-gui-session-XXXXXX", NULL);
+  g_autofree char *src = g_build_filename (TSCOPE_TEST_DATA, "sessions", "kshark-sched.json", NULL);
+  g_autofree char *trace = copy_into (dir, tscope_test_data ("sched", ".dat"));
+  g_autofree char *json = copy_into (dir, src);
+  TscopeWindow *window = open_session_window (json);
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTimeline *timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  Shown s = { TSCOPE_EVENT_LIST (tscope_window_get_event_list (window)), 339 };
+
+  g_assert_null (tscope_window_get_error (window));
+  g_assert_cmpint (tscope_session_get_view (session).begin, ==, 1972796500000);
+  g_assert_cmpint (tscope_session_get_view (session).end, ==, 1972797500000);
+  g_assert_cmpint (tscope_session_get_marker (session, TSCOPE_MARKER_A), ==, 1972796964381);
+  g_assert_cmpint (tscope_session_get_marker (session, TSCOPE_MARKER_B), ==, 1972797084019);
+  g_assert_true (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_CPU, 0, NULL, NULL));
+  g_assert_true (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_CPU, 1, NULL, NULL));
+  g_assert_true (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_TASK, task_of_pid (session, 9359), NULL, NULL));
+  g_assert_false (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_TASK, task_of_pid (session, 10426), NULL, NULL));
+  /* libkshark 2.2.1 shows 339 entries in its list with these filters */
+  spin_until (shows, &s, 30);
+  close_window (window);
+  g_unlink (json);
+  g_unlink (trace);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1944,6 +2265,11 @@ main (int    argc,
   g_test_add_func ("/gui/sources/open-specs", test_open_specs);
   g_test_add_func ("/gui/sources/add-buffers-and-remove", test_add_buffers_and_remove);
   g_test_add_func ("/gui/sources/offset-moves-rows", test_offset_moves_rows);
+  g_test_add_func ("/gui/session/round-trip", test_session_round_trip);
+  g_test_add_func ("/gui/session/copied", test_session_copied);
+  g_test_add_func ("/gui/session/changed", test_session_changed);
+  g_test_add_func ("/gui/session/bad", test_session_bad);
+  g_test_add_func ("/gui/session/kshark", test_session_kshark);
   g_test_add_data_func ("/gui/screenshot-option", "sched", test_screenshot_option);
   g_test_add_data_func ("/gui/screenshot-option/no-wakeup", "public-kvm-host", test_screenshot_option);
   g_test_add_data_func ("/gui/screenshot-option/no-events", "header-only", test_screenshot_option);
