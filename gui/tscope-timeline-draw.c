@@ -677,7 +677,8 @@ draw_notes (TscopeTimeline *self,
       layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), n->text);
       pango_layout_set_width (layout, PANGO_SCALE * 240);
       pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-      draw_text (snapshot, layout, &(GdkRGBA) { 0.1f, 0.1f, 0.1f, 1 }, x0 + 8, bar - 1);
+      /* past a marker flag standing on the same event */
+      draw_text (snapshot, layout, &(GdkRGBA) { 0.1f, 0.1f, 0.1f, 1 }, x0 + 17, bar - 1);
     }
 }
 

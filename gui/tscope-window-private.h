@@ -54,6 +54,8 @@ struct _TscopeWindow
   char               *error;
   char               *session_path;     /* the session file saved or opened, for Ctrl+S */
   gboolean            session_foreign;  /* it is KernelShark's: Ctrl+S asks where to save ours */
+  TscopeSessionFile  *session_kept;     /* what the opened session held that the window does not
+                                         * show yet (plugins, colour scheme): saved again as it was */
   gulong              session_handler;
   gulong              recent_handler;
   guint               sources_idle;     /* the Sources popover is made again */

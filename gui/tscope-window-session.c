@@ -264,6 +264,17 @@ _tscope_window_restore_session (TscopeWindow      *self,
   g_free (self->session_path);
   self->session_path = g_strdup (file->path);
   self->session_foreign = !g_str_equal (file->origin, "tracescope");
+  g_clear_pointer (&self->session_kept, tscope_session_file_free);
+  if (!self->session_foreign)
+    {
+      GPtrArray *none;
+
+      self->session_kept = tscope_session_file_new ();
+      none = self->session_kept->plugins;
+      self->session_kept->plugins = g_steal_pointer (&file->plugins);
+      file->plugins = none;
+      self->session_kept->color_scheme = g_steal_pointer (&file->color_scheme);
+    }
   for (guint m = 0; m < 2; m++)
     if (file->markers[m].set && file->markers[m].row < 0 && !file->markers[m].has_event)
       g_string_append_printf (said, _("Marker %c stands on no event of the trace. "), "AB"[m]);
@@ -303,6 +314,18 @@ save_to (TscopeWindow *self,
     }
   tscope_timeline_save_rows (self->timeline, file);
   tscope_event_list_save_filters (self->event_list, file);
+  for (guint i = 0; self->session_kept && i < self->session_kept->plugins->len; i++)
+    {
+      const TscopeSessionPlugin *p = self->session_kept->plugins->pdata[i];
+      TscopeSessionPlugin *copy = g_new0 (TscopeSessionPlugin, 1);
+
+      copy->name = g_strdup (p->name);
+      copy->enabled = p->enabled;
+      copy->settings = p->settings ? json_object_get (p->settings) : NULL;
+      g_ptr_array_add (file->plugins, copy);
+    }
+  if (self->session_kept)
+    file->color_scheme = g_strdup (self->session_kept->color_scheme);
   return tscope_session_file_write (file, path, error);
 }
 

@@ -415,6 +415,7 @@ take_traces (TscopeWindow *self,
       session = tscope_session_new (doc);
       /* a new document: Ctrl+S asks where its session goes */
       g_clear_pointer (&self->session_path, g_free);
+      g_clear_pointer (&self->session_kept, tscope_session_file_free);
       show_trace (self, session);
     }
 }
@@ -1317,6 +1318,7 @@ tscope_window_finalize (GObject *object)
   g_clear_object (&self->settings);
   g_free (self->error);
   g_free (self->session_path);
+  g_clear_pointer (&self->session_kept, tscope_session_file_free);
   G_OBJECT_CLASS (tscope_window_parent_class)->finalize (object);
 }
 

@@ -2181,6 +2181,46 @@ test_session_bad (void)
   g_rmdir (dir);
 }
 
+/* What the window does not show yet (plugins and their settings, the
+ * colour scheme) is written back as it was read. */
+static void
+test_session_keeps_plugins (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tscope-gui-session-XXXXXX", NULL);
+  g_autofree char *trace = copy_into (dir, tscope_test_data ("sched", ".dat"));
+  g_autofree char *json = g_build_filename (dir, "p.json", NULL);
+  g_autoptr(TscopeSessionFile) file = tscope_session_file_new ();
+  g_autoptr(TscopeSessionFile) again = NULL;
+  g_autoptr(GError) error = NULL;
+  TscopeSessionPlugin *plugin = g_new0 (TscopeSessionPlugin, 1);
+  TscopeSessionSource *source = tscope_session_file_add_source (file, trace, NULL);
+  TscopeWindow *window;
+
+  source->fingerprint = tscope_fingerprint_file (trace, &source->size, &error);
+  g_assert_no_error (error);
+  plugin->name = g_strdup ("latency-budget");
+  plugin->enabled = TRUE;
+  plugin->settings = json_tokener_parse ("{ \"budget_ns\": 50000 }");
+  g_ptr_array_add (file->plugins, plugin);
+  file->color_scheme = g_strdup ("dark");
+  g_assert_true (tscope_session_file_write (file, json, &error));
+  window = open_session_window (json);
+  g_assert_null (tscope_window_get_error (window));
+  g_assert_true (tscope_window_save_session (window, json, &error));
+  close_window (window);
+  again = tscope_session_file_read (json, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (again->plugins->len, ==, 1);
+  plugin = again->plugins->pdata[0];
+  g_assert_cmpstr (plugin->name, ==, "latency-budget");
+  g_assert_true (plugin->enabled);
+  g_assert_cmpint (json_object_get_int64 (json_object_object_get (plugin->settings, "budget_ns")), ==, 50000);
+  g_assert_cmpstr (again->color_scheme, ==, "dark");
+  g_unlink (json);
+  g_unlink (trace);
+  g_rmdir (dir);
+}
+
 /* KernelShark's session: its range, markers on the events its README
  * names, its CPU and task plots as the rows shown, its filters. */
 static void
@@ -2270,6 +2310,7 @@ main (int    argc,
   g_test_add_func ("/gui/session/changed", test_session_changed);
   g_test_add_func ("/gui/session/bad", test_session_bad);
   g_test_add_func ("/gui/session/kshark", test_session_kshark);
+  g_test_add_func ("/gui/session/keeps-plugins", test_session_keeps_plugins);
   g_test_add_data_func ("/gui/screenshot-option", "sched", test_screenshot_option);
   g_test_add_data_func ("/gui/screenshot-option/no-wakeup", "public-kvm-host", test_screenshot_option);
   g_test_add_data_func ("/gui/screenshot-option/no-events", "header-only", test_screenshot_option);
