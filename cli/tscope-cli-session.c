@@ -110,7 +110,8 @@ print_sources (TscopeSessionFile *sf,
         g_print ("           saved at %s, %" G_GUINT64_FORMAT " bytes, %s\n",
                  s->absolute ? s->absolute : s->relative ? s->relative : s->file, s->size, s->fingerprint);
       else
-        g_print ("           saved at %s, no fingerprint\n", s->absolute ? s->absolute : s->relative ? s->relative : s->file);
+        g_print ("           saved at %s, no fingerprint\n",
+                 s->absolute ? s->absolute : s->relative ? s->relative : s->file);
       if (s->offset != 0)
         g_print ("           offset %s%s\n", s->offset > 0 ? "+" : "", offset);
     }

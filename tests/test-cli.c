@@ -747,6 +747,292 @@ test_multi_errors (void)
     }
 }
 
+/* ---- session ---- */
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d && (name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_assert_no_errno (g_unlink (path));
+    }
+  g_assert_no_errno (g_rmdir (dir));
+}
+
+static void
+copy_to (const char *from,
+         const char *to)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (from, &data, &len, &error));
+  g_assert_true (g_file_set_contents (to, data, (gssize) len, &error));
+  g_assert_no_error (error);
+}
+
+/* The line `events` prints for the first event at or after FROM */
+static char *
+events_line (const char *path,
+             const char *from)
+{
+  const char *args[] = { "events", path, "--from", from, "--limit", "1", NULL };
+  g_autofree char *out = run_ok (args);
+
+  g_assert_true (g_str_has_suffix (out, "\n"));
+  return g_strndup (out, strlen (out) - 1);
+}
+
+static void
+assert_contains (const char *text,
+                 const char *part)
+{
+  if (strstr (text, part) == NULL)
+    g_error ("\"%s\" is not in:\n%s", part, text);
+}
+
+/* session --new writes a session; session prints it, each marker with the
+ * event it stands on as `events` prints it, and B - A. */
+static void
+test_session_new_show (void)
+{
+  g_autofree char *sched = tscope_test_data ("sched", ".dat");
+  g_autofree char *canonical = g_canonicalize_filename (sched, NULL);
+  g_autofree char *dir = g_dir_make_tmp ("tscope-cli-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "s.json", NULL);
+  g_autofree char *two = g_build_filename (dir, "two.json", NULL);
+  const char *create[] = { "session", "--new", sched, "-o", path, "--range", "1972.7965:1972.7975",
+                           "--select", "1972.796964381:1972.797084019", "--marker-a", "1972.796964381",
+                           "--marker-b", "1972.797084019", "--note", "1972.796964381=ping woken",
+                           "--note", "1972.796964381:1972.797084019=wakeup latency", NULL };
+  const char *show[] = { "session", path, NULL };
+  const char *create_two[] = { "session", "--new", sched, sched, "--offset", "2=+1ms", "-o", two,
+                               "--marker-a", "1972.797964381", NULL };
+  const char *show_two[] = { "session", two, NULL };
+  g_autofree char *wrote = run_ok (create);
+  g_autofree char *want_wrote = g_strdup_printf ("wrote %s\n", path);
+  g_autofree char *line_a = events_line (sched, "1972.796964381");
+  g_autofree char *line_b = events_line (sched, "1972.797084019");
+  g_autofree char *marker_a = g_strdup_printf ("\nmarker A   1972.796964381 on an event on CPU 1\n           %s\n",
+                                               line_a);
+  g_autofree char *marker_b = g_strdup_printf ("\nmarker B   1972.797084019 on an event on CPU 1\n           %s\n",
+                                               line_b);
+  g_autofree char *found = g_strdup_printf ("\n           found (same contents): %s\n", canonical);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  json_object *o;
+  json_object *a;
+
+  g_assert_cmpstr (wrote, ==, want_wrote);
+  g_assert_true (strstr (line_a, "sched_waking:") && strstr (line_a, "comm=ping pid=9359"));
+  g_assert_true (strstr (line_b, "sched_switch:") && strstr (line_b, "==> ping:9359"));
+  o = json_object_from_file (path);
+  g_assert_nonnull (o);
+  g_assert_cmpstr (json_object_get_string (json_object_object_get (o, "format")), ==, "tracescope-session");
+  g_assert_cmpint (json_object_get_int (json_object_object_get (o, "version")), ==, 1);
+  a = json_object_object_get (json_object_object_get (o, "markers"), "A");
+  g_assert_cmpint (json_object_get_int64 (json_object_object_get (a, "time_ns")), ==, 1972796964381);
+  g_assert_cmpint (json_object_get_int (json_object_object_get (json_object_object_get (a, "event"), "cpu")), ==, 1);
+  json_object_put (o);
+
+  g_assert_cmpint (run (show, &out, &err), ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_true (g_str_has_prefix (out, "session:   "));
+  assert_contains (out, "(Tracescope session, version 1)\nsource 0:  sched.dat\n");
+  assert_contains (out, found);
+  assert_contains (out, "\nview       1972.796500000 – 1972.797500000 (1.000 ms)\n");
+  assert_contains (out, "\nselection  1972.796964381 – 1972.797084019 (119.638 µs)\n");
+  assert_contains (out, marker_a);
+  assert_contains (out, marker_b);
+  assert_contains (out, "\nB - A      119.638 µs\n");
+  assert_contains (out, "\nnotes      2\n  1: \"ping woken\"\n   at      1972.796964381 on an event on CPU 1\n");
+  assert_contains (out, "\n  2: \"wakeup latency\"\n");
+  assert_contains (out, "\n   to      1972.797084019 on an event on CPU 1\n");
+  assert_contains (out, "\nfilters    none\n");
+
+  /* two sources, the second 1 ms later: marker A on the second's event */
+  {
+    g_autofree char *wrote_two = run_ok (create_two);
+    g_autofree char *shown = run_ok (show_two);
+    g_autofree char *on_second = g_strdup_printf ("\nmarker A   1972.797964381 on an event on CPU 1\n"
+                                                  "           source 1: %s\n", line_a);
+
+    assert_contains (shown, "\nsource 1:  sched.dat\n");
+    assert_contains (shown, "\n           offset +1.000000 ms\n");
+    assert_contains (shown, on_second);
+    assert_contains (shown, "\nmarker B   not set\n");
+  }
+  remove_dir (dir);
+}
+
+/* KernelShark's session for sched.dat, beside a copy of it: its markers'
+ * rows are ping's wakeup and switch-in. */
+static void
+test_session_kshark (void)
+{
+  g_autofree char *sched = tscope_test_data ("sched", ".dat");
+  g_autofree char *kshark = g_build_filename (TSCOPE_TEST_DATA, "sessions", "kshark-sched.json", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("tscope-cli-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "sched.dat", NULL);
+  g_autofree char *path = g_build_filename (dir, "kshark-sched.json", NULL);
+  const char *show[] = { "session", path, NULL };
+  g_autofree char *line_a = events_line (sched, "1972.796964381");
+  g_autofree char *line_b = events_line (sched, "1972.797084019");
+  g_autofree char *marker_a = g_strdup_printf ("\nmarker A   1972.796964381 on an event on CPU 1\n           %s\n",
+                                               line_a);
+  g_autofree char *marker_b = g_strdup_printf ("\nmarker B   1972.797084019 on an event on CPU 1\n           %s\n",
+                                               line_b);
+  g_autofree char *found = g_strdup_printf ("\n           found (the session has no fingerprint to check): %s\n",
+                                            trace);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  copy_to (sched, trace);
+  copy_to (kshark, path);
+  g_assert_cmpint (run (show, &out, &err), ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  assert_contains (out, " (KernelShark session, imported)\n");
+  assert_contains (out, found);
+  assert_contains (out, "\n           saved at /home/user/traces/sched.dat, no fingerprint\n");
+  assert_contains (out, "\nview       1972.796500000 – 1972.797500000 (1.000 ms)\n");
+  assert_contains (out, marker_a);
+  assert_contains (out, marker_b);
+  assert_contains (out, "\nB - A      119.638 µs\n");
+  assert_contains (out, "\nrows       3 listed, 0 hidden, 0 pinned, 0 collapsed; rows not listed are hidden\n"
+                        "           CPU 0\n           CPU 1\n           task 9359\n");
+  assert_contains (out, "\nfilters    pids 9359,10426 events sched/sched_switch,sched/sched_wakeup,"
+                        "sched/sched_waking\n");
+  g_assert_null (strstr (out, "not kept:"));
+
+  /* without its trace: what the session holds, the rows unresolved, and
+   * one line on stderr naming the trace */
+  g_assert_no_errno (g_unlink (trace));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (show, &out, &err), ==, 1);
+  assert_contains (out, "\nmarker A   KernelShark row 45164 ");
+  g_assert_cmpuint (count_lines (err), ==, 1);
+  assert_contains (err, path);
+  assert_contains (err, "trace sched.dat not found");
+  remove_dir (dir);
+}
+
+/* A trace missing or changed, a bad session, a failed write: exit 1, one
+ * line naming the file; usage errors: exit 2, one line. */
+static void
+test_session_errors (void)
+{
+  g_autofree char *sched = tscope_test_data ("sched", ".dat");
+  g_autofree char *kvm = tscope_test_data ("kvm", ".dat");
+  g_autofree char *dir = g_dir_make_tmp ("tscope-cli-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "sched.dat", NULL);
+  g_autofree char *path = g_build_filename (dir, "s.json", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.json", NULL);
+  g_autofree char *newer = g_build_filename (dir, "newer.json", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.json", NULL);
+  g_autofree char *lost = g_build_filename (dir, "no-such-folder", "s.json", NULL);
+  const char *create[] = { "session", "--new", trace, "-o", path, "--marker-a", "1972.796964381", NULL };
+  const char *show[] = { "session", path, NULL };
+  const char *show_changed[] = { "session", path, "--allow-changed", NULL };
+  g_autofree char *wrote = NULL;
+  const struct { const char *args[8]; const char *says; } fails[] = {
+    { { "session", bad, NULL }, "missing key \"sources\"" },
+    { { "session", newer, NULL }, "is newer than this Tracescope reads (1): update Tracescope" },
+    { { "session", missing, NULL }, "no such file" },
+    { { "session", sched, NULL }, "it is a trace.dat" },
+    { { "session", dir, NULL }, "is a directory" },
+    { { "session", "--new", sched, "-o", lost, NULL }, "cannot write the session: no such folder" },
+  };
+  const struct { const char *args[10]; const char *says; } usage[] = {
+    { { "session", "--new", sched, NULL }, "want -o FILE.json" },
+    { { "session", path, "-o", bad, NULL }, "go with --new" },
+    { { "session", path, "--marker-a", "1972.796964381", NULL }, "go with --new" },
+    { { "session", path, bad, NULL }, "one FILE.json" },
+    { { "session", "--new", sched, "-o", bad, "--marker-a", "soon", NULL }, "--marker-a \"soon\"" },
+    { { "session", "--new", sched, "-o", bad, "--range", "1972.8:1972.7", NULL }, "not after the beginning" },
+    { { "session", "--new", sched, "-o", bad, "--note", "1972.8", NULL }, "want T=TEXT" },
+    { { "session", "--new", sched, sched, "-o", bad, "--offset", "3=1ms", NULL }, "--offset \"3=1ms\"" },
+  };
+
+  copy_to (sched, trace);
+  wrote = run_ok (create);
+  g_assert_true (g_file_set_contents (bad, "{\"format\": \"tracescope-session\", \"version\": 1}", -1, NULL));
+  g_assert_true (g_file_set_contents (newer, "{\"format\": \"tracescope-session\", \"version\": 2, \"sources\": "
+                                             "[{\"file\": \"x.dat\"}], \"new\": {}}", -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (fails); i++)
+    {
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+
+      g_assert_cmpint (run (fails[i].args, &out, &err), ==, 1);
+      g_assert_cmpstr (out, ==, "");
+      g_assert_cmpuint (count_lines (err), ==, 1);
+      g_assert_true (g_str_has_prefix (err, "tracescope-cli: "));
+      assert_contains (err, fails[i].args[i == 5 ? 4 : 1]);
+      assert_contains (err, fails[i].says);
+    }
+  {
+    g_autofree char *folder = g_path_get_dirname (lost);
+
+    g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (usage); i++)
+    {
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+      g_autofree char *before = NULL;
+      g_autofree char *after = NULL;
+
+      g_assert_true (g_file_get_contents (bad, &before, NULL, NULL));
+      g_assert_cmpint (run (usage[i].args, &out, &err), ==, 2);
+      g_assert_cmpstr (out, ==, "");
+      g_assert_cmpuint (count_lines (err), ==, 1);
+      assert_contains (err, usage[i].says);
+      /* nothing written */
+      g_assert_true (g_file_get_contents (bad, &after, NULL, NULL));
+      g_assert_cmpstr (before, ==, after);
+    }
+
+  /* the trace changed: exit 1, one line; opened all the same with
+   * --allow-changed, the marker on no event */
+  copy_to (kvm, trace);
+  {
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+
+    g_assert_cmpint (run (show, &out, &err), ==, 1);
+    g_assert_cmpuint (count_lines (err), ==, 1);
+    assert_contains (err, trace);
+    assert_contains (err, "--allow-changed");
+    assert_contains (out, "found, but its contents differ from the saved trace");
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_assert_cmpint (run (show_changed, &out, &err), ==, 0);
+    g_assert_cmpstr (err, ==, "");
+    assert_contains (out, "\nmarker A   1972.796964381 (on no event)\n");
+  }
+
+  /* the trace gone: exit 1, one line naming it */
+  g_assert_no_errno (g_unlink (trace));
+  {
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+
+    g_assert_cmpint (run (show, &out, &err), ==, 1);
+    g_assert_cmpuint (count_lines (err), ==, 1);
+    assert_contains (err, path);
+    assert_contains (err, "trace sched.dat not found");
+    assert_contains (out, "\n           not found\n");
+  }
+  remove_dir (dir);
+}
+
 /* ---- verify, and every command on hostile files ---- */
 
 static void
@@ -853,6 +1139,9 @@ main (int    argc,
   g_test_add_func ("/cli/multi-kvm", test_multi_kvm);
   g_test_add_func ("/cli/multi-latency", test_multi_latency);
   g_test_add_func ("/cli/multi-errors", test_multi_errors);
+  g_test_add_func ("/cli/session-new-show", test_session_new_show);
+  g_test_add_func ("/cli/session-kshark", test_session_kshark);
+  g_test_add_func ("/cli/session-errors", test_session_errors);
   g_test_add_func ("/cli/verify", test_verify);
   g_test_add_func ("/cli/verify-refuses", test_verify_refuses);
   g_test_add_func ("/cli/hostile", test_hostile);

@@ -60,6 +60,23 @@ tscope_session_file_capture (TscopeSessionFile *self,
   return TRUE;
 }
 
+/* The merged cursor's event: its source, its document time (what
+ * tscope_document_cursor_get() gives) and its record's own timestamp (what
+ * the source's cursor gives: the offset not added). */
+static gboolean
+document_event (TscopeDocumentCursor *c,
+                guint                *source,
+                TscopeTime           *time,
+                TscopeEvent          *own)
+{
+  TscopeEvent e;
+
+  if (!tscope_document_cursor_get (c, source, &e) || !tscope_cursor_get (tscope_document_cursor_current (c), own))
+    return FALSE;
+  *time = e.ts;
+  return TRUE;
+}
+
 /**
  * tscope_session_mark_snap:
  * @t: a document time
@@ -74,11 +91,11 @@ tscope_session_mark_snap (TscopeSessionMark *mark,
 {
   g_autoptr(TscopeDocumentCursor) c = tscope_document_cursor_new (document);
   TscopeEvent e;
+  TscopeTime time;
   guint source;
 
   tscope_session_mark_set_time (mark, t);
-  if (tscope_document_cursor_seek_time (c, t) && tscope_document_cursor_get (c, &source, &e)
-      && tscope_document_from_source (document, source, e.ts) == t)
+  if (tscope_document_cursor_seek_time (c, t) && document_event (c, &source, &time, &e) && time == t)
     {
       mark->has_event = TRUE;
       mark->source = source;
@@ -93,10 +110,11 @@ resolve_row (TscopeSessionMark *mark,
 {
   g_autoptr(TscopeDocumentCursor) c = tscope_document_cursor_new (document);
   TscopeEvent e;
+  TscopeTime time;
   guint source;
 
   if ((guint64) mark->row >= tscope_document_get_n_events (document)
-      || !tscope_document_cursor_seek_row (c, (guint64) mark->row) || !tscope_document_cursor_get (c, &source, &e))
+      || !tscope_document_cursor_seek_row (c, (guint64) mark->row) || !document_event (c, &source, &time, &e))
     {
       mark->set = FALSE;
       return FALSE;
@@ -106,7 +124,7 @@ resolve_row (TscopeSessionMark *mark,
   mark->source = source;
   mark->cpu = e.cpu;
   mark->ts = e.ts;
-  mark->time = tscope_document_from_source (document, source, e.ts);
+  mark->time = time;
   return TRUE;
 }
 

@@ -191,17 +191,20 @@ get_color (Reader      *r,
            const char  *key)
 {
   g_autofree char *text = get_string (r, obj, where, key);
-  char *end = NULL;
-  guint64 v;
+  gboolean hex;
 
   if (text == NULL)
     return TSCOPE_NO_COLOR;
-  if (text[0] != '#' || strlen (text) != 7 || (v = g_ascii_strtoull (text + 1, &end, 16), *end != '\0'))
+  /* six hex digits: strtoull alone would take a sign or blanks */
+  hex = text[0] == '#' && strlen (text) == 7;
+  for (guint i = 1; hex && i < 7; i++)
+    hex = g_ascii_isxdigit (text[i]);
+  if (!hex)
     {
       fail (r, "\"%s%s\" = \"%s\" is not a colour like \"#3465a4\"", where, key, text);
       return TSCOPE_NO_COLOR;
     }
-  return (gint64) v;
+  return (gint64) g_ascii_strtoull (text + 1, NULL, 16);
 }
 
 static void
@@ -279,9 +282,11 @@ read_sources (Reader            *r,
       if (!json_object_is_type (o, json_type_object))
         return fail (r, "\"sources[%zu]\" is not an object", i);
       file = get_string (r, o, where, "file");
-      if (!r->failed && (file == NULL || file[0] == '\0' || strchr (file, G_DIR_SEPARATOR)))
+      if (r->failed || file == NULL || file[0] == '\0' || strchr (file, G_DIR_SEPARATOR))
         return fail (r, "\"%sfile\" must be a file name", where);
       s = tscope_session_file_add_source (self, file, NULL);
+      /* a bare name is taken as a relative path: the file's own key says */
+      g_clear_pointer (&s->relative, g_free);
       s->relative = get_string (r, o, where, "relative_path");
       s->absolute = get_string (r, o, where, "absolute_path");
       s->buffer = get_string (r, o, where, "buffer");
@@ -698,13 +703,25 @@ notes_json (TscopeSessionFile *self)
   for (guint i = 0; i < self->notes->len; i++)
     {
       const TscopeSessionNote *n = self->notes->pdata[i];
-      json_object *o = json_object_new_object ();
+      const TscopeSessionMark *begin = &n->begin;
+      const TscopeSessionMark *end = &n->end;
+      json_object *o;
 
+      /* what the reader refuses is not written: a note with no time yet,
+       * a span the wrong way round (it is the same span put in order) */
+      if (!begin->set)
+        continue;
+      if (end->set && end->time < begin->time)
+        {
+          begin = &n->end;
+          end = &n->begin;
+        }
+      o = json_object_new_object ();
       json_object_object_add (o, "text", json_object_new_string (n->text));
       add_color (o, "color", n->color);
-      json_object_object_add (o, "begin", mark_json (&n->begin));
-      if (n->end.set)
-        json_object_object_add (o, "end", mark_json (&n->end));
+      json_object_object_add (o, "begin", mark_json (begin));
+      if (end->set)
+        json_object_object_add (o, "end", mark_json (end));
       json_object_array_add (arr, o);
     }
   return arr;

@@ -132,7 +132,8 @@ read_plots (json_object       *stream,
   gint64 v;
 
   for (size_t i = 0; cpus && i < json_object_array_length (cpus); i++)
-    if (get_int_at (cpus, i, &v) && v >= 0 && v <= G_MAXUINT32)
+    /* a row's id is at most G_MAXINT32 in a Tracescope session */
+    if (get_int_at (cpus, i, &v) && v >= 0 && v <= G_MAXINT32)
       tscope_session_file_add_row (self, source, TSCOPE_SESSION_ROW_CPU, (guint32) v);
   for (size_t i = 0; tasks && i < json_object_array_length (tasks); i++)
     if (get_int_at (tasks, i, &v) && v >= 0 && v <= G_MAXINT32)
@@ -151,9 +152,11 @@ read_stream (json_object       *stream,
   json_object *file = get (data, "file", json_type_string);
   json_object *buffer = get (data, "name", json_type_string);
   const char *b = buffer ? json_object_get_string (buffer) : NULL;
+  g_autofree char *base = file ? g_path_get_basename (json_object_get_string (file)) : NULL;
   TscopeSessionSource *s;
 
-  if (file == NULL || json_object_get_string_len (file) == 0)
+  /* "" or "/" name no file (a Tracescope session could not say them) */
+  if (file == NULL || json_object_get_string (file)[0] == '\0' || strchr (base, G_DIR_SEPARATOR))
     {
       g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_BAD_SESSION,
                    "%s: not a valid KernelShark session: a data stream names no file", name);
