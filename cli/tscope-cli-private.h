@@ -66,5 +66,7 @@ int             _tscope_cli_events           (int    argc,
                                               char **argv);
 int             _tscope_cli_session          (int    argc,
                                               char **argv);
+int             _tscope_cli_kvm              (int    argc,
+                                              char **argv);
 
 G_END_DECLS

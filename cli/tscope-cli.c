@@ -549,6 +549,8 @@ static const Command commands[] = {
     _tscope_cli_latency },
   { "events", "SOURCE... [--cpu C] [--pid P] [--event NAME] [--from T] [--to T]",
     "one decoded line per event, every source's merged in time order", _tscope_cli_events },
+  { "kvm", "SOURCE... [--pid P] [--json]", "per VM, what each vCPU thread did: time in guest, exits, host CPUs",
+    _tscope_cli_kvm },
   { "session", "FILE.json | --new SOURCE... -o FILE.json [--range T0:T1] [--marker-a T] [--marker-b T]",
     "what a session (Tracescope's or KernelShark's) holds, or write one", _tscope_cli_session },
   { "verify", "FILE", "compare our reader's records with libtracecmd's", cmd_verify },

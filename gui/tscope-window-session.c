@@ -341,6 +341,8 @@ tscope_window_save_session (TscopeWindow *self,
                             const char   *path,
                             GError      **error)
 {
+  char *canonical;
+
   g_return_val_if_fail (TSCOPE_IS_WINDOW (self), FALSE);
   if (self->session == NULL || self->loading)
     {
@@ -349,8 +351,10 @@ tscope_window_save_session (TscopeWindow *self,
     }
   if (!save_to (self, path, error))
     return FALSE;
+  /* @path may be self->session_path itself (Save) */
+  canonical = g_canonicalize_filename (path, NULL);
   g_free (self->session_path);
-  self->session_path = g_canonicalize_filename (path, NULL);
+  self->session_path = canonical;
   self->session_foreign = FALSE;
   return TRUE;
 }
@@ -372,7 +376,8 @@ save_and_tell (TscopeWindow *self,
     _tscope_window_tell (self, GTK_MESSAGE_ERROR, error->message);
   else
     {
-      g_autofree char *text = g_strdup_printf (_("Saved the session to %s"), path);
+      /* @path may have been the old session_path, replaced by the save */
+      g_autofree char *text = g_strdup_printf (_("Saved the session to %s"), self->session_path);
 
       _tscope_window_tell (self, GTK_MESSAGE_INFO, text);
     }

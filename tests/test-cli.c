@@ -1115,6 +1115,73 @@ test_hostile (void)
       }
 }
 
+/* kvm --json: per VM and vCPU, the oracle's counts; --pid picks one
+ * thread; a trace without vCPU threads says so. */
+static void
+test_kvm (void)
+{
+  g_autofree char *path = tscope_test_data ("kvm-guest", ".dat");
+  g_autofree char *opath = tscope_test_data ("kvm-guest", ".oracle.json");
+  g_autofree char *sched = tscope_test_data ("sched", ".dat");
+  const char *args[] = { "kvm", path, "--json", NULL };
+  const char *one[] = { "kvm", path, "--pid", "3520", NULL };
+  const char *none[] = { "kvm", sched, NULL };
+  g_autofree char *out = run_ok (args);
+  g_autofree char *text = run_ok (one);
+  g_autofree char *empty = run_ok (none);
+  json_object *oracle = json_object_from_file (opath);
+  json_object *kvm = json_object_object_get (oracle, "kvm");
+  json_object *ours = json_tokener_parse (out);
+  json_object *vms;
+  json_object *vcpus;
+
+  g_assert_nonnull (ours);
+  vms = json_object_object_get (ours, "vms");
+  g_assert_cmpuint (json_object_array_length (vms), ==, 1);
+  g_assert_cmpstr (json_object_get_string (json_object_object_get (json_object_array_get_idx (vms, 0), "found_by")),
+                   ==, "thread names");
+  vcpus = json_object_object_get (json_object_array_get_idx (vms, 0), "vcpus");
+  g_assert_cmpuint (json_object_array_length (vcpus), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      json_object *v = json_object_array_get_idx (vcpus, i);
+      g_autofree char *pid = g_strdup_printf ("%d", json_object_get_int (json_object_object_get (v, "pid")));
+      json_object *want = json_object_object_get (kvm, pid);
+      const char *keys[] = { "entries", "exits", "guest_ns", "userspace_exits", "run_ns" };
+      json_object *reasons = json_object_object_get (v, "exit_reasons");
+      json_object *states = json_object_object_get (v, "states_ns");
+
+      g_assert_nonnull (want);
+      g_assert_cmpint (json_object_get_int (json_object_object_get (v, "vcpu")), ==, (gint) i);
+      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+        g_assert_cmpint (json_object_get_int64 (json_object_object_get (v, keys[k])), ==,
+                         json_object_get_int64 (json_object_object_get (want, keys[k])));
+      g_assert_cmpuint (json_object_array_length (reasons), ==,
+                        json_object_object_length (json_object_object_get (want, "exit_reasons")));
+      for (guint k = 0; k < json_object_array_length (reasons); k++)
+        {
+          json_object *r = json_object_array_get_idx (reasons, k);
+
+          g_assert_cmpint (json_object_get_int64 (json_object_object_get (r, "count")), ==,
+                           json_object_get_int64 (json_object_object_get (
+                             json_object_object_get (want, "exit_reasons"),
+                             json_object_get_string (json_object_object_get (r, "name")))));
+        }
+      /* on a host CPU = the task's run time */
+      g_assert_cmpint (json_object_get_int64 (json_object_object_get (states, "guest"))
+                       + json_object_get_int64 (json_object_object_get (states, "exit"))
+                       + json_object_get_int64 (json_object_object_get (states, "user")), ==,
+                       json_object_get_int64 (json_object_object_get (want, "run_ns")));
+      g_assert_nonnull (json_object_object_get (v, "longest_exit"));
+    }
+  g_assert_nonnull (strstr (text, "vCPU 1: CPU 1/KVM-3520"));
+  g_assert_null (strstr (text, "CPU 0/KVM-3519"));
+  g_assert_nonnull (strstr (text, "HLT"));
+  g_assert_nonnull (strstr (empty, "no vCPU threads"));
+  json_object_put (ours);
+  json_object_put (oracle);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1145,5 +1212,6 @@ main (int    argc,
   g_test_add_func ("/cli/verify", test_verify);
   g_test_add_func ("/cli/verify-refuses", test_verify_refuses);
   g_test_add_func ("/cli/hostile", test_hostile);
+  g_test_add_func ("/cli/kvm", test_kvm);
   return g_test_run ();
 }

@@ -453,6 +453,55 @@ parse_timeshift (Parser       *p,
   return TRUE;
 }
 
+static void
+guest_free (gpointer data)
+{
+  TscopeFileGuest *g = data;
+
+  g_free (g->name);
+  g_free (g->vcpu_pid);
+  g_free (g);
+}
+
+/* GUEST: the name (NUL-terminated), the trace id, the vCPU count, then
+ * (vCPU, host pid) pairs.  A malformed one is left out: it only names
+ * threads, the records do not depend on it. */
+static void
+parse_guest (TscopeFile   *f,
+             const guint8 *data,
+             guint32       size)
+{
+  const guint8 *nul = memchr (data, '\0', size);
+  g_autofree TscopeFileGuest *g = NULL;
+  Cursor c;
+  guint32 n;
+
+  if (nul == NULL || (f->guests && f->guests->len >= TSCOPE_LIMIT_BUFFERS))
+    return;
+  cursor_init (&c, nul + 1, size - (guint32) (nul + 1 - data), f->big_endian);
+  g = g_new0 (TscopeFileGuest, 1);
+  g->trace_id = cursor_u64 (&c);
+  n = cursor_u32 (&c);
+  if (c.failed || n > TSCOPE_LIMIT_CPUS || (guint64) n * 8 > c.len - c.pos)
+    return;
+  g->n_vcpus = n;
+  g->vcpu_pid = g_new (gint32, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    g->vcpu_pid[i] = -1;
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 vcpu = cursor_u32 (&c);
+      guint32 pid = cursor_u32 (&c);
+
+      if (vcpu < n)
+        g->vcpu_pid[vcpu] = (gint32) pid;
+    }
+  g->name = g_utf8_make_valid ((const char *) data, nul - data);
+  if (f->guests == NULL)
+    f->guests = g_ptr_array_new_with_free_func (guest_free);
+  g_ptr_array_add (f->guests, g_steal_pointer (&g));
+}
+
 gboolean
 _tscope_file_parse_option (Parser       *p,
                            guint16       id,
@@ -500,6 +549,9 @@ _tscope_file_parse_option (Parser       *p,
       return TRUE;
     case OPT_TIME_SHIFT:
       return parse_timeshift (p, data, size);
+    case OPT_GUEST:
+      parse_guest (f, data, size);
+      return TRUE;
     case OPT_OFFSET:
     case OPT_DATE:
       {

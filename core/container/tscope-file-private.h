@@ -108,9 +108,21 @@ typedef struct
   guint32         shift_flags;
   guint           shift_n_cpus;
 
+  GPtrArray      *guests;           /* TscopeFileGuest: the GUEST options (a host file) */
+
   gint64          ts_offset;        /* OPTION_OFFSET */
   guint           n_options;
 } TscopeFile;
+
+/* A guest traced with the host (trace-cmd record -A): its name, trace id
+ * and the host thread of each of its vCPUs. */
+typedef struct
+{
+  char    *name;
+  guint64  trace_id;
+  guint    n_vcpus;
+  gint32  *vcpu_pid;                /* [n_vcpus]; -1: not given */
+} TscopeFileGuest;
 
 TscopeFile *_tscope_file_open            (const char    *path,
                                           GError       **error);

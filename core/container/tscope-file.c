@@ -318,6 +318,7 @@ _tscope_file_free (TscopeFile *f)
   g_free (f->compression_version);
   g_free (f->trace_clock);
   g_free (f->uname);
+  g_clear_pointer (&f->guests, g_ptr_array_unref);
   g_free (f->tracer_version);
   g_free (f->path);
   g_free (f);

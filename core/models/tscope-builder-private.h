@@ -52,6 +52,7 @@ typedef struct
   guint8  sched_named;      /* named by a sched field or owns an interval */
   guint8  comm16[16];       /* raw bytes of the last char[16] comm seen */
   gint64  kvm_entry;        /* open kvm_entry time, or -1 */
+  guint16 kvm_entry_cpu;
 } TaskBuild;
 
 /* A record as the task-wide builder needs it, extracted by the reader:
@@ -139,6 +140,7 @@ typedef struct
   guint         wk_cap;
   guint         mig_cap;
   guint         guest_cap;
+  guint         user_exits_cap;
   guint         marks_cap;
   /* the reader's: the last name sent per pid (a hash of its 16 bytes) */
   TscopeCommSlot *comm_cache;     /* [TSCOPE_COMM_CACHE] */

@@ -29,6 +29,8 @@ vcpu_of (Builder *b,
       v.exit_reasons = g_hash_table_new (g_str_hash, g_str_equal);
       v.userspace_reasons = g_hash_table_new (g_str_hash, g_str_equal);
       v.kvm_events = g_hash_table_new (g_str_hash, g_str_equal);
+      v.first_exit = -1;
+      v.open_entry = -1;
       g_array_append_val (b->m->vcpus, v);
       tb->vcpu = b->m->vcpus->len - 1;
     }
@@ -121,6 +123,31 @@ push_guest_span (Builder    *b,
   g->n++;
 }
 
+static void
+push_user_exit (Builder    *b,
+                gint64      ts,
+                guint32     task,
+                guint       cpu,
+                const char *reason)
+{
+  TscopeUserExits *u = &b->m->user_exits;
+  guint i = u->n;
+
+  if (i == b->user_exits_cap)
+    {
+      b->user_exits_cap = _tscope_next_cap (b->user_exits_cap);
+      GROW (u->ts, b->user_exits_cap);
+      GROW (u->task, b->user_exits_cap);
+      GROW (u->cpu, b->user_exits_cap);
+      GROW (u->reason, b->user_exits_cap);
+    }
+  u->ts[i] = ts;
+  u->task[i] = task;
+  u->cpu[i] = (guint16) cpu;
+  u->reason[i] = kvm_reason_id (b, reason);
+  u->n++;
+}
+
 void
 _tscope_builder_kvm (Builder         *b,
         TscopeEventKind  kind,
@@ -155,6 +182,7 @@ _tscope_builder_kvm (Builder         *b,
             g_array_append_val (v->vcpu_ids, vid);
         }
       tb->kvm_entry = ts;
+      tb->kvm_entry_cpu = (guint16) cpu;
       break;
     case TSCOPE_EV_KVM_EXIT:
       {
@@ -168,6 +196,12 @@ _tscope_builder_kvm (Builder         *b,
             v->guest_ns = _tscope_sat_add (v->guest_ns, ts - tb->kvm_entry);
             push_guest_span (b, tb->kvm_entry, ts, task, cpu, reason);
             tb->kvm_entry = -1;
+          }
+        else if (v->entries == 0 && v->exits == 1)
+          {
+            v->first_exit = ts;
+            v->first_exit_cpu = (guint16) cpu;
+            v->first_exit_reason = kvm_reason_id (b, reason);
           }
       }
       break;
@@ -192,6 +226,7 @@ _tscope_builder_kvm (Builder         *b,
               }
           }
         count_name (v->userspace_reasons, kvm_reason (b, name));
+        push_user_exit (b, ts, task, cpu, name);
       }
       break;
     default:
@@ -267,6 +302,17 @@ _tscope_builder_finish_kvm (Builder *b)
         }
       n = GPOINTER_TO_UINT (g_hash_table_lookup (table, name));
       g_hash_table_insert (table, (gpointer) name, GUINT_TO_POINTER (n + (guint) GPOINTER_TO_SIZE (val)));
+    }
+  for (guint i = 0; i < b->m->vcpus->len; i++)
+    {
+      TscopeVcpu *v = &g_array_index (b->m->vcpus, TscopeVcpu, i);
+      TaskBuild *tb = &b->tb[v->task];
+
+      if (tb->kvm_entry >= 0)
+        {
+          v->open_entry = tb->kvm_entry;
+          v->open_entry_cpu = tb->kvm_entry_cpu;
+        }
     }
 }
 

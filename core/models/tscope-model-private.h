@@ -66,6 +66,7 @@ typedef struct
   GArray             *irq_lines;        /* TscopeIrqLine */
   GArray             *softirqs;         /* TscopeSoftirq */
   TscopeGuestSpans    guest;
+  TscopeUserExits     user_exits;
   GPtrArray          *kvm_reasons;      /* reason id -> name (in strings) */
   GArray             *vcpus;            /* TscopeVcpu */
   GHashTable         *kvm_other;        /* pid -> (name -> count) */

@@ -88,6 +88,10 @@ _tscope_model_clear (TscopeModel *model)
   g_free (model->guest.task);
   g_free (model->guest.cpu);
   g_free (model->guest.reason);
+  g_free (model->user_exits.ts);
+  g_free (model->user_exits.task);
+  g_free (model->user_exits.cpu);
+  g_free (model->user_exits.reason);
   g_clear_pointer (&model->kvm_reasons, g_ptr_array_unref);
   if (model->vcpus)
     {

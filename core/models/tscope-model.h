@@ -152,7 +152,26 @@ typedef struct
   GHashTable *exit_reasons;       /* name -> count (GUINT_TO_POINTER) */
   GHashTable *userspace_reasons;  /* name -> count */
   GHashTable *kvm_events;         /* event name -> count */
+  /* what guest spans leave out at the trace's edges: an exit with no entry
+   * before it (in guest mode when tracing began) and an entry with no exit
+   * after it (in guest mode when tracing ended); -1 when none */
+  TscopeTime  first_exit;
+  guint16     first_exit_cpu;
+  guint16     first_exit_reason;  /* index into tscope_trace_get_kvm_reason_name() */
+  TscopeTime  open_entry;
+  guint16     open_entry_cpu;
 } TscopeVcpu;
+
+/* kvm_userspace_exit records: the vCPU thread returns to qemu, sorted by
+ * time. */
+typedef struct
+{
+  guint       n;
+  TscopeTime *ts;
+  guint32    *task;
+  guint16    *cpu;
+  guint16    *reason;             /* index into tscope_trace_get_kvm_reason_name() */
+} TscopeUserExits;
 
 typedef struct
 {

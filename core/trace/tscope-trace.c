@@ -641,6 +641,18 @@ tscope_trace_get_guest_spans (TscopeTrace *self)
   return &self->model.guest;
 }
 
+/**
+ * tscope_trace_get_user_exits:
+ *
+ * Returns: (transfer none): the kvm_userspace_exit records, in time order
+ */
+const TscopeUserExits *
+tscope_trace_get_user_exits (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  return &self->model.user_exits;
+}
+
 const char *
 tscope_trace_get_kvm_reason_name (TscopeTrace *self,
                                   guint        reason)
@@ -707,6 +719,7 @@ _tscope_trace_model_bytes (TscopeTrace *self)
   bytes += g_hash_table_size (self->model.wk.side) * (sizeof (TscopeWakeupSide) + 32);
   bytes += self->model.migrations.n * (8 + 4 + 2 + 2);
   bytes += self->model.guest.n * (8 + 8 + 4 + 2 + 2);
+  bytes += self->model.user_exits.n * (8 + 4 + 2 + 2);
   bytes += self->model.marks.n * (8 + 2 + 4 + sizeof (char *));
   return bytes;
 }
@@ -777,6 +790,48 @@ tscope_trace_get_trace_id (TscopeTrace *self,
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), FALSE);
   *id = self->file->trace_id;
   return self->file->has_trace_id;
+}
+
+/**
+ * tscope_trace_get_n_guests:
+ *
+ * Returns: how many guests a host file names (trace-cmd record -A writes
+ * one GUEST option per guest traced with the host)
+ */
+guint
+tscope_trace_get_n_guests (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->file->guests ? self->file->guests->len : 0;
+}
+
+/**
+ * tscope_trace_get_guest:
+ * @i: below tscope_trace_get_n_guests()
+ * @trace_id: (out) (optional): the guest file's trace id
+ * @n_vcpus: (out): its vCPU count
+ * @vcpu_pids: (out) (transfer none) (array length=n_vcpus): the host thread
+ *   of each vCPU, -1 where the option gives none
+ *
+ * Returns: (transfer none): the guest's name
+ */
+const char *
+tscope_trace_get_guest (TscopeTrace   *self,
+                        guint          i,
+                        guint64       *trace_id,
+                        guint         *n_vcpus,
+                        const gint32 **vcpu_pids)
+{
+  const TscopeFileGuest *g;
+
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  g_return_val_if_fail (i < tscope_trace_get_n_guests (self), NULL);
+  g = self->file->guests->pdata[i];
+  if (trace_id)
+    *trace_id = g->trace_id;
+  *n_vcpus = g->n_vcpus;
+  *vcpu_pids = g->vcpu_pid;
+  return g->name;
 }
 
 /**

@@ -89,6 +89,7 @@ const TscopeSoftirq *tscope_trace_get_softirq   (TscopeTrace *self,
                                                  guint        i);
 guint          tscope_trace_get_softirq_unmatched (TscopeTrace *self);
 const TscopeGuestSpans *tscope_trace_get_guest_spans (TscopeTrace *self);
+const TscopeUserExits  *tscope_trace_get_user_exits (TscopeTrace *self);
 const char    *tscope_trace_get_kvm_reason_name (TscopeTrace *self,
                                                  guint        reason);
 guint          tscope_trace_get_n_vcpus         (TscopeTrace *self);
@@ -103,6 +104,12 @@ char          *tscope_trace_format_prev_state   (TscopeTrace *self,
                                                  guint16      prev_state);
 gboolean       tscope_trace_get_trace_id        (TscopeTrace *self,
                                                  guint64     *id);
+guint          tscope_trace_get_n_guests        (TscopeTrace *self);
+const char    *tscope_trace_get_guest           (TscopeTrace   *self,
+                                                 guint          i,
+                                                 guint64       *trace_id,
+                                                 guint         *n_vcpus,
+                                                 const gint32 **vcpu_pids);
 gboolean       tscope_trace_get_host_trace_id   (TscopeTrace *self,
                                                  guint64     *id);
 

@@ -1,0 +1,818 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * vCPU threads: a state timeline merged from three models — the guest spans
+ * (kvm_entry -> kvm_exit), the kvm_userspace_exit records and the task
+ * state model (running, runnable, sleeping) — and the numbers a user asks
+ * of it.  Nothing is stored at load beyond those models: a timeline indexes
+ * its thread's guest spans (4 bytes each) and lists the spans of a window
+ * when asked.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "tscope-vcpu.h"
+#include "tscope-view.h"
+
+#define NONE G_MAXUINT
+
+struct _TscopeVcpuTimeline
+{
+  TscopeTrace *trace;
+  guint        vcpu;
+  guint32      task;
+  gboolean     sched;         /* the task state model knows this thread */
+  GArray      *guest;         /* guint: the thread's guest spans, in time order */
+  GArray      *user;          /* guint: its userspace exits, in time order */
+  gboolean     has_pre;       /* in guest mode when tracing began */
+  gboolean     has_open;      /* in guest mode when tracing ended */
+  TscopeTime   pre_begin;
+  TscopeTime   life_begin;
+  TscopeTime   life_end;
+};
+
+/* One stretch in guest mode: a guest span, or the edges' open ones. */
+typedef struct
+{
+  TscopeTime begin;
+  TscopeTime end;
+  guint16    cpu;
+  guint16    reason;
+} Stretch;
+
+typedef void (*EmitFunc) (const TscopeVcpuSpan *span,
+                          gpointer              data);
+
+static const char *const state_names[] = {
+  "in guest", "exit handling", "host userspace", "runnable", "sleeping", "not traced",
+};
+
+/**
+ * tscope_vcpu_state_name:
+ *
+ * Returns: a vCPU state's name, as the CLI and the window print it
+ */
+const char *
+tscope_vcpu_state_name (TscopeVcpuState state)
+{
+  g_return_val_if_fail (state < TSCOPE_VCPU_N_STATES, "?");
+  return state_names[state];
+}
+
+static guint
+n_stretches (const TscopeVcpuTimeline *tl)
+{
+  return tl->has_pre + tl->guest->len + tl->has_open;
+}
+
+static Stretch
+stretch (const TscopeVcpuTimeline *tl,
+         guint                     i)
+{
+  const TscopeVcpu *v = tscope_trace_get_vcpu (tl->trace, tl->vcpu);
+  const TscopeGuestSpans *g = tscope_trace_get_guest_spans (tl->trace);
+  guint k;
+
+  if (tl->has_pre && i == 0)
+    return (Stretch) { tl->pre_begin, v->first_exit, v->first_exit_cpu, v->first_exit_reason };
+  if (tl->has_open && i == n_stretches (tl) - 1)
+    return (Stretch) { v->open_entry, MAX (v->open_entry, tl->life_end), v->open_entry_cpu,
+                       TSCOPE_VCPU_NO_REASON };
+  k = g_array_index (tl->guest, guint, i - tl->has_pre);
+  return (Stretch) { g->start[k], g->end[k], g->cpu[k], g->reason[k] };
+}
+
+/* Where a vCPU thread in guest mode when tracing began entered it: at the
+ * start of its running stretch when the scheduler says, or the trace's
+ * first record. */
+static TscopeTime
+pre_begin (TscopeVcpuTimeline *tl,
+           const TscopeVcpu   *v)
+{
+  TscopeTaskSpan span;
+
+  if (tl->sched && tscope_view_task_span_at (tl->trace, tl->task, v->first_exit - 1, &span)
+      && span.state == TSCOPE_STATE_RUNNING)
+    return span.begin;
+  return MIN (tscope_trace_get_first_ts (tl->trace), v->first_exit);
+}
+
+/**
+ * tscope_vcpu_timeline_new:
+ * @vcpu: below tscope_trace_get_n_vcpus()
+ *
+ * Returns: (transfer full): @vcpu's timeline
+ */
+TscopeVcpuTimeline *
+tscope_vcpu_timeline_new (TscopeTrace *trace,
+                          guint        vcpu)
+{
+  const TscopeGuestSpans *g = tscope_trace_get_guest_spans (trace);
+  const TscopeUserExits *u = tscope_trace_get_user_exits (trace);
+  const TscopeVcpu *v;
+  const TscopeTask *t;
+  TscopeVcpuTimeline *tl;
+
+  g_return_val_if_fail (vcpu < tscope_trace_get_n_vcpus (trace), NULL);
+  v = tscope_trace_get_vcpu (trace, vcpu);
+  t = tscope_trace_get_task (trace, v->task);
+  tl = g_new0 (TscopeVcpuTimeline, 1);
+  tl->trace = g_object_ref (trace);
+  tl->vcpu = vcpu;
+  tl->task = v->task;
+  tl->sched = tscope_trace_has_sched_events (trace) && t->n_runs > 0;
+  tl->guest = g_array_new (FALSE, FALSE, sizeof (guint));
+  tl->user = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; i < g->n; i++)
+    if (g->task[i] == v->task)
+      g_array_append_val (tl->guest, i);
+  for (guint i = 0; i < u->n; i++)
+    if (u->task[i] == v->task)
+      g_array_append_val (tl->user, i);
+  tl->has_pre = v->first_exit >= 0
+                && (tl->guest->len == 0 || v->first_exit <= g->start[g_array_index (tl->guest, guint, 0)]);
+  if (tl->has_pre)
+    tl->pre_begin = pre_begin (tl, v);
+  tl->has_open = v->open_entry >= 0;
+  tl->life_begin = t->first_ts;
+  tl->life_end = tl->sched ? tscope_trace_get_last_ts (trace) : t->last_ts;
+  if (n_stretches (tl) > 0)
+    {
+      tl->life_begin = MIN (tl->life_begin, stretch (tl, 0).begin);
+      tl->life_end = MAX (tl->life_end, stretch (tl, n_stretches (tl) - 1).end);
+    }
+  return tl;
+}
+
+/**
+ * tscope_vcpu_timeline_free:
+ */
+void
+tscope_vcpu_timeline_free (TscopeVcpuTimeline *tl)
+{
+  if (tl == NULL)
+    return;
+  g_array_unref (tl->guest);
+  g_array_unref (tl->user);
+  g_object_unref (tl->trace);
+  g_free (tl);
+}
+
+/* The first userspace exit at or after @t. */
+static guint
+user_at_or_after (const TscopeVcpuTimeline *tl,
+                  TscopeTime                t)
+{
+  const TscopeUserExits *u = tscope_trace_get_user_exits (tl->trace);
+  guint lo = 0;
+  guint hi = tl->user->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (u->ts[g_array_index (tl->user, guint, mid)] < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+typedef struct
+{
+  const TscopeVcpuTimeline *tl;
+  TscopeTime t0;
+  TscopeTime t1;
+  EmitFunc   emit;
+  gpointer   data;
+} Walk;
+
+static void
+emit (Walk       *w,
+      TscopeTime  begin,
+      TscopeTime  end,
+      guint8      state,
+      guint       cpu,
+      guint       reason)
+{
+  TscopeVcpuSpan s = { begin, end, state, (guint16) cpu, (guint16) reason };
+
+  if (end <= begin || end <= w->t0 || begin >= w->t1)
+    return;
+  w->emit (&s, w->data);
+}
+
+/* A running stretch [s, e) of a host period: exit handling, and host
+ * userspace from a kvm_userspace_exit to the end of the stretch. */
+static void
+host_running (Walk       *w,
+              TscopeTime  s,
+              TscopeTime  e,
+              guint       cpu,
+              guint       reason)
+{
+  const TscopeUserExits *u = tscope_trace_get_user_exits (w->tl->trace);
+  guint j = user_at_or_after (w->tl, s);
+
+  if (j < w->tl->user->len && u->ts[g_array_index (w->tl->user, guint, j)] < e)
+    {
+      guint k = g_array_index (w->tl->user, guint, j);
+
+      emit (w, s, u->ts[k], TSCOPE_VCPU_EXIT, cpu, reason);
+      emit (w, u->ts[k], e, TSCOPE_VCPU_USER, cpu, u->reason[k]);
+    }
+  else
+    emit (w, s, e, TSCOPE_VCPU_EXIT, cpu, reason);
+}
+
+static gboolean
+is_halt (TscopeTrace *trace,
+         guint        reason)
+{
+  const char *name;
+
+  if (reason == TSCOPE_VCPU_NO_REASON)
+    return FALSE;
+  name = tscope_trace_get_kvm_reason_name (trace, reason);
+  return g_str_equal (name, "HLT") || g_str_equal (name, "hlt");
+}
+
+static guint8
+off_cpu_state (guint8 state)
+{
+  return state == TSCOPE_STATE_RUNNABLE ? TSCOPE_VCPU_RUNNABLE : TSCOPE_VCPU_SLEEPING;
+}
+
+/* [a, b) between an exit (or the thread's first record) and the next
+ * entry (or the end), by the task state model when it knows the thread. */
+static void
+host_period (Walk       *w,
+             TscopeTime  a,
+             TscopeTime  b,
+             guint       cpu,
+             guint       reason)
+{
+  const TscopeVcpuTimeline *tl = w->tl;
+  TscopeTaskSpan spans[256];
+  TscopeTime t = a;
+
+  if (!tl->sched)
+    {
+      /* Without the scheduler's events the thread's state is not known:
+       * after HLT the vCPU is halted (KVM blocks it once halt polling
+       * ends), after any other exit it is taken as handling the exit. */
+      if (is_halt (tl->trace, reason))
+        emit (w, a, b, TSCOPE_VCPU_SLEEPING, TSCOPE_VCPU_NO_CPU, reason);
+      else
+        host_running (w, a, b, cpu, reason);
+      return;
+    }
+  while (t < b)
+    {
+      guint n = tscope_view_task_spans (tl->trace, tl->task, t, b, spans, G_N_ELEMENTS (spans));
+
+      if (n == 0)
+        break;
+      for (guint i = 0; i < n; i++)
+        {
+          TscopeTime s = MAX (spans[i].begin, t);
+          TscopeTime e = MIN (spans[i].end, b);
+
+          emit (w, t, s, TSCOPE_VCPU_UNTRACED, TSCOPE_VCPU_NO_CPU, reason);
+          if (spans[i].state == TSCOPE_STATE_RUNNING)
+            host_running (w, s, e, spans[i].cpu, reason);
+          else
+            emit (w, s, e, off_cpu_state (spans[i].state), TSCOPE_VCPU_NO_CPU, reason);
+          t = MAX (t, e);
+        }
+      if (n < G_N_ELEMENTS (spans))
+        break;
+    }
+  emit (w, t, b, TSCOPE_VCPU_UNTRACED, TSCOPE_VCPU_NO_CPU, reason);
+}
+
+/* The first stretch that ends after @t. */
+static guint
+stretch_ending_after (const TscopeVcpuTimeline *tl,
+                      TscopeTime                t)
+{
+  guint lo = 0;
+  guint hi = n_stretches (tl);
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (stretch (tl, mid).end <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Every span that overlaps [t0, t1), unclipped, in time order. */
+static void
+walk (const TscopeVcpuTimeline *tl,
+      TscopeTime                t0,
+      TscopeTime                t1,
+      EmitFunc                  fn,
+      gpointer                  data)
+{
+  Walk w = { tl, t0, t1, fn, data };
+  guint m = n_stretches (tl);
+
+  for (guint i = stretch_ending_after (tl, t0); i <= m; i++)
+    {
+      Stretch prev = i > 0 ? stretch (tl, i - 1) : (Stretch) { 0, tl->life_begin, TSCOPE_VCPU_NO_CPU,
+                                                               TSCOPE_VCPU_NO_REASON };
+      TscopeTime b = i < m ? stretch (tl, i).begin : tl->life_end;
+
+      if (prev.end >= t1)
+        break;
+      if (b > t0)
+        host_period (&w, prev.end, b, prev.cpu, prev.reason);
+      if (i < m && b < t1)
+        {
+          Stretch s = stretch (tl, i);
+
+          emit (&w, s.begin, s.end, TSCOPE_VCPU_GUEST, s.cpu, s.reason);
+        }
+    }
+}
+
+static void
+append_span (const TscopeVcpuSpan *span,
+             gpointer              data)
+{
+  g_array_append_val ((GArray *) data, *span);
+}
+
+/**
+ * tscope_vcpu_timeline_spans:
+ * @spans: (element-type TscopeVcpuSpan): where the spans are appended
+ *
+ * Appends the spans of the vCPU's timeline that overlap [@t0, @t1), in
+ * time order and not clipped.
+ */
+void
+tscope_vcpu_timeline_spans (TscopeVcpuTimeline *tl,
+                            TscopeTime          t0,
+                            TscopeTime          t1,
+                            GArray             *spans)
+{
+  g_return_if_fail (tl != NULL && spans != NULL);
+  if (t1 > t0)
+    walk (tl, t0, t1, append_span, spans);
+}
+
+/* ---- the numbers ---- */
+
+typedef struct
+{
+  TscopeVcpuReport *r;
+  GHashTable       *exit_time;   /* reason id -> TscopeVcpuReason (count unset) */
+  guint             n_spans;
+  gboolean          have_guest;
+  TscopeVcpuSpan    last_guest;
+  guint             last_guest_index;
+  guint             last_cpu;
+  TscopeTime        longest_runnable_ns;
+  GArray           *cpu_ns;      /* TscopeTime per host CPU */
+} Tally;
+
+static TscopeVcpuReason *
+reason_slot (GHashTable *table,
+             guint       reason)
+{
+  TscopeVcpuReason *slot = g_hash_table_lookup (table, GUINT_TO_POINTER (reason));
+
+  if (slot == NULL)
+    {
+      slot = g_new0 (TscopeVcpuReason, 1);
+      slot->max_at = -1;
+      g_hash_table_insert (table, GUINT_TO_POINTER (reason), slot);
+    }
+  return slot;
+}
+
+static void
+time_reason (TscopeVcpuReason *slot,
+             TscopeTime        at,
+             TscopeTime        ns)
+{
+  slot->timed++;
+  slot->total_ns += ns;
+  if (slot->max_at < 0 || ns > slot->max_ns)
+    {
+      slot->max_ns = ns;
+      slot->max_at = at;
+    }
+}
+
+static void
+tally_span (const TscopeVcpuSpan *s,
+            gpointer              data)
+{
+  Tally *t = data;
+  TscopeVcpuReport *r = t->r;
+  TscopeTime d = s->end - s->begin;
+
+  r->state_ns[s->state] += d;
+  if (s->cpu != TSCOPE_VCPU_NO_CPU)
+    {
+      if (s->cpu >= t->cpu_ns->len)
+        g_array_set_size (t->cpu_ns, s->cpu + 1);
+      g_array_index (t->cpu_ns, TscopeTime, s->cpu) += d;
+      if (t->last_cpu != NONE && t->last_cpu != s->cpu)
+        r->cpu_changes++;
+      t->last_cpu = s->cpu;
+    }
+  if (s->state == TSCOPE_VCPU_GUEST)
+    {
+      /* the exit that ended the previous guest span, to this entry */
+      if (t->have_guest && t->last_guest.reason != TSCOPE_VCPU_NO_REASON)
+        {
+          TscopeTime ns = s->begin - t->last_guest.end;
+
+          time_reason (reason_slot (t->exit_time, t->last_guest.reason), t->last_guest.end, ns);
+          if (r->longest_exit == NONE || ns > r->longest_exit_ns)
+            {
+              r->longest_exit = t->last_guest_index + 1;
+              r->longest_exit_ns = ns;
+            }
+        }
+      t->have_guest = TRUE;
+      t->last_guest = *s;
+      t->last_guest_index = t->n_spans;
+    }
+  else if (s->state == TSCOPE_VCPU_RUNNABLE && (r->longest_runnable == NONE || d > t->longest_runnable_ns))
+    {
+      r->longest_runnable = t->n_spans;
+      t->longest_runnable_ns = d;
+    }
+  g_array_append_val (r->spans, *s);
+  t->n_spans++;
+}
+
+static gint
+cmp_reason (gconstpointer a,
+            gconstpointer b)
+{
+  const TscopeVcpuReason *x = a;
+  const TscopeVcpuReason *y = b;
+
+  if (x->count != y->count)
+    return x->count > y->count ? -1 : 1;
+  return strcmp (x->name, y->name);
+}
+
+/* Reasons by name with their counts, timed where @timing has the reason. */
+static GArray *
+reasons (TscopeTrace *trace,
+         GHashTable  *counts,
+         GHashTable  *timing)
+{
+  GArray *out = g_array_new (FALSE, TRUE, sizeof (TscopeVcpuReason));
+  GHashTableIter it;
+  gpointer key;
+  gpointer val;
+
+  g_hash_table_iter_init (&it, counts);
+  while (g_hash_table_iter_next (&it, &key, &val))
+    {
+      TscopeVcpuReason r = { key, GPOINTER_TO_UINT (val), 0, 0, 0, -1 };
+      GHashTableIter jt;
+      gpointer id;
+      gpointer slot;
+
+      g_hash_table_iter_init (&jt, timing);
+      while (g_hash_table_iter_next (&jt, &id, &slot))
+        if (g_str_equal (tscope_trace_get_kvm_reason_name (trace, GPOINTER_TO_UINT (id)), key))
+          {
+            const TscopeVcpuReason *s = slot;
+
+            r.timed = s->timed;
+            r.total_ns = s->total_ns;
+            r.max_ns = s->max_ns;
+            r.max_at = s->max_at;
+          }
+      g_array_append_val (out, r);
+    }
+  g_array_sort (out, cmp_reason);
+  return out;
+}
+
+/* Each userspace exit, to the next entry. */
+static GHashTable *
+user_exit_times (const TscopeVcpuTimeline *tl)
+{
+  const TscopeUserExits *u = tscope_trace_get_user_exits (tl->trace);
+  GHashTable *timing = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  guint m = n_stretches (tl);
+
+  for (guint j = 0; j < tl->user->len; j++)
+    {
+      guint k = g_array_index (tl->user, guint, j);
+      guint i = stretch_ending_after (tl, u->ts[k]);
+      TscopeVcpuReason *slot = reason_slot (timing, u->reason[k]);
+
+      if (i < m && !(tl->has_pre && i == 0) && stretch (tl, i).begin >= u->ts[k])
+        time_reason (slot, u->ts[k], stretch (tl, i).begin - u->ts[k]);
+    }
+  return timing;
+}
+
+static void
+wakeups (TscopeVcpuReport *r,
+         TscopeTrace      *trace)
+{
+  g_autoptr(GArray) samples = tscope_trace_latency_samples (trace, tscope_trace_get_task (trace, r->task)->pid,
+                                                            NULL, G_MININT64, G_MAXINT64);
+  g_autoptr(GArray) lat = g_array_new (FALSE, FALSE, sizeof (TscopeTime));
+  TscopeTime worst = -1;
+
+  r->worst_wakeup_at = -1;
+  for (guint i = 0; i < samples->len; i++)
+    {
+      const TscopeLatencySample *s = &g_array_index (samples, TscopeLatencySample, i);
+
+      if (s->task != r->task)
+        continue;
+      g_array_append_val (lat, s->latency);
+      if (s->latency > worst)
+        {
+          worst = s->latency;
+          r->worst_wakeup_at = s->wakeup_ts;
+        }
+    }
+  tscope_times_sort ((TscopeTime *) (void *) lat->data, lat->len);
+  tscope_latency_summarize ((const TscopeTime *) (void *) lat->data, lat->len, &r->wakeups);
+}
+
+static gint
+injections (TscopeTrace      *trace,
+            const TscopeVcpu *v)
+{
+  g_autoptr(GHashTable) counts = tscope_trace_dup_event_counts (trace);
+
+  if (GPOINTER_TO_UINT (g_hash_table_lookup (counts, "kvm_inj_virq")) == 0)
+    return -1;
+  return (gint) GPOINTER_TO_UINT (g_hash_table_lookup (v->kvm_events, "kvm_inj_virq"));
+}
+
+/**
+ * tscope_vcpu_report_new:
+ * @vcpu: below tscope_trace_get_n_vcpus()
+ *
+ * Walks @vcpu's whole timeline once and adds it up.
+ *
+ * Returns: (transfer full): what @vcpu did
+ */
+TscopeVcpuReport *
+tscope_vcpu_report_new (TscopeTrace *trace,
+                        guint        vcpu)
+{
+  g_autoptr(TscopeVcpuTimeline) tl = tscope_vcpu_timeline_new (trace, vcpu);
+  const TscopeVcpu *v = tscope_trace_get_vcpu (trace, vcpu);
+  g_autoptr(GHashTable) exit_time = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GHashTable) user_time = NULL;
+  TscopeVcpuReport *r = g_new0 (TscopeVcpuReport, 1);
+  Tally t = { r, exit_time, 0, FALSE, { 0 }, 0, NONE, 0, NULL };
+
+  r->vcpu = vcpu;
+  r->task = v->task;
+  r->spans = g_array_new (FALSE, FALSE, sizeof (TscopeVcpuSpan));
+  r->longest_exit = NONE;
+  r->longest_runnable = NONE;
+  t.cpu_ns = g_array_new (FALSE, TRUE, sizeof (TscopeTime));
+  walk (tl, G_MININT64, G_MAXINT64, tally_span, &t);
+  r->exits = reasons (trace, v->exit_reasons, exit_time);
+  user_time = user_exit_times (tl);
+  r->user_exits = reasons (trace, v->userspace_reasons, user_time);
+  r->cpus = g_array_new (FALSE, FALSE, sizeof (TscopeVcpuCpuTime));
+  for (guint c = 0; c < t.cpu_ns->len; c++)
+    if (g_array_index (t.cpu_ns, TscopeTime, c) > 0)
+      {
+        TscopeVcpuCpuTime ct = { c, g_array_index (t.cpu_ns, TscopeTime, c) };
+
+        g_array_append_val (r->cpus, ct);
+      }
+  g_array_unref (t.cpu_ns);
+  r->injections = injections (trace, v);
+  wakeups (r, trace);
+  return r;
+}
+
+/**
+ * tscope_vcpu_report_free:
+ */
+void
+tscope_vcpu_report_free (TscopeVcpuReport *r)
+{
+  if (r == NULL)
+    return;
+  g_array_unref (r->spans);
+  g_array_unref (r->exits);
+  g_array_unref (r->user_exits);
+  g_array_unref (r->cpus);
+  g_free (r);
+}
+
+/* ---- virtual machines ---- */
+
+/**
+ * tscope_vcpu_number:
+ *
+ * Returns: the vCPU's number in its VM: the vcpu_id of its kvm_entry
+ * records, else the n of a `CPU n/KVM` thread name, else -1
+ */
+gint
+tscope_vcpu_number (TscopeTrace *trace,
+                    guint        vcpu)
+{
+  const TscopeVcpu *v = tscope_trace_get_vcpu (trace, vcpu);
+  const char *comm = tscope_trace_get_task (trace, v->task)->comm;
+  guint n;
+  char slash;
+
+  if (v->vcpu_ids->len > 0)
+    return (gint) g_array_index (v->vcpu_ids, guint, 0);
+  if (comm && sscanf (comm, "CPU %u%c", &n, &slash) == 2 && slash == '/' && n <= G_MAXINT)
+    return (gint) n;
+  return -1;
+}
+
+/**
+ * tscope_vm_free:
+ */
+void
+tscope_vm_free (TscopeVm *vm)
+{
+  if (vm == NULL)
+    return;
+  g_free (vm->name);
+  g_array_unref (vm->vcpus);
+  g_free (vm);
+}
+
+static gint
+cmp_vcpu_number (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      data)
+{
+  TscopeTrace *trace = data;
+  gint x = tscope_vcpu_number (trace, *(const guint *) a);
+  gint y = tscope_vcpu_number (trace, *(const guint *) b);
+  gint32 px = tscope_trace_get_task (trace, tscope_trace_get_vcpu (trace, *(const guint *) a)->task)->pid;
+  gint32 py = tscope_trace_get_task (trace, tscope_trace_get_vcpu (trace, *(const guint *) b)->task)->pid;
+
+  if (x != y)
+    return x < y ? -1 : 1;
+  return (px > py) - (px < py);
+}
+
+static TscopeVm *
+vm_new (char       *name,
+        gint32      pid,
+        const char *found_by)
+{
+  TscopeVm *vm = g_new0 (TscopeVm, 1);
+
+  vm->name = name;
+  vm->pid = pid;
+  vm->found_by = found_by;
+  vm->vcpus = g_array_new (FALSE, FALSE, sizeof (guint));
+  return vm;
+}
+
+/* VMs named by a host file's GUEST options: vCPU -> host thread. */
+static void
+vms_from_guests (TscopeTrace *trace,
+                 GPtrArray   *vms,
+                 gboolean    *placed)
+{
+  for (guint i = 0; i < tscope_trace_get_n_guests (trace); i++)
+    {
+      const gint32 *pids;
+      guint n;
+      guint64 id = 0;
+      const char *name = tscope_trace_get_guest (trace, i, &id, &n, &pids);
+      TscopeVm *vm = vm_new (name[0] ? g_strdup (name) : g_strdup_printf ("guest %#" G_GINT64_MODIFIER "x", id), -1,
+                             "GUEST option");
+
+      for (guint v = 0; v < tscope_trace_get_n_vcpus (trace); v++)
+        for (guint k = 0; k < n && !placed[v]; k++)
+          if (pids[k] >= 0 && pids[k] == tscope_trace_get_task (trace, tscope_trace_get_vcpu (trace, v)->task)->pid)
+            {
+              g_array_append_val (vm->vcpus, v);
+              placed[v] = TRUE;
+            }
+      if (vm->vcpus->len > 0)
+        g_ptr_array_add (vms, vm);
+      else
+        tscope_vm_free (vm);
+    }
+}
+
+/* VMs by the task that forked the vCPU threads (qemu's main thread). */
+static void
+vms_from_parents (TscopeTrace *trace,
+                  GPtrArray   *vms,
+                  gboolean    *placed)
+{
+  g_autoptr(GHashTable) by_parent = g_hash_table_new (NULL, NULL);
+
+  for (guint v = 0; v < tscope_trace_get_n_vcpus (trace); v++)
+    {
+      guint32 parent = tscope_trace_get_task (trace, tscope_trace_get_vcpu (trace, v)->task)->parent;
+      TscopeVm *vm;
+
+      if (placed[v] || parent == TSCOPE_NO_TASK)
+        continue;
+      vm = g_hash_table_lookup (by_parent, GUINT_TO_POINTER (parent + 1));
+      if (vm == NULL)
+        {
+          const TscopeTask *p = tscope_trace_get_task (trace, parent);
+
+          vm = vm_new (g_strdup_printf ("%s-%d", p->comm ? p->comm : "?", p->pid), p->pid, "parent");
+          g_hash_table_insert (by_parent, GUINT_TO_POINTER (parent + 1), vm);
+          g_ptr_array_add (vms, vm);
+        }
+      g_array_append_val (vm->vcpus, v);
+      placed[v] = TRUE;
+    }
+}
+
+static gint
+cmp_pid (gconstpointer a,
+         gconstpointer b,
+         gpointer      data)
+{
+  TscopeTrace *trace = data;
+  gint32 px = tscope_trace_get_task (trace, tscope_trace_get_vcpu (trace, *(const guint *) a)->task)->pid;
+  gint32 py = tscope_trace_get_task (trace, tscope_trace_get_vcpu (trace, *(const guint *) b)->task)->pid;
+
+  return (px > py) - (px < py);
+}
+
+/* The rest by pid: qemu starts a VM's vCPU threads one after the other,
+ * so a VM ends where a vCPU number comes again. */
+static void
+vms_from_names (TscopeTrace *trace,
+                GPtrArray   *vms,
+                gboolean    *placed)
+{
+  g_autoptr(GArray) rest = g_array_new (FALSE, FALSE, sizeof (guint));
+  TscopeVm *vm = NULL;
+
+  for (guint v = 0; v < tscope_trace_get_n_vcpus (trace); v++)
+    if (!placed[v])
+      g_array_append_val (rest, v);
+  g_array_sort_with_data (rest, cmp_pid, trace);
+  for (guint i = 0; i < rest->len; i++)
+    {
+      guint v = g_array_index (rest, guint, i);
+      gint number = tscope_vcpu_number (trace, v);
+      gboolean again = vm == NULL;
+
+      for (guint j = 0; vm && j < vm->vcpus->len && !again; j++)
+        again = number >= 0 && tscope_vcpu_number (trace, g_array_index (vm->vcpus, guint, j)) == number;
+      if (again)
+        {
+          vm = vm_new (g_strdup_printf ("VM %u", vms->len + 1), -1, "thread names");
+          g_ptr_array_add (vms, vm);
+        }
+      g_array_append_val (vm->vcpus, v);
+    }
+}
+
+/**
+ * tscope_trace_list_vms:
+ *
+ * Groups the vCPU threads into virtual machines: by the host file's GUEST
+ * options (trace-cmd record -A), else by the task that forked them, else
+ * by pid order and vCPU number.
+ *
+ * Returns: (transfer full) (element-type TscopeVm): the VMs
+ */
+GPtrArray *
+tscope_trace_list_vms (TscopeTrace *trace)
+{
+  GPtrArray *vms = g_ptr_array_new_with_free_func ((GDestroyNotify) tscope_vm_free);
+  g_autofree gboolean *placed = g_new0 (gboolean, tscope_trace_get_n_vcpus (trace) + 1);
+
+  vms_from_guests (trace, vms, placed);
+  vms_from_parents (trace, vms, placed);
+  vms_from_names (trace, vms, placed);
+  for (guint i = 0; i < vms->len; i++)
+    {
+      TscopeVm *vm = vms->pdata[i];
+
+      g_array_sort_with_data (vm->vcpus, cmp_vcpu_number, trace);
+    }
+  return vms;
+}

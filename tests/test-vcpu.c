@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * vCPU timelines and reports (core/queries/tscope-vcpu.c) against the
+ * oracle's kvm section and against the task state model they are built on.
+ */
+#include "config.h"
+
+#include <json-c/json.h>
+
+#include "tscope-vcpu.h"
+#include "tscope-view.h"
+#include "tscope-test-util.h"
+
+static TscopeTrace *
+load (const char *name)
+{
+  g_autofree char *path = tscope_test_data (name, ".dat");
+  g_autoptr(GError) error = NULL;
+  TscopeTrace *trace = tscope_trace_load (path, NULL, &error);
+
+  g_assert_no_error (error);
+  return trace;
+}
+
+static json_object *
+oracle_kvm (const char *name)
+{
+  g_autofree char *path = tscope_test_data (name, ".oracle.json");
+  json_object *root = json_object_from_file (path);
+  json_object *kvm = NULL;
+
+  g_assert_nonnull (root);
+  g_assert_true (json_object_object_get_ex (root, "kvm", &kvm));
+  json_object_get (kvm);
+  json_object_put (root);
+  return kvm;
+}
+
+static guint
+find_vcpu (TscopeTrace *trace,
+           gint32       pid)
+{
+  for (guint i = 0; i < tscope_trace_get_n_vcpus (trace); i++)
+    if (tscope_trace_get_task (trace, tscope_trace_get_vcpu (trace, i)->task)->pid == pid)
+      return i;
+  g_assert_not_reached ();
+}
+
+/* Spans in order, not overlapping, adding up to the state totals. */
+static void
+check_spans (const TscopeVcpuReport *r)
+{
+  TscopeTime sum[TSCOPE_VCPU_N_STATES] = { 0 };
+
+  for (guint i = 0; i < r->spans->len; i++)
+    {
+      const TscopeVcpuSpan *s = &g_array_index (r->spans, TscopeVcpuSpan, i);
+
+      g_assert_cmpint (s->end, >, s->begin);
+      g_assert_cmpuint (s->state, <, TSCOPE_VCPU_N_STATES);
+      if (i > 0)
+        g_assert_cmpint (s->begin, >=, g_array_index (r->spans, TscopeVcpuSpan, i - 1).end);
+      if (s->state == TSCOPE_VCPU_GUEST || s->state == TSCOPE_VCPU_EXIT || s->state == TSCOPE_VCPU_USER)
+        g_assert_cmpuint (s->cpu, !=, TSCOPE_VCPU_NO_CPU);
+      sum[s->state] += s->end - s->begin;
+    }
+  for (guint s = 0; s < TSCOPE_VCPU_N_STATES; s++)
+    g_assert_cmpint (sum[s], ==, r->state_ns[s]);
+}
+
+/* Every count of the oracle's kvm section, and the reasons' counts. */
+static void
+check_oracle (TscopeTrace *trace,
+              const char  *name)
+{
+  json_object *kvm = oracle_kvm (name);
+
+  g_assert_cmpuint (json_object_object_length (kvm), ==, tscope_trace_get_n_vcpus (trace));
+  json_object_object_foreach (kvm, pid, o)
+    {
+      guint vcpu = find_vcpu (trace, (gint32) g_ascii_strtoll (pid, NULL, 10));
+      g_autoptr(TscopeVcpuReport) r = tscope_vcpu_report_new (trace, vcpu);
+      const TscopeVcpu *v = tscope_trace_get_vcpu (trace, vcpu);
+      json_object *x;
+      guint total = 0;
+
+      check_spans (r);
+      g_assert_true (json_object_object_get_ex (o, "guest_ns", &x));
+      g_assert_cmpint (v->guest_ns, ==, json_object_get_int64 (x));
+      g_assert_true (json_object_object_get_ex (o, "exit_reasons", &x));
+      g_assert_cmpuint (r->exits->len, ==, json_object_object_length (x));
+      for (guint i = 0; i < r->exits->len; i++)
+        {
+          const TscopeVcpuReason *e = &g_array_index (r->exits, TscopeVcpuReason, i);
+          json_object *count;
+
+          g_assert_true (json_object_object_get_ex (x, e->name, &count));
+          g_assert_cmpint (e->count, ==, json_object_get_int64 (count));
+          g_assert_cmpuint (e->timed, <=, e->count);
+          g_assert_cmpint (e->max_ns * e->timed, >=, e->total_ns);
+          total += e->count;
+        }
+      g_assert_true (json_object_object_get_ex (o, "exits", &x));
+      g_assert_cmpint (total, ==, json_object_get_int64 (x));
+      g_assert_true (json_object_object_get_ex (o, "userspace_exit_reasons", &x));
+      g_assert_cmpuint (r->user_exits->len, ==, json_object_object_length (x));
+      for (guint i = 0; i < r->user_exits->len; i++)
+        {
+          const TscopeVcpuReason *e = &g_array_index (r->user_exits, TscopeVcpuReason, i);
+          json_object *count;
+
+          g_assert_true (json_object_object_get_ex (x, e->name, &count));
+          g_assert_cmpint (e->count, ==, json_object_get_int64 (count));
+        }
+    }
+  json_object_put (kvm);
+}
+
+/* On the synthetic guest-mode trace: the oracle's numbers; the time on a
+ * host CPU (in guest, exit handling, userspace) is exactly the task's run
+ * time; the guest time drawn is the oracle's guest_ns plus the stretches
+ * open at the trace's edges. */
+static void
+test_kvm_guest (void)
+{
+  g_autoptr(TscopeTrace) trace = load ("kvm-guest");
+
+  check_oracle (trace, "kvm-guest");
+  for (guint i = 0; i < tscope_trace_get_n_vcpus (trace); i++)
+    {
+      g_autoptr(TscopeVcpuReport) r = tscope_vcpu_report_new (trace, i);
+      const TscopeVcpu *v = tscope_trace_get_vcpu (trace, i);
+      const TscopeTask *t = tscope_trace_get_task (trace, v->task);
+      TscopeTime on_cpu = r->state_ns[TSCOPE_VCPU_GUEST] + r->state_ns[TSCOPE_VCPU_EXIT]
+                          + r->state_ns[TSCOPE_VCPU_USER];
+      TscopeTime open = 0;
+      TscopeTime cpus = 0;
+      const TscopeVcpuSpan *first = &g_array_index (r->spans, TscopeVcpuSpan, 0);
+      const TscopeVcpuSpan *last = &g_array_index (r->spans, TscopeVcpuSpan, r->spans->len - 1);
+
+      g_assert_cmpint (on_cpu, ==, t->run_ns);
+      for (guint c = 0; c < r->cpus->len; c++)
+        cpus += g_array_index (r->cpus, TscopeVcpuCpuTime, c).ns;
+      g_assert_cmpint (cpus, ==, on_cpu);
+      /* both threads are in guest mode when the trace starts (README) */
+      g_assert_cmpint (v->first_exit, >=, 0);
+      if (v->first_exit == tscope_trace_get_first_ts (trace))
+        g_assert_cmpint (first->begin, ==, v->first_exit); /* an empty stretch is not drawn */
+      else
+        {
+          g_assert_cmpint (first->state, ==, TSCOPE_VCPU_GUEST);
+          g_assert_cmpint (first->end, ==, v->first_exit);
+          open += first->end - first->begin;
+        }
+      if (v->open_entry >= 0)
+        {
+          g_assert_cmpint (last->state, ==, TSCOPE_VCPU_GUEST);
+          g_assert_cmpint (last->begin, ==, v->open_entry);
+          open += last->end - last->begin;
+        }
+      g_assert_cmpint (r->state_ns[TSCOPE_VCPU_GUEST], ==, v->guest_ns + open);
+      /* it blocks after HLT and is preempted by host tasks */
+      g_assert_cmpint (r->state_ns[TSCOPE_VCPU_SLEEPING], >, 0);
+      g_assert_cmpint (r->state_ns[TSCOPE_VCPU_RUNNABLE], >, 0);
+      g_assert_cmpint (r->state_ns[TSCOPE_VCPU_USER], >, 0);
+      g_assert_cmpuint (r->wakeups.count, >, 0);
+      g_assert_cmpuint (r->longest_exit, <, r->spans->len);
+      g_assert_cmpuint (r->longest_runnable, <, r->spans->len);
+      g_assert_cmpint (g_array_index (r->spans, TscopeVcpuSpan, r->longest_runnable).state, ==,
+                       TSCOPE_VCPU_RUNNABLE);
+    }
+  /* CPU 0/KVM is in guest mode again at the end (README) */
+  g_assert_cmpint (tscope_trace_get_vcpu (trace, find_vcpu (trace, 3519))->open_entry, >=, 0);
+}
+
+/* A window gives the spans of the whole timeline that overlap it. */
+static void
+test_windows (void)
+{
+  static const char *const names[] = { "kvm-guest", "public-kvm-host", "kvm" };
+
+  for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+    {
+      g_autoptr(TscopeTrace) trace = load (names[n]);
+      TscopeTime t0 = tscope_trace_get_first_ts (trace);
+      TscopeTime len = tscope_trace_get_last_ts (trace) - t0;
+      GRand *rand = g_rand_new_with_seed (7 + n);
+
+      for (guint i = 0; i < tscope_trace_get_n_vcpus (trace); i++)
+        {
+          g_autoptr(TscopeVcpuReport) r = tscope_vcpu_report_new (trace, i);
+          g_autoptr(TscopeVcpuTimeline) tl = tscope_vcpu_timeline_new (trace, i);
+
+          for (guint k = 0; k < 40; k++)
+            {
+              g_autoptr(GArray) got = g_array_new (FALSE, FALSE, sizeof (TscopeVcpuSpan));
+              TscopeTime a = t0 + (TscopeTime) (g_rand_double (rand) * (double) len);
+              TscopeTime b = a + (TscopeTime) (g_rand_double (rand) * (double) len / (k % 5 == 0 ? 2 : 200)) + 1;
+              guint j = 0;
+
+              tscope_vcpu_timeline_spans (tl, a, b, got);
+              for (guint s = 0; s < r->spans->len; s++)
+                {
+                  const TscopeVcpuSpan *want = &g_array_index (r->spans, TscopeVcpuSpan, s);
+
+                  if (want->end <= a || want->begin >= b)
+                    continue;
+                  g_assert_cmpuint (j, <, got->len);
+                  {
+                  const TscopeVcpuSpan *x = &g_array_index (got, TscopeVcpuSpan, j);
+
+                  g_assert_cmpint (x->begin, ==, want->begin);
+                  g_assert_cmpint (x->end, ==, want->end);
+                  g_assert_cmpuint (x->state, ==, want->state);
+                  g_assert_cmpuint (x->cpu, ==, want->cpu);
+                  g_assert_cmpuint (x->reason, ==, want->reason);
+                  }
+                  j++;
+                }
+              g_assert_cmpuint (j, ==, got->len);
+            }
+        }
+      g_rand_free (rand);
+    }
+}
+
+/* The real host file: no scheduler events; its GUEST option names the
+ * traced guest's vCPU thread, another VM's threads are grouped by name. */
+static void
+test_public_host (void)
+{
+  g_autoptr(TscopeTrace) trace = load ("public-kvm-host");
+  g_autoptr(GPtrArray) vms = NULL;
+  const gint32 *pids;
+  guint64 id;
+  guint n;
+  const TscopeVm *vm;
+
+  check_oracle (trace, "public-kvm-host");
+  g_assert_cmpuint (tscope_trace_get_n_guests (trace), ==, 1);
+  g_assert_cmpstr (tscope_trace_get_guest (trace, 0, &id, &n, &pids), ==, "");
+  g_assert_cmpuint (id, ==, G_GUINT64_CONSTANT (0x5D2B93F358166218));
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpint (pids[0], ==, 483882);
+  vms = tscope_trace_list_vms (trace);
+  g_assert_cmpuint (vms->len, ==, 2);
+  vm = vms->pdata[0];
+  g_assert_cmpstr (vm->found_by, ==, "GUEST option");
+  g_assert_cmpuint (vm->vcpus->len, ==, 1);
+  g_assert_cmpint (find_vcpu (trace, 483882), ==, g_array_index (vm->vcpus, guint, 0));
+  vm = vms->pdata[1];
+  g_assert_cmpstr (vm->found_by, ==, "thread names");
+  g_assert_cmpuint (vm->vcpus->len, ==, 2);
+  g_assert_cmpint (find_vcpu (trace, 453724), ==, g_array_index (vm->vcpus, guint, 0));
+  g_assert_cmpint (find_vcpu (trace, 453725), ==, g_array_index (vm->vcpus, guint, 1));
+  for (guint i = 0; i < tscope_trace_get_n_vcpus (trace); i++)
+    {
+      g_autoptr(TscopeVcpuReport) r = tscope_vcpu_report_new (trace, i);
+
+      /* nothing is known of runnable time without sched_switch */
+      g_assert_cmpint (r->state_ns[TSCOPE_VCPU_RUNNABLE], ==, 0);
+      g_assert_cmpint (r->state_ns[TSCOPE_VCPU_USER], ==, 0);
+      /* every host stretch after HLT is halted, the others exit handling */
+      for (guint s = 0; s < r->spans->len; s++)
+        {
+          const TscopeVcpuSpan *x = &g_array_index (r->spans, TscopeVcpuSpan, s);
+
+          if (x->state == TSCOPE_VCPU_SLEEPING)
+            g_assert_cmpstr (tscope_trace_get_kvm_reason_name (trace, x->reason), ==, "HLT");
+          else if (x->state == TSCOPE_VCPU_EXIT)
+            g_assert_cmpstr (tscope_trace_get_kvm_reason_name (trace, x->reason), !=, "HLT");
+        }
+    }
+}
+
+/* A real qemu recording here: no guest mode, but userspace exits, and
+ * the vCPU threads forked by qemu's main thread. */
+static void
+test_qemu_here (void)
+{
+  g_autoptr(TscopeTrace) trace = load ("kvm");
+  g_autoptr(GPtrArray) vms = NULL;
+  const TscopeVm *vm;
+
+  check_oracle (trace, "kvm");
+  vms = tscope_trace_list_vms (trace);
+  g_assert_cmpuint (vms->len, ==, 1);
+  vm = vms->pdata[0];
+  g_assert_cmpstr (vm->found_by, ==, "parent");
+  g_assert_cmpuint (vm->vcpus->len, ==, 2);
+  g_assert_cmpint (tscope_vcpu_number (trace, g_array_index (vm->vcpus, guint, 0)), ==, 0);
+  g_assert_cmpint (tscope_vcpu_number (trace, g_array_index (vm->vcpus, guint, 1)), ==, 1);
+  for (guint i = 0; i < tscope_trace_get_n_vcpus (trace); i++)
+    {
+      g_autoptr(TscopeVcpuReport) r = tscope_vcpu_report_new (trace, i);
+      const TscopeTask *t = tscope_trace_get_task (trace, r->task);
+
+      g_assert_cmpint (r->state_ns[TSCOPE_VCPU_GUEST], ==, 0);
+      g_assert_cmpint (r->state_ns[TSCOPE_VCPU_EXIT] + r->state_ns[TSCOPE_VCPU_USER], ==, t->run_ns);
+      g_assert_cmpint (r->state_ns[TSCOPE_VCPU_USER], >, 0);
+    }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/vcpu/kvm-guest", test_kvm_guest);
+  g_test_add_func ("/vcpu/windows", test_windows);
+  g_test_add_func ("/vcpu/public-host", test_public_host);
+  g_test_add_func ("/vcpu/qemu-here", test_qemu_here);
+  return g_test_run ();
+}
