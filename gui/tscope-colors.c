@@ -78,3 +78,24 @@ tscope_color_for_state (TscopeState  state,
 
   gdk_rgba_parse (out, (guint) state < TSCOPE_STATE_N ? colors[state] : colors[0]);
 }
+
+/**
+ * tscope_color_for_vcpu_state:
+ *
+ * The colour of a vCPU state, for rows, legends and the vCPU panel.
+ */
+void
+tscope_color_for_vcpu_state (TscopeVcpuState  state,
+                             GdkRGBA         *color)
+{
+  static const GdkRGBA colors[TSCOPE_VCPU_N_STATES] = {
+    [TSCOPE_VCPU_GUEST] = { 0.45f, 0.20f, 0.80f, 1 },
+    [TSCOPE_VCPU_EXIT] = { 0.93f, 0.47f, 0.10f, 1 },
+    [TSCOPE_VCPU_USER] = { 0.86f, 0.70f, 0.05f, 1 },
+    [TSCOPE_VCPU_RUNNABLE] = { 0.85f, 0.20f, 0.20f, 1 },
+    [TSCOPE_VCPU_SLEEPING] = { 0.60f, 0.60f, 0.60f, 1 },
+    [TSCOPE_VCPU_UNTRACED] = { 0.60f, 0.60f, 0.60f, 0.25f },
+  };
+
+  *color = colors[state < TSCOPE_VCPU_N_STATES ? state : TSCOPE_VCPU_UNTRACED];
+}

@@ -6,6 +6,7 @@
 #include <gdk/gdk.h>
 
 #include "tscope-trace.h"
+#include "tscope-vcpu.h"
 
 G_BEGIN_DECLS
 
@@ -13,5 +14,7 @@ void tscope_color_for_pid   (gint32       pid,
                              GdkRGBA     *out);
 void tscope_color_for_state (TscopeState  state,
                              GdkRGBA     *out);
+void tscope_color_for_vcpu_state (TscopeVcpuState  state,
+                                  GdkRGBA         *color);
 
 G_END_DECLS

@@ -167,113 +167,164 @@ draw_cpu_row (TscopeTimeline *self,
         }
 }
 
+static void hatch (TscopeTimeline *self,
+                   GtkSnapshot    *snapshot,
+                   float           x,
+                   float           y,
+                   float           w,
+                   float           h);
+
 static guint64
-guest_key (guint   source,
-           guint32 task)
+vcpu_key (guint   source,
+          guint32 task)
 {
   return ((guint64) source << 32) | task;
 }
 
-/* Guest-mode spans of a vCPU thread of a source, by start (built on first
- * use of that source). */
-static GArray *
-guest_spans_of (TscopeTimeline *self,
-                guint           source,
-                guint32         task)
+/**
+ * _tscope_timeline_vcpu_timeline:
+ *
+ * Returns: (transfer none) (nullable): the timeline of a source's vCPU
+ * thread, made on first use; NULL when @task is no vCPU thread
+ */
+TscopeVcpuTimeline *
+_tscope_timeline_vcpu_timeline (TscopeTimeline *self,
+                                guint           source,
+                                guint32         task)
 {
   TscopeTrace *trace = tscope_session_get_trace (self->session, source);
-  const TscopeGuestSpans *g = tscope_trace_get_guest_spans (trace);
-  guint64 done = guest_key (source, G_MAXUINT32);
-  GArray *list;
+  guint64 key = vcpu_key (source, task);
+  TscopeVcpuTimeline *tl;
 
   if (self->guest_index == NULL)
-    self->guest_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
-  if (!g_hash_table_contains (self->guest_index, &done))
-    {
-      g_hash_table_insert (self->guest_index, g_memdup2 (&done, sizeof done), g_array_new (FALSE, FALSE, sizeof (guint)));
-      for (guint i = 0; i < g->n; i++)
-        {
-          guint64 key = guest_key (source, g->task[i]);
-
-          list = g_hash_table_lookup (self->guest_index, &key);
-          if (list == NULL)
-            {
-              list = g_array_new (FALSE, FALSE, sizeof (guint));
-              g_hash_table_insert (self->guest_index, g_memdup2 (&key, sizeof key), list);
-            }
-          g_array_append_val (list, i);
-        }
-    }
-  {
-    guint64 key = guest_key (source, task);
-
-    return g_hash_table_lookup (self->guest_index, &key);
-  }
+    self->guest_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                               (GDestroyNotify) tscope_vcpu_timeline_free);
+  tl = g_hash_table_lookup (self->guest_index, &key);
+  if (tl != NULL || !tscope_trace_get_task (trace, task)->is_vcpu)
+    return tl;
+  for (guint i = 0; i < tscope_trace_get_n_vcpus (trace) && tl == NULL; i++)
+    if (tscope_trace_get_vcpu (trace, i)->task == task)
+      tl = tscope_vcpu_timeline_new (trace, i);
+  if (tl != NULL)
+    g_hash_table_insert (self->guest_index, g_memdup2 (&key, sizeof key), tl);
+  return tl;
 }
 
-/* In-guest time of a vCPU thread: a purple band under its row. */
+/* What a wide vCPU span says: the exit reason of a host stretch, the
+ * userspace exit's, or "guest". */
+static char *
+vcpu_span_label (TscopeTrace          *trace,
+                 const TscopeVcpuSpan *s)
+{
+  const char *reason = s->reason != TSCOPE_VCPU_NO_REASON ? tscope_trace_get_kvm_reason_name (trace, s->reason) : NULL;
+
+  switch (s->state)
+    {
+    case TSCOPE_VCPU_GUEST:
+      return s->cpu != TSCOPE_VCPU_NO_CPU ? g_strdup_printf (_("guest · CPU %u"), s->cpu) : g_strdup (_("guest"));
+    case TSCOPE_VCPU_EXIT:
+    case TSCOPE_VCPU_USER:
+      return g_strdup (reason ? reason : tscope_vcpu_state_name (s->state));
+    case TSCOPE_VCPU_SLEEPING:
+      return g_strdup (reason && g_ascii_strcasecmp (reason, "HLT") == 0 ? _("halted") : _("sleeping"));
+    case TSCOPE_VCPU_RUNNABLE:
+      return g_strdup (_("runnable"));
+    default:
+      return NULL;
+    }
+}
+
+/* A vCPU thread's states: each pixel column in the state that holds most
+ * of it; spans wide enough are labelled. */
 static void
-draw_guest_band (TscopeTimeline *self,
-                 GtkSnapshot    *snapshot,
-                 const Row      *row,
-                 float           y,
-                 int             h)
+draw_vcpu_row (TscopeTimeline     *self,
+               GtkSnapshot        *snapshot,
+               const Row          *row,
+               TscopeVcpuTimeline *tl,
+               float               y,
+               int                 h)
 {
   TscopeTrace *trace = _tscope_timeline_row_trace (self, row);
-  const TscopeGuestSpans *g = tscope_trace_get_guest_spans (trace);
-  GArray *list = guest_spans_of (self, row->source, row->id);
   TscopeSpan v = _tscope_timeline_row_view (self, row);
   guint n = (guint) _tscope_timeline_plot_width (self);
-  g_autofree guint8 *cols = NULL;
-  GdkRGBA guest = { 0.45f, 0.2f, 0.8f, 0.9f };
-  guint lo = 0;
-  guint hi;
-  double per_px = (double) (v.end - v.begin) / n;
+  g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (TscopeVcpuSpan));
+  g_autofree float *share = NULL;
+  g_autofree guint8 *col = NULL;
+  double per_px;
+  GdkRGBA text = { 1, 1, 1, 1 };
 
-  if (list == NULL)
+  if (n == 0 || v.end <= v.begin)
     return;
-  cols = g_new0 (guint8, n);
-  /* spans of a thread do not overlap: the first that ends after the view's start */
-  hi = list->len;
-  while (lo < hi)
+  per_px = (double) (v.end - v.begin) / n;
+  share = g_new0 (float, (gsize) n * TSCOPE_VCPU_N_STATES);
+  col = g_new (guint8, n);
+  tscope_vcpu_timeline_spans (tl, v.begin, v.end, spans);
+  for (guint i = 0; i < spans->len; i++)
     {
-      guint mid = (lo + hi) / 2;
+      const TscopeVcpuSpan *s = &g_array_index (spans, TscopeVcpuSpan, i);
+      double a = (double) (MAX (s->begin, v.begin) - v.begin) / per_px;
+      double b = (double) (MIN (s->end, v.end) - v.begin) / per_px;
 
-      if (g->end[g_array_index (list, guint, mid)] <= v.begin)
-        lo = mid + 1;
-      else
-        hi = mid;
+      for (guint c = (guint) a; c < n && c < b; c++)
+        share[c * TSCOPE_VCPU_N_STATES + s->state] += (float) (MIN (b, c + 1.0) - MAX (a, (double) c));
     }
-  for (guint k = lo; k < list->len; k++)
+  for (guint c = 0; c < n; c++)
     {
-      guint i = g_array_index (list, guint, k);
-      gint64 c0;
-      gint64 c1;
+      float best = 0;
 
-      if (g->start[i] >= v.end)
-        break;
-      c0 = (gint64) ((double) (MAX (g->start[i], v.begin) - v.begin) / per_px);
-      c1 = (gint64) ((double) (MIN (g->end[i], v.end) - v.begin) / per_px);
-      for (gint64 c = MAX (c0, 0); c <= MIN (c1, (gint64) n - 1); c++)
-        cols[c] = 1;
-      /* zoomed out, a column holds many spans: skip to the next column */
-      if (c1 - c0 < 1)
-        {
-          TscopeTime next = v.begin + (TscopeTime) ((c1 + 1) * per_px);
-
-          while (k + 1 < list->len && g->end[g_array_index (list, guint, k + 1)] <= next)
-            k++;
-        }
+      col[c] = G_MAXUINT8;
+      for (guint k = 0; k < TSCOPE_VCPU_N_STATES; k++)
+        if (share[c * TSCOPE_VCPU_N_STATES + k] > best)
+          {
+            best = share[c * TSCOPE_VCPU_N_STATES + k];
+            col[c] = (guint8) k;
+          }
     }
   for (guint c = 0; c < n;)
     {
       guint e = c + 1;
+      GdkRGBA color;
+      float top = y + 2;
+      float height = h - 4;
 
-      while (e < n && cols[e] == cols[c])
+      while (e < n && col[e] == col[c])
         e++;
-      if (cols[c])
-        rect (snapshot, &guest, self->label_w + c, y + h - 4, e - c, 3);
+      if (col[c] != G_MAXUINT8)
+        {
+          tscope_color_for_vcpu_state (col[c], &color);
+          if (col[c] == TSCOPE_VCPU_SLEEPING || col[c] == TSCOPE_VCPU_UNTRACED)
+            {
+              top = y + h / 2 - 1;
+              height = 2;
+            }
+          rect (snapshot, &color, self->label_w + c, top, e - c, height);
+          if (col[c] == TSCOPE_VCPU_RUNNABLE)
+            hatch (self, snapshot, self->label_w + c, top, e - c, height);
+        }
       c = e;
+    }
+  /* zoomed in: what each wide span is */
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const TscopeVcpuSpan *s = &g_array_index (spans, TscopeVcpuSpan, i);
+      double a = (double) (MAX (s->begin, v.begin) - v.begin) / per_px;
+      double b = (double) (MIN (s->end, v.end) - v.begin) / per_px;
+      g_autofree char *label = NULL;
+      g_autoptr(PangoLayout) layout = NULL;
+      PangoFontDescription *font;
+      int lw;
+
+      if (b - a < 40 || (label = vcpu_span_label (trace, s)) == NULL)
+        continue;
+      layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), label);
+      font = pango_font_description_from_string ("Sans 7");
+      pango_layout_set_font_description (layout, font);
+      pango_font_description_free (font);
+      pango_layout_get_pixel_size (layout, &lw, NULL);
+      if (lw + 6 > b - a)
+        continue;
+      draw_text (snapshot, layout, s->state == TSCOPE_VCPU_SLEEPING ? &(GdkRGBA) { 0.4f, 0.4f, 0.4f, 1 } : &text,
+                 (float) (self->label_w + a + 3), y + 2);
     }
 }
 
@@ -492,9 +543,12 @@ draw_rows (TscopeTimeline *self,
         draw_cpu_row (self, snapshot, row, y, h);
       else if (row->kind == ROW_TASK)
         {
-          draw_task_row (self, snapshot, row, y, h);
-          if (tscope_trace_get_task (_tscope_timeline_row_trace (self, row), row->id)->is_vcpu)
-            draw_guest_band (self, snapshot, row, y, h);
+          TscopeVcpuTimeline *tl = _tscope_timeline_vcpu_timeline (self, row->source, row->id);
+
+          if (tl != NULL)
+            draw_vcpu_row (self, snapshot, row, tl, y, h);
+          else
+            draw_task_row (self, snapshot, row, y, h);
         }
     }
   /* the label column's edge */
@@ -987,6 +1041,47 @@ cpu_tooltip (TscopeTimeline *self,
   return g_string_free (s, FALSE);
 }
 
+/* The vCPU state under the pointer: what, where, since when, for how long,
+ * and the exit it follows. */
+static void
+append_vcpu_span (TscopeTimeline *self,
+                  GString        *s,
+                  guint           source,
+                  guint32         task,
+                  TscopeTime      t)
+{
+  TscopeTrace *trace = tscope_session_get_trace (self->session, source);
+  TscopeVcpuTimeline *tl = _tscope_timeline_vcpu_timeline (self, source, task);
+  g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (TscopeVcpuSpan));
+  const TscopeVcpuSpan *x;
+  g_autofree char *start = NULL;
+  g_autofree char *dur = NULL;
+
+  if (tl == NULL)
+    return;
+  tscope_vcpu_timeline_spans (tl, t, t + 1, spans);
+  if (spans->len == 0)
+    return;
+  x = &g_array_index (spans, TscopeVcpuSpan, 0);
+  start = tscope_time_format_timestamp (tscope_session_from_source (self->session, source, x->begin));
+  dur = tscope_time_format_duration (x->end - x->begin);
+  g_string_append_printf (s, _("\nvCPU: <b>%s</b>"), tscope_vcpu_state_name (x->state));
+  if (x->cpu != TSCOPE_VCPU_NO_CPU)
+    g_string_append_printf (s, _(" on host CPU %u"), x->cpu);
+  if (x->reason != TSCOPE_VCPU_NO_REASON)
+    {
+      g_autofree char *r = g_markup_escape_text (tscope_trace_get_kvm_reason_name (trace, x->reason), -1);
+
+      if (x->state == TSCOPE_VCPU_GUEST)
+        g_string_append_printf (s, _(", then exit <b>%s</b>"), r);
+      else if (x->state == TSCOPE_VCPU_USER)
+        g_string_append_printf (s, _(" (userspace exit <b>%s</b>)"), r);
+      else
+        g_string_append_printf (s, _(" after exit <b>%s</b>"), r);
+    }
+  g_string_append_printf (s, _("\nstart %s\nduration %s"), start, dur);
+}
+
 static char *
 task_tooltip (TscopeTimeline *self,
               guint           source,
@@ -1003,26 +1098,7 @@ task_tooltip (TscopeTimeline *self,
 
   g_string_append_printf (s, "<b>%s</b>  pid %d", comm, tk->pid);
   if (tk->is_vcpu)
-    {
-      GArray *list = guest_spans_of (self, source, task);
-      const TscopeGuestSpans *g = tscope_trace_get_guest_spans (trace);
-
-      for (guint k = 0; list && k < list->len; k++)
-        {
-          guint i = g_array_index (list, guint, k);
-
-          if (g->start[i] <= t && t < g->end[i])
-            {
-              g_autofree char *d = tscope_time_format_duration (g->end[i] - g->start[i]);
-              g_autofree char *r = g_markup_escape_text (tscope_trace_get_kvm_reason_name (trace, g->reason[i]), -1);
-
-              g_string_append_printf (s, _("\nin guest mode on CPU %u for %s, then exit <b>%s</b>"), g->cpu[i], d, r);
-              break;
-            }
-          if (g->start[i] > t)
-            break;
-        }
-    }
+    append_vcpu_span (self, s, source, task, t);
   if (!tscope_view_task_span_at (trace, task, t, &span) || span.state == TSCOPE_STATE_UNKNOWN)
     return g_string_free (s, FALSE);
   start = tscope_time_format_timestamp (tscope_session_from_source (self->session, source, span.begin));

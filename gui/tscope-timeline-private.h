@@ -6,6 +6,7 @@
 #pragma once
 
 #include "tscope-timeline.h"
+#include "tscope-vcpu.h"
 
 G_BEGIN_DECLS
 
@@ -48,6 +49,7 @@ typedef struct
   gboolean collapsed;
   GArray  *rows;            /* guint: row indices of its tasks, leader first */
   gint64   weight;
+  gint     vm;              /* a virtual machine's vCPU threads: its index, else -1 */
 } Group;
 
 struct _TscopeTimeline
@@ -63,7 +65,7 @@ struct _TscopeTimeline
   GArray        *visible_y;         /* int: their y offsets in the row area */
   GArray        *order;             /* guint: every row in its base order (reorderable) */
   GHashTable    *label_layouts;     /* row index -> PangoLayout */
-  GHashTable    *guest_index;       /* source << 32 | vCPU task -> GArray of guest span indices */
+  GHashTable    *guest_index;       /* source << 32 | vCPU task -> TscopeVcpuTimeline */
   GArray        *rows_source_ids;   /* guint: the ids of the sources the rows were built for */
   GHashTable    *collapsed_sources; /* ids of the sources whose rows are folded away */
   GtkGesture    *drag;
@@ -148,6 +150,9 @@ guint       _tscope_timeline_source_id     (TscopeTimeline *self,
                                             guint           source);
 
 /* tscope-timeline-draw.c */
+TscopeVcpuTimeline *_tscope_timeline_vcpu_timeline (TscopeTimeline *self,
+                                                    guint           source,
+                                                    guint32         task);
 void        _tscope_timeline_snapshot      (GtkWidget      *widget,
                                             GtkSnapshot    *snapshot);
 char       *_tscope_timeline_tooltip_text  (TscopeTimeline *self,

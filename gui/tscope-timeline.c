@@ -249,7 +249,10 @@ build_source_rows (TscopeTimeline *self,
 {
   TscopeTrace *trace = tscope_session_get_trace (self->session, source);
   g_autoptr(GHashTable) group_of = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) vm_of = g_hash_table_new (NULL, NULL);
   g_autoptr(GArray) group_order = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GPtrArray) vms = NULL;
+  g_autoptr(GArray) cpu_rows = g_array_new (FALSE, FALSE, sizeof (guint));
 
   if (header)
     {
@@ -266,7 +269,24 @@ build_source_rows (TscopeTimeline *self,
       guint ri = self->rows->len;
 
       g_array_append_val (self->rows, row);
-      g_array_append_val (self->order, ri);
+      g_array_append_val (cpu_rows, ri);
+    }
+  /* CPU rows first, as in KernelShark; but where the scheduler was not
+   * traced (a KVM host traced for kvm events only) the VMs tell more */
+  if (tscope_trace_has_sched_events (trace))
+    {
+      g_array_append_vals (self->order, cpu_rows->data, cpu_rows->len);
+      g_array_set_size (cpu_rows, 0);
+    }
+  vms = tscope_trace_list_vms (trace);
+  for (guint i = 0; i < vms->len; i++)
+    {
+      const TscopeVm *vm = vms->pdata[i];
+
+      for (guint k = 0; k < vm->vcpus->len; k++)
+        g_hash_table_insert (vm_of, GUINT_TO_POINTER (tscope_trace_get_vcpu (trace, g_array_index (vm->vcpus, guint,
+                                                                                                   k))->task),
+                             GUINT_TO_POINTER (i + 1));
     }
   for (guint32 tk = 1; tk < tscope_trace_get_n_tasks (trace); tk++)
     {
@@ -276,19 +296,37 @@ build_source_rows (TscopeTimeline *self,
       Group *g;
       Row row = { ROW_TASK, source, tk, 0, NULL, FALSE, FALSE, 0, t->run_ns };
       guint ri;
+      gint vm = (gint) GPOINTER_TO_UINT (g_hash_table_lookup (vm_of, GUINT_TO_POINTER (tk))) - 1;
+      gpointer key;
 
       if (t->n_runs == 0 && !t->is_vcpu)
         continue;
-      leader = group_leader (trace, tk);
-      if (!g_hash_table_lookup_extended (group_of, GUINT_TO_POINTER (leader), NULL, &gi))
+      /* a VM's vCPU threads go together, under the VM, whoever forked them */
+      if (vm >= 0)
         {
-          Group ng = { source, leader, FALSE, g_array_new (FALSE, FALSE, sizeof (guint)), 0 };
+          const TscopeVm *m = vms->pdata[vm];
+
+          leader = tscope_trace_get_vcpu (trace, g_array_index (m->vcpus, guint, 0))->task;
+          key = GUINT_TO_POINTER (G_MAXUINT32 - (guint) vm);
+          /* in the VM's order: by vCPU number */
+          for (guint k = 0; k < m->vcpus->len; k++)
+            if (tscope_trace_get_vcpu (trace, g_array_index (m->vcpus, guint, k))->task == tk)
+              row.weight = -(gint64) k;
+        }
+      else
+        {
+          leader = group_leader (trace, tk);
+          key = GUINT_TO_POINTER (leader);
+        }
+      if (!g_hash_table_lookup_extended (group_of, key, NULL, &gi))
+        {
+          Group ng = { source, leader, FALSE, g_array_new (FALSE, FALSE, sizeof (guint)), 0, vm };
           guint idx = self->groups->len;
 
           g_array_append_val (self->groups, ng);
           g_array_append_val (group_order, idx);
           gi = GUINT_TO_POINTER (idx);
-          g_hash_table_insert (group_of, GUINT_TO_POINTER (leader), gi);
+          g_hash_table_insert (group_of, key, gi);
         }
       row.group = GPOINTER_TO_UINT (gi);
       row.label = task_label (trace, tk);
@@ -296,8 +334,11 @@ build_source_rows (TscopeTimeline *self,
       g_array_append_val (self->rows, row);
       g = &g_array_index (self->groups, Group, row.group);
       g_array_append_val (g->rows, ri);
-      /* saturated: a corrupt trace's run times can add past G_MAXINT64 */
-      if (__builtin_add_overflow (g->weight, t->run_ns, &g->weight))
+      /* saturated: a corrupt trace's run times can add past G_MAXINT64;
+       * the VMs come first, the reason the trace was taken */
+      if (g->vm >= 0)
+        g->weight = G_MAXINT64 - g->vm;
+      else if (__builtin_add_overflow (g->weight, t->run_ns, &g->weight))
         g->weight = t->run_ns > 0 ? G_MAXINT64 : G_MININT64;
     }
   /* groups by CPU time; in a group, the leader first, then by CPU time */
@@ -311,7 +352,7 @@ build_source_rows (TscopeTimeline *self,
       guint hi = self->rows->len;
 
       g_array_sort_with_data (g->rows, cmp_row_weight, self->rows);
-      for (guint k = 0; k < g->rows->len; k++)
+      for (guint k = 0; k < g->rows->len && g->vm < 0; k++)
         if (g_array_index (self->rows, Row, g_array_index (g->rows, guint, k)).id == g->leader && k > 0)
           {
             guint lead = g_array_index (g->rows, guint, k);
@@ -319,8 +360,18 @@ build_source_rows (TscopeTimeline *self,
             g_array_remove_index (g->rows, k);
             g_array_prepend_val (g->rows, lead);
           }
+      if (g->vm >= 0)
+        {
+          const TscopeVm *m = vms->pdata[g->vm];
+
+          header_row.label = g_strdup_printf (g_dngettext (NULL, "VM %s — %u vCPU",
+                                                           "VM %s — %u vCPUs", g->rows->len),
+                                              m->name, g->rows->len);
+          g_array_append_val (self->rows, header_row);
+          g_array_append_val (self->order, hi);
+        }
       /* a task alone needs no header */
-      if (g->rows->len > 1)
+      else if (g->rows->len > 1)
         {
           header_row.label = g_strdup_printf (_("%s:%d — %u tasks"), leader->comm, leader->pid, g->rows->len);
           g_array_append_val (self->rows, header_row);
@@ -328,7 +379,16 @@ build_source_rows (TscopeTimeline *self,
         }
       for (guint k = 0; k < g->rows->len; k++)
         g_array_append_val (self->order, g_array_index (g->rows, guint, k));
+      /* the VMs come first: the CPU rows kept back go after them */
+      if (cpu_rows->len > 0 && g->vm >= 0 && (i + 1 == group_order->len
+                                || g_array_index (self->groups, Group,
+                                                  g_array_index (group_order, guint, i + 1)).vm < 0))
+        {
+          g_array_append_vals (self->order, cpu_rows->data, cpu_rows->len);
+          g_array_set_size (cpu_rows, 0);
+        }
     }
+  g_array_append_vals (self->order, cpu_rows->data, cpu_rows->len);
 }
 
 /* Every source's rows, source by source; a header row per source when
@@ -399,7 +459,7 @@ row_shown (TscopeTimeline *self,
       const Group *g = &g_array_index (self->groups, Group, row->group);
 
       /* a collapsed group shows its header only; a pinned task stays */
-      if (g->collapsed && g->rows->len > 1 && !row->pinned)
+      if (g->collapsed && (g->rows->len > 1 || g->vm >= 0) && !row->pinned)
         return FALSE;
     }
   return TRUE;

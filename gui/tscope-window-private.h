@@ -9,6 +9,7 @@
 #include "tscope-latency-panel.h"
 #include "tscope-session-file.h"
 #include "tscope-stats-panel.h"
+#include "tscope-vcpu-panel.h"
 #include "tscope-timeline.h"
 #include "tscope-window.h"
 
@@ -34,6 +35,7 @@ struct _TscopeWindow
   TscopeEventList    *event_list;
   TscopeLatencyPanel *latency_panel;
   TscopeStatsPanel   *stats_panel;
+  TscopeVcpuPanel    *vcpu_panel;
   GtkLabel           *markers_label;
   GtkLabel           *view_label;
   GMenu              *recent_menu;

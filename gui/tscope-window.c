@@ -21,6 +21,7 @@
 #include "tscope-latency-panel.h"
 #include "tscope-ruler.h"
 #include "tscope-stats-panel.h"
+#include "tscope-vcpu-panel.h"
 #include "tscope-timeline.h"
 #include "tscope-trace.h"
 #include "tscope-window-private.h"
@@ -279,6 +280,7 @@ set_session (TscopeWindow  *self,
   tscope_event_list_set_session (self->event_list, session);
   tscope_latency_panel_set_session (self->latency_panel, session);
   tscope_stats_panel_set_session (self->stats_panel, session);
+  tscope_vcpu_panel_set_session (self->vcpu_panel, session);
   if (session)
     self->session_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (on_session_notify), self);
   update_markers (self);
@@ -383,7 +385,12 @@ show_trace (TscopeWindow  *self,
   update_banner (self);
   if (tscope_session_get_n_sources (session) == 1 && tscope_trace_get_n_events (trace) > 0
       && !tscope_trace_has_sched_events (trace))
-    gtk_label_set_text (self->view_label, _("This trace has no sched_switch events: CPU rows show where its records are; task rows stay empty."));
+    gtk_label_set_text (self->view_label,
+                        tscope_trace_get_n_vcpus (trace) > 0
+                        ? _("This trace has no sched_switch events: vCPU rows come from kvm_entry/kvm_exit alone; "
+                            "CPU rows show where its records are.")
+                        : _("This trace has no sched_switch events: CPU rows show where its records are; "
+                            "task rows stay empty."));
 }
 
 static void offer_buffers (TscopeWindow *self,
@@ -794,6 +801,12 @@ GtkWidget *
 tscope_window_get_stats_panel (TscopeWindow *self)
 {
   return GTK_WIDGET (self->stats_panel);
+}
+
+GtkWidget *
+tscope_window_get_vcpu_panel (TscopeWindow *self)
+{
+  return GTK_WIDGET (self->vcpu_panel);
 }
 
 void
@@ -1339,6 +1352,7 @@ tscope_window_class_init (TscopeWindowClass *klass)
   g_type_ensure (TSCOPE_TYPE_EVENT_LIST);
   g_type_ensure (TSCOPE_TYPE_LATENCY_PANEL);
   g_type_ensure (TSCOPE_TYPE_STATS_PANEL);
+  g_type_ensure (TSCOPE_TYPE_VCPU_PANEL);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tracescope/Tracescope/tscope-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, title);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, subtitle);
@@ -1355,6 +1369,7 @@ tscope_window_class_init (TscopeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, event_list);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, latency_panel);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, stats_panel);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, vcpu_panel);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, markers_label);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, view_label);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, recent_menu);

@@ -25,6 +25,8 @@
 #include "tscope-latency-panel.h"
 #include "tscope-ruler.h"
 #include "tscope-stats-panel.h"
+#include "tscope-vcpu-panel.h"
+#include "tscope-window-private.h"
 #include "tscope-timeline.h"
 #include "tscope-timeline-private.h"
 #include "tscope-window.h"
@@ -129,19 +131,30 @@ test_open_bad (gconstpointer data)
   close_window (window);
 }
 
-/* Renders a widget as the screen would show it. */
+/* Renders a widget as the screen would show it.  A widget with nothing to
+ * draw yet (a source still loading on a busy machine) gives no node: wait
+ * for its frame, up to ten seconds. */
 static GdkTexture *
 render_widget (GtkWidget *widget)
 {
   g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
   g_autoptr(GskRenderNode) node = NULL;
   GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
   int w = gtk_widget_get_width (widget);
   int h = gtk_widget_get_height (widget);
 
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
+  for (guint tries = 0; node == NULL && tries < 500; tries++)
+    {
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+      if (tries > 0)
+        spin_frames (1);
+      gdk_paintable_snapshot (paintable, snapshot, w, h);
+      node = gtk_snapshot_free_to_node (snapshot);
+    }
+  if (node == NULL && TSCOPE_IS_TIMELINE (widget))
+    g_printerr ("DBG nothing drawn: %d x %d, label_w %d, file error %s\n", w, h, TSCOPE_TIMELINE (widget)->label_w,
+                tscope_session_get_file_error (tscope_timeline_get_session (TSCOPE_TIMELINE (widget))));
   g_assert_nonnull (node);
   return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
 }
@@ -2252,6 +2265,117 @@ test_session_kshark (void)
   g_rmdir (dir);
 }
 
+/* The visible row at @i, or NULL past the end. */
+static const Row *
+visible_row (TscopeTimeline *timeline,
+             guint           i)
+{
+  return i < timeline->visible->len ? _tscope_timeline_visible_row (timeline, i) : NULL;
+}
+
+/* A VM's rows: a header, then its vCPU threads in vCPU order, drawn from
+ * the vCPU timeline (its tooltip says the vCPU state); without sched
+ * events the VMs come before the CPU rows. */
+static void
+test_vm_rows (void)
+{
+  TscopeWindow *window = open_window ("kvm-guest");
+  TscopeTimeline *timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  TscopeTrace *trace = tscope_session_get_trace (tscope_window_get_session (window), 0);
+  g_autofree char *tip = NULL;
+  guint header = G_MAXUINT;
+  int y;
+  int h;
+
+  spin_frames (3);
+  for (guint i = 0; visible_row (timeline, i); i++)
+    if (visible_row (timeline, i)->kind == ROW_GROUP && g_str_has_prefix (visible_row (timeline, i)->label, "VM "))
+      header = i;
+  g_assert_cmpuint (header, !=, G_MAXUINT);
+  g_assert_cmpstr (visible_row (timeline, header)->label, ==, "VM threads 3519–3520 — 2 vCPUs");
+  g_assert_cmpint (visible_row (timeline, header + 1)->kind, ==, ROW_TASK);
+  g_assert_cmpint (tscope_trace_get_task (trace, visible_row (timeline, header + 1)->id)->pid, ==, 3519);
+  g_assert_cmpint (tscope_trace_get_task (trace, visible_row (timeline, header + 2)->id)->pid, ==, 3520);
+  /* CPU rows first when the scheduler was traced */
+  g_assert_cmpint (visible_row (timeline, 0)->kind, ==, ROW_CPU);
+  g_assert_true (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_TASK, visible_row (timeline, header + 1)->id, &y, &h));
+  tip = _tscope_timeline_tooltip_text (timeline, timeline->label_w + 300, y + h / 2.0);
+  g_assert_nonnull (tip);
+  g_assert_nonnull (strstr (tip, "vCPU: <b>"));
+  close_window (window);
+
+  window = open_window ("public-kvm-host");
+  timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  spin_frames (3);
+  g_assert_cmpint (visible_row (timeline, 0)->kind, ==, ROW_GROUP);
+  g_assert_cmpstr (visible_row (timeline, 0)->label, ==, "VM guest 0x5d2b93f358166218 — 1 vCPU");
+  g_assert_cmpint (visible_row (timeline, 1)->kind, ==, ROW_TASK);
+  g_assert_cmpint (visible_row (timeline, 2)->kind, ==, ROW_GROUP);
+  g_assert_cmpint (visible_row (timeline, 5)->kind, ==, ROW_CPU);
+  close_window (window);
+}
+
+/* The vCPU panel shows core's numbers, and its buttons show the longest
+ * exit (selected, in view, its row selected) and the host CPU row. */
+static void
+test_vcpu_panel (void)
+{
+  TscopeWindow *window = open_window ("kvm-guest");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeVcpuPanel *panel = TSCOPE_VCPU_PANEL (tscope_window_get_vcpu_panel (window));
+  TscopeTrace *trace = tscope_session_get_trace (session, 0);
+  g_autoptr(TscopeVcpuReport) r = NULL;
+  const TscopeVcpuSpan *longest;
+  TscopeSpan sel;
+  TscopeSpan view;
+  TscopeRowKind kind;
+  guint source;
+  guint32 id;
+  const char *keep = g_getenv ("TSCOPE_TEST_PNG_DIR");
+
+  gtk_notebook_set_current_page (window->notebook, gtk_notebook_page_num (window->notebook, GTK_WIDGET (panel)));
+  spin_frames (3);
+  g_assert_cmpuint (tscope_vcpu_panel_get_n_vcpus (panel), ==, 2);
+  tscope_vcpu_panel_select (panel, 1);
+  spin_frames (1);
+  for (guint i = 0; i < tscope_trace_get_n_vcpus (trace) && r == NULL; i++)
+    if (tscope_trace_get_task (trace, tscope_trace_get_vcpu (trace, i)->task)->pid == 3520)
+      r = tscope_vcpu_report_new (trace, i);
+  g_assert_nonnull (r);
+  g_assert_nonnull (strstr (tscope_vcpu_panel_get_text (panel), "Entries 7926   exits 7927"));
+  g_assert_nonnull (strstr (tscope_vcpu_panel_get_text (panel), "runnable"));
+  g_assert_true (tscope_vcpu_panel_jump (panel, "exit"));
+  spin_frames (2);
+  longest = &g_array_index (r->spans, TscopeVcpuSpan, r->longest_exit);
+  sel = tscope_session_get_selection (session);
+  view = tscope_session_get_view (session);
+  g_assert_cmpint (sel.begin, ==, longest->begin);
+  g_assert_cmpint (sel.end, ==, longest->begin + r->longest_exit_ns);
+  g_assert_cmpint (view.begin, <, sel.begin);
+  g_assert_cmpint (view.end, >, sel.end);
+  g_assert_true (tscope_session_get_selected_row (session, &source, &kind, &id));
+  g_assert_cmpint (kind, ==, TSCOPE_ROW_TASK);
+  g_assert_cmpuint (id, ==, r->task);
+  if (keep)
+    {
+      g_autofree char *png = g_build_filename (keep, "vcpu-panel.png", NULL);
+
+      g_assert_true (tscope_window_save_png (window, png, NULL));
+    }
+  g_assert_true (tscope_vcpu_panel_jump (panel, "cpu"));
+  g_assert_true (tscope_session_get_selected_row (session, &source, &kind, &id));
+  g_assert_cmpint (kind, ==, TSCOPE_ROW_CPU);
+  close_window (window);
+
+  /* a trace without vCPU threads says so */
+  window = open_window ("sched");
+  panel = TSCOPE_VCPU_PANEL (tscope_window_get_vcpu_panel (window));
+  g_assert_cmpuint (tscope_vcpu_panel_get_n_vcpus (panel), ==, 0);
+  g_assert_nonnull (strstr (tscope_vcpu_panel_get_text (panel), "No vCPU threads"));
+  g_assert_false (tscope_vcpu_panel_jump (panel, "exit"));
+  close_window (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2305,6 +2429,8 @@ main (int    argc,
   g_test_add_func ("/gui/sources/open-specs", test_open_specs);
   g_test_add_func ("/gui/sources/add-buffers-and-remove", test_add_buffers_and_remove);
   g_test_add_func ("/gui/sources/offset-moves-rows", test_offset_moves_rows);
+  g_test_add_func ("/gui/vm/rows", test_vm_rows);
+  g_test_add_func ("/gui/vm/panel", test_vcpu_panel);
   g_test_add_func ("/gui/session/round-trip", test_session_round_trip);
   g_test_add_func ("/gui/session/copied", test_session_copied);
   g_test_add_func ("/gui/session/changed", test_session_changed);

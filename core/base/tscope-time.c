@@ -280,6 +280,8 @@ tscope_times_sort (TscopeTime *times,
   guint64 *src;
   guint64 *dst;
 
+  if (n < 2)
+    return;     /* and qsort() must not be given an empty array's NULL */
   if (n < 256)
     {
       qsort (times, n, sizeof (TscopeTime), cmp_time);

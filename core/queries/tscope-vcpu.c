@@ -783,11 +783,29 @@ vms_from_names (TscopeTrace *trace,
         again = number >= 0 && tscope_vcpu_number (trace, g_array_index (vm->vcpus, guint, j)) == number;
       if (again)
         {
-          vm = vm_new (g_strdup_printf ("VM %u", vms->len + 1), -1, "thread names");
+          vm = vm_new (NULL, -1, "thread names");
           g_ptr_array_add (vms, vm);
         }
       g_array_append_val (vm->vcpus, v);
     }
+}
+
+/* A VM known by its threads alone: "threads 3519–3520". */
+static char *
+names_by_pids (TscopeTrace    *trace,
+               const TscopeVm *vm)
+{
+  gint32 lo = G_MAXINT32;
+  gint32 hi = G_MININT32;
+
+  for (guint i = 0; i < vm->vcpus->len; i++)
+    {
+      gint32 pid = tscope_trace_get_task (trace, tscope_trace_get_vcpu (trace, g_array_index (vm->vcpus, guint, i))->task)->pid;
+
+      lo = MIN (lo, pid);
+      hi = MAX (hi, pid);
+    }
+  return lo == hi ? g_strdup_printf ("thread %d", lo) : g_strdup_printf ("threads %d–%d", lo, hi);
 }
 
 /**
@@ -813,6 +831,8 @@ tscope_trace_list_vms (TscopeTrace *trace)
       TscopeVm *vm = vms->pdata[i];
 
       g_array_sort_with_data (vm->vcpus, cmp_vcpu_number, trace);
+      if (vm->name == NULL)
+        vm->name = names_by_pids (trace, vm);
     }
   return vms;
 }
