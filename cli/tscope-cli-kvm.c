@@ -307,6 +307,55 @@ vms_json (TscopeTrace *trace)
   return arr;
 }
 
+/* A guest file open beside its host: which host thread ran each CPU. */
+static gboolean
+print_guest_map (TscopeDocument *doc,
+                 guint           index)
+{
+  TscopeSource *src = tscope_document_get_source (doc, index);
+  TscopeTrace *trace = tscope_source_get_trace (src);
+  gboolean any = FALSE;
+
+  for (guint c = 0; c < tscope_trace_get_n_cpus (trace); c++)
+    {
+      TscopeSource *host;
+      guint32 task;
+      const TscopeTask *t;
+
+      if (!tscope_source_get_guest_vcpu (src, c, &host, &task))
+        continue;
+      t = tscope_trace_get_task (tscope_source_get_trace (host), task);
+      g_print ("guest CPU %u runs in host thread %s-%d of %s\n", c, t->comm, t->pid, tscope_source_get_name (host));
+      any = TRUE;
+    }
+  return any;
+}
+
+static json_object *
+guest_map_json (TscopeDocument *doc,
+                guint           index)
+{
+  TscopeSource *src = tscope_document_get_source (doc, index);
+  json_object *arr = json_object_new_array ();
+
+  for (guint c = 0; c < tscope_trace_get_n_cpus (tscope_source_get_trace (src)); c++)
+    {
+      TscopeSource *host;
+      guint32 task;
+      json_object *o;
+
+      if (!tscope_source_get_guest_vcpu (src, c, &host, &task))
+        continue;
+      o = json_object_new_object ();
+      json_object_object_add (o, "cpu", json_object_new_int64 (c));
+      json_object_object_add (o, "host_source", json_object_new_int64 (tscope_document_index_of (doc, host)));
+      json_object_object_add (o, "host_pid",
+                              json_object_new_int (tscope_trace_get_task (tscope_source_get_trace (host), task)->pid));
+      json_object_array_add (arr, o);
+    }
+  return arr;
+}
+
 static void
 print_json (TscopeDocument *doc)
 {
@@ -327,6 +376,7 @@ print_json (TscopeDocument *doc)
           json_object_object_add (o, "name",
                                   json_object_new_string (tscope_source_get_name (tscope_document_get_source (doc, i))));
           json_object_object_add (o, "vms", vms_json (tscope_document_get_trace (doc, i)));
+          json_object_object_add (o, "guest_cpus", guest_map_json (doc, i));
           json_object_array_add (sources, o);
         }
       json_object_object_add (root, "sources", sources);
@@ -367,7 +417,8 @@ _tscope_cli_kvm (int    argc,
       if (tscope_document_get_n_sources (doc) > 1)
         g_print ("%s== %u: %s ==\n", i > 0 ? "\n" : "", i + 1,
                  tscope_source_get_name (tscope_document_get_source (doc, i)));
-      print_vms (tscope_document_get_trace (doc, i));
+      if (!print_guest_map (doc, i) || tscope_trace_get_n_vcpus (tscope_document_get_trace (doc, i)) > 0)
+        print_vms (tscope_document_get_trace (doc, i));
     }
   return EXIT_SUCCESS;
 }

@@ -391,6 +391,55 @@ build_source_rows (TscopeTimeline *self,
   g_array_append_vals (self->order, cpu_rows->data, cpu_rows->len);
 }
 
+static gint
+find_order (TscopeTimeline *self,
+            guint           source,
+            TscopeRowKind   kind,
+            guint32         id)
+{
+  for (guint k = 0; k < self->order->len; k++)
+    if (_tscope_timeline_row_is (&g_array_index (self->rows, Row, g_array_index (self->order, guint, k)), source,
+                                 kind, id))
+      return (gint) k;
+  return -1;
+}
+
+/* A guest file open beside its host (trace-cmd record -A): each guest CPU
+ * row goes under the host thread of its vCPU, to be read together. */
+static void
+place_guest_cpus (TscopeTimeline *self)
+{
+  TscopeDocument *doc = tscope_session_get_document (self->session);
+
+  for (guint s = 0; s < tscope_document_get_n_sources (doc); s++)
+    {
+      TscopeSource *src = tscope_document_get_source (doc, s);
+
+      for (guint c = 0; c < tscope_trace_get_n_cpus (tscope_source_get_trace (src)); c++)
+        {
+          TscopeSource *host;
+          guint32 task;
+          gint from;
+          gint to;
+          guint ri;
+          Row *row;
+
+          if (!tscope_source_get_guest_vcpu (src, c, &host, &task)
+              || (from = find_order (self, s, TSCOPE_ROW_CPU, c)) < 0
+              || (to = find_order (self, tscope_document_index_of (doc, host), TSCOPE_ROW_TASK, task)) < 0)
+            continue;
+          ri = g_array_index (self->order, guint, from);
+          row = &g_array_index (self->rows, Row, ri);
+          g_free (row->label);
+          row->label = g_strdup_printf (_("↳ guest CPU %u"), c);
+          g_array_remove_index (self->order, from);
+          if (from < to)
+            to--;
+          g_array_insert_val (self->order, to + 1, ri);
+        }
+    }
+}
+
 /* Every source's rows, source by source; a header row per source when
  * more than one is open.  Hidden rows and collapsed groups stay so. */
 static void
@@ -430,6 +479,7 @@ build_rows (TscopeTimeline *self)
       g_array_append_val (self->rows_source_ids, id);
       build_source_rows (self, s, n > 1);
     }
+  place_guest_cpus (self);
   for (guint i = 0; i < self->rows->len; i++)
     {
       Row *row = &g_array_index (self->rows, Row, i);

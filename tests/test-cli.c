@@ -1178,6 +1178,15 @@ test_kvm (void)
   g_assert_null (strstr (text, "CPU 0/KVM-3519"));
   g_assert_nonnull (strstr (text, "HLT"));
   g_assert_nonnull (strstr (empty, "no vCPU threads"));
+  {
+    g_autofree char *host = tscope_test_data ("public-kvm-host", ".dat");
+    g_autofree char *guest = tscope_test_data ("public-kvm-guest", ".dat");
+    const char *pair[] = { "kvm", host, guest, NULL };
+    g_autofree char *both = run_ok (pair);
+
+    g_assert_nonnull (strstr (both, "guest CPU 0 runs in host thread qemu-system-x86-483882 of public-kvm-host.dat"));
+    g_assert_nonnull (strstr (both, "VM: guest 0x5d2b93f358166218 (found by GUEST option), 1 vCPU"));
+  }
   json_object_put (ours);
   json_object_put (oracle);
 }

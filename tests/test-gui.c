@@ -2312,6 +2312,25 @@ test_vm_rows (void)
   g_assert_cmpint (visible_row (timeline, 1)->kind, ==, ROW_TASK);
   g_assert_cmpint (visible_row (timeline, 2)->kind, ==, ROW_GROUP);
   g_assert_cmpint (visible_row (timeline, 5)->kind, ==, ROW_CPU);
+  /* the guest file beside it: its CPU 0 row under the vCPU thread */
+  add_name (window, "public-kvm-guest");
+  spin_frames (3);
+  for (guint i = 0; visible_row (timeline, i); i++)
+    {
+      const Row *row = visible_row (timeline, i);
+
+      if (row->kind == ROW_TASK && row->source == 0
+          && tscope_trace_get_task (tscope_session_get_trace (tscope_window_get_session (window), 0), row->id)->pid
+             == 483882)
+        {
+          header = i;
+          break;
+        }
+    }
+  g_assert_cmpint (visible_row (timeline, header + 1)->kind, ==, ROW_CPU);
+  g_assert_cmpuint (visible_row (timeline, header + 1)->source, ==, 1);
+  g_assert_cmpuint (visible_row (timeline, header + 1)->id, ==, 0);
+  g_assert_cmpstr (visible_row (timeline, header + 1)->label, ==, "↳ guest CPU 0");
   close_window (window);
 }
 

@@ -8,6 +8,8 @@
 
 #include <json-c/json.h>
 
+#include "tscope-cursor.h"
+#include "tscope-document.h"
 #include "tscope-vcpu.h"
 #include "tscope-view.h"
 #include "tscope-test-util.h"
@@ -302,6 +304,65 @@ test_qemu_here (void)
     }
 }
 
+/* The public host/guest pair (trace-cmd record -A): the guest's CPU 0 is
+ * the host thread the GUEST option names, and on the common time line
+ * (the guest's TimeShift) every guest record lies in a guest-mode span of
+ * that thread. */
+static void
+test_host_guest_pair (void)
+{
+  g_autoptr(TscopeDocument) doc = tscope_document_new ();
+  g_autofree char *host_path = tscope_test_data ("public-kvm-host", ".dat");
+  g_autofree char *guest_path = tscope_test_data ("public-kvm-guest", ".dat");
+  g_autoptr(GError) error = NULL;
+  TscopeSource *host = tscope_document_load (doc, host_path, NULL, &error);
+  TscopeSource *guest = tscope_document_load (doc, guest_path, NULL, &error);
+  TscopeSource *found = NULL;
+  TscopeTrace *gt;
+  TscopeTrace *ht;
+  g_autoptr(TscopeCursor) c = NULL;
+  g_autoptr(TscopeVcpuTimeline) tl = NULL;
+  g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (TscopeVcpuSpan));
+  guint32 task = 0;
+  guint inside = 0;
+  guint outside = 0;
+  guint before = 0;
+  TscopeEvent e;
+
+  g_assert_no_error (error);
+  gt = tscope_source_get_trace (guest);
+  ht = tscope_source_get_trace (host);
+  g_assert_true (tscope_source_get_guest_vcpu (guest, 0, &found, &task));
+  g_assert_true (found == host);
+  g_assert_cmpint (tscope_trace_get_task (ht, task)->pid, ==, 483882);
+  g_assert_false (tscope_source_get_guest_vcpu (guest, 1, &found, &task));
+  g_assert_false (tscope_source_get_guest_vcpu (host, 0, &found, &task));
+  tl = tscope_vcpu_timeline_new (ht, find_vcpu (ht, 483882));
+  c = tscope_cursor_new (gt);
+  for (gboolean ok = tscope_cursor_seek_row (c, 0); ok; ok = tscope_cursor_next (c))
+    {
+      TscopeTime t;
+
+      g_assert_true (tscope_cursor_get (c, &e));
+      t = tscope_document_to_source (doc, 0, tscope_document_from_source (doc, 1, e.ts));
+      /* the host file's kvm records begin later than the guest's */
+      if (t < tscope_trace_get_first_ts (ht) || t >= tscope_trace_get_last_ts (ht))
+        {
+          before++;
+          continue;
+        }
+      g_array_set_size (spans, 0);
+      tscope_vcpu_timeline_spans (tl, t, t + 1, spans);
+      if (spans->len == 1 && g_array_index (spans, TscopeVcpuSpan, 0).state == TSCOPE_VCPU_GUEST)
+        inside++;
+      else
+        outside++;
+    }
+  g_test_message ("guest records: %u in guest mode, %u not, %u outside the host's span", inside, outside, before);
+  g_assert_cmpuint (inside, >, 10000);
+  g_assert_cmpuint (outside, ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -311,5 +372,6 @@ main (int    argc,
   g_test_add_func ("/vcpu/windows", test_windows);
   g_test_add_func ("/vcpu/public-host", test_public_host);
   g_test_add_func ("/vcpu/qemu-here", test_qemu_here);
+  g_test_add_func ("/vcpu/host-guest-pair", test_host_guest_pair);
   return g_test_run ();
 }

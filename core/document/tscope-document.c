@@ -566,6 +566,57 @@ host_of (TscopeSource *self)
   return NULL;
 }
 
+/**
+ * tscope_source_get_guest_vcpu:
+ * @cpu: a CPU of this (guest) source
+ * @host: (out) (transfer none): the host source
+ * @task: (out): the host thread that ran @cpu: a task id of @host's trace
+ *
+ * Maps a guest CPU onto the host thread of its vCPU, by the host file's
+ * GUEST option for this file's trace id (trace-cmd record -A writes both).
+ *
+ * Returns: whether a host source open in the document names @cpu's thread
+ */
+gboolean
+tscope_source_get_guest_vcpu (TscopeSource  *self,
+                              guint          cpu,
+                              TscopeSource **host,
+                              guint32       *task)
+{
+  guint64 id;
+
+  g_return_val_if_fail (TSCOPE_IS_SOURCE (self), FALSE);
+  if (self->document == NULL || !tscope_trace_get_trace_id (self->trace, &id))
+    return FALSE;
+  for (guint i = 0; i < self->document->sources->len; i++)
+    {
+      TscopeSource *other = self->document->sources->pdata[i];
+
+      for (guint g = 0; other != self && g < tscope_trace_get_n_guests (other->trace); g++)
+        {
+          guint64 guest_id;
+          guint n;
+          const gint32 *pids;
+
+          tscope_trace_get_guest (other->trace, g, &guest_id, &n, &pids);
+          if (guest_id != id || cpu >= n || pids[cpu] < 0)
+            continue;
+          for (guint v = 0; v < tscope_trace_get_n_vcpus (other->trace); v++)
+            {
+              guint32 t = tscope_trace_get_vcpu (other->trace, v)->task;
+
+              if (tscope_trace_get_task (other->trace, t)->pid == pids[cpu])
+                {
+                  *host = other;
+                  *task = t;
+                  return TRUE;
+                }
+            }
+        }
+    }
+  return FALSE;
+}
+
 TscopeClockMapping
 tscope_source_get_clock_mapping (TscopeSource *self)
 {

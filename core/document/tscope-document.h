@@ -48,6 +48,10 @@ void           tscope_source_set_offset    (TscopeSource *self,
                                             TscopeTime    offset);
 guint          tscope_source_get_id        (TscopeSource *self);
 TscopeClockMapping tscope_source_get_clock_mapping (TscopeSource *self);
+gboolean       tscope_source_get_guest_vcpu (TscopeSource  *self,
+                                            guint          cpu,
+                                            TscopeSource **host,
+                                            guint32       *task);
 char          *tscope_source_describe_clock (TscopeSource *self);
 
 /* What the view shows, on the document's axis. */
