@@ -234,6 +234,8 @@ vcpu_span_label (TscopeTrace          *trace,
     }
 }
 
+#define VCPU_SAMPLES 5
+
 /* A vCPU thread's states: each pixel column in the state that holds most
  * of it; spans wide enough are labelled. */
 static void
@@ -258,7 +260,23 @@ draw_vcpu_row (TscopeTimeline     *self,
   per_px = (double) (v.end - v.begin) / n;
   share = g_new0 (float, (gsize) n * TSCOPE_VCPU_N_STATES);
   col = g_new (guint8, n);
-  tscope_vcpu_timeline_spans (tl, v.begin, v.end, spans);
+  /* zoomed out over a busy vCPU (millions of exits): sample each column
+   * at a few points instead of walking every span, so that a frame costs
+   * the same however long the trace */
+  if (tscope_vcpu_timeline_count (tl, v.begin, v.end) > 2 * n)
+    {
+      for (guint c = 0; c < n; c++)
+        for (guint k = 0; k < VCPU_SAMPLES; k++)
+          {
+            TscopeVcpuSpan s;
+            TscopeTime t = v.begin + (TscopeTime) ((c + (k + 0.5) / VCPU_SAMPLES) * per_px);
+
+            if (tscope_vcpu_timeline_span_at (tl, t, &s))
+              share[c * TSCOPE_VCPU_N_STATES + s.state] += 1;
+          }
+    }
+  else
+    tscope_vcpu_timeline_spans (tl, v.begin, v.end, spans);
   for (guint i = 0; i < spans->len; i++)
     {
       const TscopeVcpuSpan *s = &g_array_index (spans, TscopeVcpuSpan, i);

@@ -37,6 +37,7 @@ struct _TscopeVcpuPanel
   GArray           *entries;       /* Entry, in the dropdown's order */
   TscopeVcpuReport *report;        /* of the entry chosen */
   guint             report_source;
+  guint             pending;       /* the entry to report on once shown, or G_MAXUINT */
   gulong            handler;
 };
 
@@ -131,11 +132,16 @@ show_report (TscopeVcpuPanel *self)
   gtk_label_set_markup (self->text, markup);
 }
 
+/* A report walks the vCPU's whole timeline (half a second for a vCPU with
+ * a million exits): it is made when the panel is shown, not at load. */
 static void
 choose (TscopeVcpuPanel *self,
         guint            index)
 {
   g_clear_pointer (&self->report, tscope_vcpu_report_free);
+  self->pending = index;
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)) && index < self->entries->len)
+    return;
   if (index < self->entries->len)
     {
       const Entry *e = &g_array_index (self->entries, Entry, index);
@@ -143,7 +149,15 @@ choose (TscopeVcpuPanel *self,
       self->report_source = e->source;
       self->report = tscope_vcpu_report_new (tscope_session_get_trace (self->session, e->source), e->vcpu);
     }
+  self->pending = G_MAXUINT;
   show_report (self);
+}
+
+static void
+on_map (TscopeVcpuPanel *self)
+{
+  if (self->pending != G_MAXUINT)
+    choose (self, self->pending);
 }
 
 static void
@@ -390,6 +404,8 @@ tscope_vcpu_panel_init (TscopeVcpuPanel *self)
   GtkWidget *scroller = gtk_scrolled_window_new ();
   GtkWidget *chart_scroller = gtk_scrolled_window_new ();
 
+  self->pending = G_MAXUINT;
+  g_signal_connect (self, "map", G_CALLBACK (on_map), NULL);
   self->entries = g_array_new (FALSE, TRUE, sizeof (Entry));
   g_array_set_clear_func (self->entries, entry_clear);
   self->choice = GTK_DROP_DOWN (gtk_drop_down_new (NULL, NULL));

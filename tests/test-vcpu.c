@@ -221,6 +221,33 @@ test_windows (void)
                   j++;
                 }
               g_assert_cmpuint (j, ==, got->len);
+              /* the guest stretches there, counted without a walk */
+              {
+                guint guest = 0;
+                TscopeVcpuSpan at;
+                gboolean known = FALSE;
+
+                for (guint s = 0; s < got->len; s++)
+                  guest += g_array_index (got, TscopeVcpuSpan, s).state == TSCOPE_VCPU_GUEST;
+                g_assert_cmpuint (tscope_vcpu_timeline_count (tl, a, b), >=, guest);
+                /* empty stretches (entry and exit at one time) are counted, not drawn */
+                g_assert_cmpuint (tscope_vcpu_timeline_count (tl, a, b), <=, guest + guest / 20 + 2);
+                /* the span at a point is the one of the whole list */
+                for (guint s = 0; s < r->spans->len && !known; s++)
+                  {
+                    const TscopeVcpuSpan *want = &g_array_index (r->spans, TscopeVcpuSpan, s);
+
+                    if (want->begin <= a && a < want->end)
+                      {
+                        known = TRUE;
+                        g_assert_true (tscope_vcpu_timeline_span_at (tl, a, &at));
+                        g_assert_cmpint (at.begin, ==, want->begin);
+                        g_assert_cmpuint (at.state, ==, want->state);
+                      }
+                  }
+                if (!known)
+                  g_assert_false (tscope_vcpu_timeline_span_at (tl, a, &at));
+              }
             }
         }
       g_rand_free (rand);

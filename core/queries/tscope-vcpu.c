@@ -369,6 +369,52 @@ tscope_vcpu_timeline_spans (TscopeVcpuTimeline *tl,
     walk (tl, t0, t1, append_span, spans);
 }
 
+/**
+ * tscope_vcpu_timeline_count:
+ *
+ * Returns: how many guest-mode stretches overlap [@t0, @t1): about half
+ * the spans there, known without walking them
+ */
+guint
+tscope_vcpu_timeline_count (TscopeVcpuTimeline *tl,
+                            TscopeTime          t0,
+                            TscopeTime          t1)
+{
+  guint a;
+  guint b;
+
+  g_return_val_if_fail (tl != NULL, 0);
+  if (t1 <= t0)
+    return 0;
+  a = stretch_ending_after (tl, t0);
+  b = stretch_ending_after (tl, t1 - 1);
+  return b - a + (b < n_stretches (tl) && stretch (tl, b).begin < t1);
+}
+
+static void
+keep_span (const TscopeVcpuSpan *span,
+           gpointer              data)
+{
+  *(TscopeVcpuSpan *) data = *span;
+}
+
+/**
+ * tscope_vcpu_timeline_span_at:
+ * @span: (out caller-allocates): the span that holds @t
+ *
+ * Returns: whether some state is known at @t
+ */
+gboolean
+tscope_vcpu_timeline_span_at (TscopeVcpuTimeline *tl,
+                              TscopeTime          t,
+                              TscopeVcpuSpan     *span)
+{
+  g_return_val_if_fail (tl != NULL && span != NULL, FALSE);
+  span->end = G_MININT64;
+  walk (tl, t, t + 1, keep_span, span);
+  return span->end > t;
+}
+
 /* ---- the numbers ---- */
 
 typedef struct

@@ -93,6 +93,12 @@ const char       *tscope_vcpu_state_name    (TscopeVcpuState state);
 TscopeVcpuTimeline *tscope_vcpu_timeline_new (TscopeTrace     *trace,
                                               guint            vcpu);
 void              tscope_vcpu_timeline_free (TscopeVcpuTimeline *timeline);
+guint             tscope_vcpu_timeline_count (TscopeVcpuTimeline *timeline,
+                                              TscopeTime          t0,
+                                              TscopeTime          t1);
+gboolean          tscope_vcpu_timeline_span_at (TscopeVcpuTimeline *timeline,
+                                                TscopeTime          t,
+                                                TscopeVcpuSpan     *span);
 void              tscope_vcpu_timeline_spans (TscopeVcpuTimeline *timeline,
                                               TscopeTime          t0,
                                               TscopeTime          t1,
