@@ -747,6 +747,11 @@ row_action (GtkWidget  *widget,
   if (ri == G_MAXUINT)
     return;
   row = &g_array_index (self->rows, Row, ri);
+  if (g_str_equal (action, "row.host-cpu") && param)
+    {
+      tscope_session_select_row (self->session, row->source, TSCOPE_ROW_CPU, g_variant_get_uint32 (param));
+      return;
+    }
   if (g_str_equal (action, "row.hide"))
     row->hidden = TRUE;
   else if (g_str_equal (action, "row.pin") && _tscope_timeline_row_key (row, &kind))
@@ -816,6 +821,23 @@ _tscope_timeline_row_menu (TscopeTimeline *self,
       gtk_popover_set_pointing_to (GTK_POPOVER (self->row_popover), &(GdkRectangle) { (int) x, (int) y, 1, 1 });
       gtk_popover_popup (GTK_POPOVER (self->row_popover));
       return;
+    }
+  /* a vCPU thread: its host CPU at that time, one click away */
+  if (row->kind == ROW_TASK && x > self->label_w)
+    {
+      TscopeVcpuTimeline *tl = _tscope_timeline_vcpu_timeline (self, row->source, row->id);
+      TscopeTime t = tscope_session_to_source (self->session, row->source,
+                                               tscope_timeline_x_to_time (self, x));
+      TscopeVcpuSpan span;
+
+      if (tl && tscope_vcpu_timeline_span_at (tl, t, &span) && span.cpu != TSCOPE_VCPU_NO_CPU)
+        {
+          g_autofree char *label = g_strdup_printf (_("Go to Host CPU %u"), span.cpu);
+          g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
+
+          g_menu_item_set_action_and_target_value (item, "row.host-cpu", g_variant_new_uint32 (span.cpu));
+          g_menu_append_item (menu, item);
+        }
     }
   if (row->kind != ROW_GROUP)
     g_menu_append (menu, row->pinned ? _("Unpin") : _("Pin to Top"), "row.pin");
@@ -1236,6 +1258,7 @@ tscope_timeline_class_init (TscopeTimelineClass *klass)
   widget_class->measure = tscope_timeline_measure;
   gtk_widget_class_set_css_name (widget_class, "timeline");
   gtk_widget_class_install_action (widget_class, "row.hide", NULL, row_action);
+  gtk_widget_class_install_action (widget_class, "row.host-cpu", "u", row_action);
   gtk_widget_class_install_action (widget_class, "row.pin", NULL, row_action);
   gtk_widget_class_install_action (widget_class, "row.up", NULL, row_action);
   gtk_widget_class_install_action (widget_class, "row.down", NULL, row_action);

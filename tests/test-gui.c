@@ -2302,6 +2302,45 @@ test_vm_rows (void)
   tip = _tscope_timeline_tooltip_text (timeline, timeline->label_w + 300, y + h / 2.0);
   g_assert_nonnull (tip);
   g_assert_nonnull (strstr (tip, "vCPU: <b>"));
+  /* its menu goes to the host CPU it ran on there */
+  {
+    TscopeVcpuTimeline *tl = _tscope_timeline_vcpu_timeline (timeline, 0, visible_row (timeline, header + 1)->id);
+    TscopeSpan view = tscope_session_get_view (tscope_window_get_session (window));
+    GMenuModel *model;
+    TscopeVcpuSpan span;
+    guint cpu = G_MAXUINT;
+    TscopeRowKind kind;
+    guint source;
+    guint32 id;
+    double x = -1;
+
+    for (double px = timeline->label_w + 1; px < gtk_widget_get_width (GTK_WIDGET (timeline)) && x < 0; px += 5)
+      if (tscope_vcpu_timeline_span_at (tl, tscope_timeline_x_to_time (timeline, px), &span)
+          && span.cpu != TSCOPE_VCPU_NO_CPU)
+        x = px;
+    g_assert_cmpfloat (x, >, 0);
+    g_assert_cmpint (view.end, >, view.begin);
+    _tscope_timeline_row_menu (timeline, header + 1, x, y + h / 2.0);
+    model = gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (timeline->row_popover));
+    for (int i = 0; i < g_menu_model_get_n_items (model); i++)
+      {
+        g_autofree char *action = NULL;
+        g_autoptr(GVariant) target = NULL;
+
+        if (g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_ACTION, "s", &action)
+            && g_str_equal (action, "row.host-cpu"))
+          {
+            target = g_menu_model_get_item_attribute_value (model, i, G_MENU_ATTRIBUTE_TARGET, G_VARIANT_TYPE_UINT32);
+            cpu = g_variant_get_uint32 (target);
+          }
+      }
+    gtk_popover_popdown (GTK_POPOVER (timeline->row_popover));
+    g_assert_cmpuint (cpu, ==, span.cpu);
+    gtk_widget_activate_action (GTK_WIDGET (timeline), "row.host-cpu", "u", cpu);
+    g_assert_true (tscope_session_get_selected_row (tscope_window_get_session (window), &source, &kind, &id));
+    g_assert_cmpint (kind, ==, TSCOPE_ROW_CPU);
+    g_assert_cmpuint (id, ==, cpu);
+  }
   close_window (window);
 
   window = open_window ("public-kvm-host");
