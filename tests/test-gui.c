@@ -328,13 +328,13 @@ test_event_filter (void)
   /* sched-v6.dat has 181 sched_migrate_task records (tests/data/TRACES.md) */
   tscope_event_list_set_filter (s.list, -1, NULL, "sched_migrate_task");
   s.want = 181;
-  spin_until (shows, &s, 30);
+  spin_until (shows, &s, 120);
   tscope_event_list_set_filter (s.list, 1, NULL, NULL);
   s.want = (guint) tscope_trace_get_cpu_n_events (trace, 1);
-  spin_until (shows, &s, 30);
+  spin_until (shows, &s, 120);
   tscope_event_list_set_filter (s.list, -1, NULL, NULL);
   s.want = 30465;
-  spin_until (shows, &s, 30);
+  spin_until (shows, &s, 120);
   close_window (window);
 }
 
@@ -1632,7 +1632,7 @@ test_add_trace (void)
     g_assert_cmpuint (in_b, >, 0);
     s.want = (guint) (in_a + in_b);
     tscope_event_list_set_filter (list, -1, NULL, "sched_switch");
-    spin_until (shows, &s, 30);
+    spin_until (shows, &s, 120);
   }
   close_window (window);
 }
@@ -2010,7 +2010,7 @@ test_session_round_trip (void)
   s.list = list;
   s.want = tscope_event_list_get_n_shown (list);
   tscope_event_list_set_filter (list, 1, "ping, 10426", "sched_switch");
-  spin_until (shows_different, &s, 30);
+  spin_until (shows_different, &s, 120);
   shown = tscope_event_list_get_n_shown (list);
   g_assert_true (tscope_window_save_session (window, json, &error));
   g_assert_no_error (error);
@@ -2039,7 +2039,7 @@ test_session_round_trip (void)
   g_assert_cmpuint (tscope_session_row_pin_order (session, 0, TSCOPE_ROW_TASK, ping), ==, 1);
   s.list = list;
   s.want = shown;
-  spin_until (shows, &s, 30);
+  spin_until (shows, &s, 120);
   g_assert_cmpstr (tscope_window_get_session_path (window), ==, json);
   /* shown as it was, then saved again over itself (Ctrl+S) */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.save-session", NULL));
@@ -2258,7 +2258,7 @@ test_session_kshark (void)
   g_assert_true (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_TASK, task_of_pid (session, 9359), NULL, NULL));
   g_assert_false (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_TASK, task_of_pid (session, 10426), NULL, NULL));
   /* libkshark 2.2.1 shows 339 entries in its list with these filters */
-  spin_until (shows, &s, 30);
+  spin_until (shows, &s, 120);
   close_window (window);
   g_unlink (json);
   g_unlink (trace);
