@@ -158,15 +158,17 @@ test_funcgraph (gconstpointer data)
   list_all (trace, &l);
   for (guint i = 0; i < l.lines->len; i++)
     {
-      leaves += strstr (l.lines->pdata[i], "funcgraph_entry:") && g_str_has_suffix (l.lines->pdata[i], "();");
+      const char *text = l.lines->pdata[i];
+
+      leaves += strstr (text, "funcgraph_entry:") && g_str_has_suffix (text, "();");
       folds += g_array_index (l.folded, gboolean, i);
-      /* a leaf's exit comes right after it, here always on its CPU */
+      /* a folded exit is the record right after its leaf */
       if (g_array_index (l.folded, gboolean, i))
         g_assert_true (g_str_has_suffix (l.lines->pdata[i - 1], "();"));
     }
   g_assert_cmpuint (folds, ==, leaves);
-  if (g_str_equal (data, "funcgraph"))
-    g_assert_cmpuint (leaves, ==, 584);   /* gen-funcgraph.py's count */
+  if (g_str_has_prefix (data, "funcgraph"))
+    g_assert_cmpuint (leaves, ==, 584);   /* as gen-funcgraph.py counts them */
 
   c = tscope_cursor_new (trace);
   for (guint k = 0; k < 400; k++)
@@ -187,7 +189,9 @@ test_funcgraph (gconstpointer data)
       guint n = 0;
 
       tscope_cursor_set_cpu_filter (c, (gint) cpu);
-      for (gboolean ok = tscope_cursor_seek_time (c, G_MININT64); ok; ok = tscope_cursor_next (c), n++)
+      gboolean ok;
+
+      for (ok = tscope_cursor_seek_time (c, G_MININT64); ok; ok = tscope_cursor_next (c), n++)
         {
           guint row = g_array_index (l.row_of[cpu], guint, n);
 
@@ -216,7 +220,8 @@ main (int    argc,
   for (guint i = 0; i < G_N_ELEMENTS (tscope_test_funcgraph_traces); i++)
     {
       g_autofree char *rows = g_strdup_printf ("/cursor/rows/%s", tscope_test_funcgraph_traces[i]);
-      g_autofree char *name = g_strdup_printf ("/cursor/funcgraph/%s", tscope_test_funcgraph_traces[i]);
+      g_autofree char *name = g_strdup_printf ("/cursor/funcgraph/%s",
+                                               tscope_test_funcgraph_traces[i]);
 
       g_test_add_data_func (rows, tscope_test_funcgraph_traces[i], test_rows);
       g_test_add_data_func (name, tscope_test_funcgraph_traces[i], test_funcgraph);

@@ -255,7 +255,8 @@ _tscope_stream_peek (const TscopeStream *s,
     return FALSE;
   if (_tscope_rb_decode (s->swap, s->big_endian, &next, s->end, &raw_ts, rec, size))
     {
-      *ts = s->convert_ts ? _tscope_file_convert_ts (s->file, s->cpu, raw_ts) : _tscope_clamp_ts (raw_ts);
+      *ts = s->convert_ts ? _tscope_file_convert_ts (s->file, s->cpu, raw_ts)
+                          : _tscope_clamp_ts (raw_ts);
       return TRUE;
     }
   /* as _tscope_stream_next_page(): a corrupt record ends its page too */
