@@ -442,6 +442,9 @@ print_events (EventQuery           *q,
         break;
       if (e.ts > q->to)
         break;
+      /* a leaf's exit: its entry's line showed it */
+      if (tscope_cursor_is_folded (tscope_document_cursor_current (cursor)))
+        continue;
       if ((opt_pid != UNSET && e.pid != opt_pid)
           || (opt_event && (q->event_ids[source] < 0 || (gint) e.event_id != q->event_ids[source])))
         continue;

@@ -256,6 +256,12 @@ main (int    argc,
 
       g_test_add_data_func (name, tscope_test_valid_traces[i], test_same_records);
     }
+  for (guint i = 0; i < G_N_ELEMENTS (tscope_test_funcgraph_traces); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/reference/%s", tscope_test_funcgraph_traces[i]);
+
+      g_test_add_data_func (name, tscope_test_funcgraph_traces[i], test_same_records);
+    }
   g_test_add_func ("/reference/zlib-vs-zstd-copy", test_zlib_against_zstd_copy);
   g_test_add_func ("/reference/buffer-instance", test_buffer_instance);
   g_test_add_func ("/reference/check-passes", test_check_passes);

@@ -83,6 +83,13 @@ G_BEGIN_DECLS
  * span seconds to hours; ring buffers hold minutes at most. */
 #define TSCOPE_LIMIT_SPAN_WARN       (G_GINT64_CONSTANT (30) * 24 * 3600 * 1000000000)
 
+/* The call depth a function_graph record may indent its line by (2
+ * spaces a level): `trace-cmd report` indents by whatever the 32-bit field
+ * says, up to 4 GiB of spaces for one line.  The kernel stops graphing at
+ * its return stack's depth (FTRACE_RETFUNC_DEPTH, 50 until 6.7; a 4 KiB
+ * shadow stack since), so real depths are under 100. */
+#define TSCOPE_LIMIT_GRAPH_DEPTH     4096
+
 /* `verify` runs libtracecmd, the reference reader, in a child process:
  * what it may take before it is stopped with a one-line error.  Time:
  * this much plus a second per MiB of file (libtracecmd 1.3 inflates in

@@ -9,7 +9,18 @@
 
 #include "tscope-cursor.h"
 #include "tscope-error.h"
+#include "tscope-funcgraph-private.h"
 #include "tscope-trace-private.h"
+
+/* A second reader of one CPU, for looking past the cursor's position */
+typedef struct
+{
+  TscopeStream stream;
+  gboolean     ready;               /* stream initialised */
+  gboolean     tracking;            /* positioned by after_filtered() */
+  TscopeTime   asked_ts;            /* ... on its first record after (asked_ts, asked_cpu) */
+  guint        asked_cpu;
+} TscopeSpare;
 
 struct _TscopeCursor
 {
@@ -21,6 +32,13 @@ struct _TscopeCursor
   gint           cpu_filter;        /* -1: all */
   struct trace_seq seq;
   GError        *error;
+
+  /* function_graph: a leaf's exit is printed on its entry's line */
+  gboolean       funcgraph_ready;   /* funcgraph looked up (on the first line formatted) */
+  TscopeFuncgraph funcgraph;
+  TscopeSpare   *spares;            /* [n_streams], NULL until a leaf is looked for */
+  TscopeStream  *folded;            /* the exit shown on the last entry's line, or NULL */
+  guint64        folded_index;
 };
 
 static TscopeBuffer *
@@ -79,7 +97,12 @@ tscope_cursor_free (TscopeCursor *c)
   if (c == NULL)
     return;
   for (guint i = 0; i < c->trace->records.n_streams; i++)
-    _tscope_stream_clear (&c->streams[i]);
+    {
+      _tscope_stream_clear (&c->streams[i]);
+      if (c->spares != NULL && c->spares[i].ready)
+        _tscope_stream_clear (&c->spares[i].stream);
+    }
+  g_free (c->spares);
   _tscope_merge_clear (&c->merge);
   g_free (c->streams);
   g_free (c->order);
@@ -159,6 +182,7 @@ tscope_cursor_seek_time (TscopeCursor *c,
   for (guint i = 0; i < c->trace->records.n_streams; i++)
     seek_stream (c, i, t);
   c->current = _tscope_merge_reset (&c->merge);
+  c->folded = NULL;
   return c->current != NULL;
 }
 
@@ -225,6 +249,7 @@ tscope_cursor_seek_row (TscopeCursor *c,
   for (guint i = 0; i < t->records.n_streams; i++)
     seek_stream_index (c, i, t->records.row_marks[mark * t->records.n_streams + i]);
   c->current = _tscope_merge_reset (&c->merge);
+  c->folded = NULL;
   for (guint64 r = mark * TSCOPE_ROW_STEP; r < row && c->current; r++)
     tscope_cursor_next (c);
   return c->current != NULL;
@@ -263,14 +288,20 @@ tscope_cursor_next (TscopeCursor *c)
 }
 
 static guint
+read_id (const TscopeTep *t,
+         const guint8    *rec,
+         guint            size)
+{
+  if (size < (guint) t->common_type.offset + t->common_type.size)
+    return G_MAXUINT;
+  return (guint) _tscope_read_uint (rec + t->common_type.offset, t->common_type.size, t->swap);
+}
+
+static guint
 record_id (TscopeCursor *c,
            TscopeStream *s)
 {
-  const TscopeTep *t = c->trace->tep;
-
-  if (s->rec_size < (guint) t->common_type.offset + t->common_type.size)
-    return G_MAXUINT;
-  return (guint) _tscope_read_uint (s->rec + t->common_type.offset, t->common_type.size, t->swap);
+  return read_id (c->trace->tep, s->rec, s->rec_size);
 }
 
 /**
@@ -349,11 +380,201 @@ record_fits (const TscopeTep  *t,
   return TRUE;
 }
 
+/* ---- looking past the current record, for function_graph leaves ---- */
+
+/* The spare reader of stream @i (in merge order) */
+static TscopeSpare *
+spare (TscopeCursor *c,
+       guint         i)
+{
+  TscopeSpare *sp;
+
+  if (c->spares == NULL)
+    c->spares = g_new0 (TscopeSpare, c->trace->records.n_streams);
+  sp = &c->spares[i];
+  if (!sp->ready)
+    {
+      guint index = (guint) (c->order[i] - c->streams);
+
+      if (!_tscope_stream_init (&sp->stream, c->trace->file, trace_buffer (c->trace), index,
+                                c->trace->tep->commit_size, NULL))
+        g_error ("out of memory");
+      sp->ready = TRUE;
+    }
+  return sp;
+}
+
+/* Whether a record of stream @i at @ts goes after the record (t, cur) in
+ * merged order (the lower CPU first on equal times) */
+static inline gboolean
+goes_after (TscopeTime ts,
+            guint      i,
+            TscopeTime t,
+            guint      cur)
+{
+  return ts > t || (ts == t && i > cur);
+}
+
+/* The first record of stream @i after (t, cur) in merged order, for a CPU
+ * that the CPU filter keeps the cursor from reading: `trace-cmd report
+ * --cpu` still sees it between an entry and its exit.  The spare moves on
+ * from its last answer, as a listing asks in order, or seeks back. */
+static TscopeStream *
+after_filtered (TscopeCursor *c,
+                guint         i,
+                TscopeTime    t,
+                guint         cur)
+{
+  TscopeSpare *sp = spare (c, i);
+  TscopeStream *s = &sp->stream;
+
+  if (!sp->tracking || t < sp->asked_ts || (t == sp->asked_ts && cur < sp->asked_cpu))
+    {
+      const TscopePageIndex *pi = &c->trace->records.pages[i];
+      guint64 lo = 0;
+      guint64 hi = pi->n_pages;
+
+      /* the last page whose first record is before t, as seek_stream() */
+      while (hi - lo > 1)
+        {
+          guint64 mid = (lo + hi) / 2;
+
+          if (pi->first_ts[mid] < t)
+            lo = mid;
+          else
+            hi = mid;
+        }
+      sp->tracking = pi->n_pages > 0 && _tscope_stream_seek_page (s, lo);
+      if (!sp->tracking)
+        return NULL;
+    }
+  sp->asked_ts = t;
+  sp->asked_cpu = cur;
+  while (s->valid && !goes_after (s->ts, i, t, cur))
+    _tscope_stream_next (s);
+  return s->valid ? s : NULL;
+}
+
+/* trace-cmd reads the record after an entry by the exit's format, its
+ * common fields and, when it is an exit, all of them, unchecked: here the
+ * record must hold what is read. */
+static gboolean
+peeked_fits (TscopeCursor *c,
+             const guint8 *rec,
+             guint         size)
+{
+  struct tep_event *exit = c->funcgraph.exit;
+  guint id = read_id (c->trace->tep, rec, size);
+
+  if (id == G_MAXUINT)
+    return FALSE;
+  for (struct tep_format_field *f = exit->format.common_fields; f != NULL; f = f->next)
+    if (f->offset < 0 || f->size < 0 || (guint64) (guint) f->offset + (guint) f->size > size)
+      return FALSE;
+  return id != (guint) exit->id || record_fits (c->trace->tep, exit, rec, size);
+}
+
+/* What a peek found: the record, and which stream will show it */
+typedef struct
+{
+  TscopeCursor *c;
+  TscopeStream *shown_by;           /* NULL: a CPU this cursor does not show */
+  guint64       index;
+} Peek;
+
+/* The record after the current one in merged order, on any CPU of the
+ * trace: what trace-cmd's handler peeks at (tracecmd_peek_next_data()). */
+static gboolean
+peek_next (gpointer           data,
+           struct tep_record *r)
+{
+  Peek *p = data;
+  TscopeCursor *c = p->c;
+  TscopeStream *cur = c->current;
+  TscopeSpare *sp;
+  const guint8 *rec = NULL;
+  guint size = 0;
+  TscopeTime ts = 0;
+  guint best = G_MAXUINT;
+  guint cur_i = 0;
+
+  while (c->order[cur_i] != cur)
+    cur_i++;
+  sp = spare (c, cur_i);
+  sp->tracking = FALSE;
+  if (_tscope_stream_peek (cur, &sp->stream, &rec, &size, &ts))
+    {
+      best = cur_i;
+      p->shown_by = cur;
+      p->index = cur->index + 1;
+    }
+  for (guint i = 0; i < c->trace->records.n_streams; i++)
+    {
+      TscopeStream *s = c->order[i];
+      gboolean filtered = c->cpu_filter >= 0 && (guint) c->cpu_filter != s->cpu;
+
+      if (i == cur_i)
+        continue;
+      if (filtered)
+        s = after_filtered (c, i, cur->ts, cur_i);
+      else if (!s->valid)
+        s = NULL;
+      if (s != NULL && (best == G_MAXUINT || s->ts < ts || (s->ts == ts && i < best)))
+        {
+          best = i;
+          rec = s->rec;
+          size = s->rec_size;
+          ts = s->ts;
+          p->shown_by = filtered ? NULL : s;
+          p->index = s->index;
+        }
+    }
+  if (best == G_MAXUINT || !peeked_fits (c, rec, size))
+    return FALSE;
+  memset (r, 0, sizeof *r);
+  r->ts = (unsigned long long) ts;
+  r->cpu = (int) c->order[best]->cpu;
+  r->size = (int) size;
+  r->record_size = (int) size;
+  r->data = (void *) rec;
+  r->ref_count = 1;
+  return TRUE;
+}
+
+/* The info of an event trace-cmd prints with its own handlers: nonzero
+ * when the print format must follow (a handler's return, as
+ * tep_print_event() takes it). */
+static int
+print_own (TscopeCursor      *c,
+           struct tep_event  *e,
+           struct tep_record *r)
+{
+  if (e->flags & (TEP_EVENT_FL_PRINTRAW | TEP_EVENT_FL_NOHANDLE))
+    return 1;
+  if (e == c->funcgraph.entry)
+    {
+      Peek p = { c, NULL, 0 };
+      gboolean folded;
+      int ret;
+
+      ret = _tscope_funcgraph_print_entry (&c->funcgraph, &c->seq, r, peek_next, &p, &folded);
+      if (folded)
+        {
+          c->folded = p.shown_by;
+          c->folded_index = p.index;
+        }
+      return ret;
+    }
+  return _tscope_funcgraph_print_exit (&c->funcgraph, &c->seq, r);
+}
+
 /**
  * tscope_cursor_format_info:
  *
  * Appends the decoded fields of the current record, as `trace-cmd report`
- * prints them after the event name.
+ * prints them after the event name.  A function_graph entry whose exit is
+ * the next record prints as a leaf, `func();`, with the exit's duration:
+ * the exit then needs no line of its own (tscope_cursor_is_folded()).
  */
 void
 tscope_cursor_format_info (TscopeCursor *c,
@@ -372,11 +593,31 @@ tscope_cursor_format_info (TscopeCursor *c,
       g_string_append (out, "[FAILED TO PARSE: the record is shorter than its format]");
       return;
     }
+  if (!c->funcgraph_ready)
+    {
+      _tscope_funcgraph_init (&c->funcgraph, c->trace->tep->tep);
+      c->funcgraph_ready = TRUE;
+    }
   fill_record (c, &r);
   trace_seq_reset (&c->seq);
-  tep_print_event (c->trace->tep->tep, &c->seq, &r, "%s", TEP_PRINT_INFO);
+  if (e == NULL || (e != c->funcgraph.entry && e != c->funcgraph.exit) || print_own (c, e, &r))
+    tep_print_event (c->trace->tep->tep, &c->seq, &r, "%s", TEP_PRINT_INFO);
   trace_seq_terminate (&c->seq);
   g_string_append_len (out, c->seq.buffer, c->seq.len);
+}
+
+/**
+ * tscope_cursor_is_folded:
+ *
+ * Returns: whether the current record is a function_graph exit that the
+ * line of its entry already shows (a leaf, `func();`), so that `trace-cmd
+ * report` prints no line for it.  Only the entry's formatting, since the
+ * last seek, makes it so.
+ */
+gboolean
+tscope_cursor_is_folded (TscopeCursor *c)
+{
+  return c->current != NULL && c->current == c->folded && c->current->index == c->folded_index;
 }
 
 /**

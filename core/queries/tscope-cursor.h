@@ -42,6 +42,7 @@ void          tscope_cursor_format_info    (TscopeCursor *cursor,
                                             GString      *out);
 void          tscope_cursor_format_line    (TscopeCursor *cursor,
                                             GString      *out);
+gboolean      tscope_cursor_is_folded      (TscopeCursor *cursor);
 const char   *tscope_cursor_comm           (TscopeCursor *cursor);
 gint          tscope_trace_find_event_id   (TscopeTrace  *trace,
                                             const char   *name);

@@ -107,6 +107,11 @@ gboolean      _tscope_stream_seek_page (TscopeStream       *s,
 gboolean      _tscope_stream_next_page (TscopeStream       *s);
 const guint8 *_tscope_stream_page      (TscopeStream       *s,
                                         guint64             page);
+gboolean      _tscope_stream_peek      (const TscopeStream *s,
+                                        TscopeStream       *spare,
+                                        const guint8      **rec,
+                                        guint              *size,
+                                        gint64             *ts);
 TscopeInflater *_tscope_inflater_new   (TscopeStream      **streams,
                                         guint               n);
 guint8       *_tscope_inflater_next    (TscopeInflater     *f,

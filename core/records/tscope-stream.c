@@ -228,6 +228,46 @@ _tscope_stream_next_page (TscopeStream *s)
   return load_from (s, s->page + 1);
 }
 
+/**
+ * _tscope_stream_peek:
+ * @spare: a stream of the same CPU, moved when the next record is on a
+ *   later page
+ * @rec: (out): the next record's bytes, valid until @s or @spare moves
+ * @size: (out): its size
+ * @ts: (out): its time
+ *
+ * Finds the record after the current one without moving @s: the
+ * function_graph layout decides a line by the record that follows it.
+ *
+ * Returns: %FALSE when the CPU has no more records.
+ */
+gboolean
+_tscope_stream_peek (const TscopeStream *s,
+                     TscopeStream       *spare,
+                     const guint8      **rec,
+                     guint              *size,
+                     gint64             *ts)
+{
+  const guint8 *next = s->next;
+  guint64 raw_ts = s->raw_ts;
+
+  if (!s->valid)
+    return FALSE;
+  if (_tscope_rb_decode (s->swap, s->big_endian, &next, s->end, &raw_ts, rec, size))
+    {
+      *ts = s->convert_ts ? _tscope_file_convert_ts (s->file, s->cpu, raw_ts)
+                          : _tscope_clamp_ts (raw_ts);
+      return TRUE;
+    }
+  /* as _tscope_stream_next_page(): a corrupt record ends its page too */
+  if (!_tscope_stream_seek_page (spare, s->page + 1))
+    return FALSE;
+  *rec = spare->rec;
+  *size = spare->rec_size;
+  *ts = spare->ts;
+  return TRUE;
+}
+
 /* ---- the merge ---- */
 
 /**
