@@ -1963,6 +1963,16 @@ copy_into (const char *folder,
   return dst;
 }
 
+/* A copy of the test trace NAME into @folder. */
+static char *
+copy_data_into (const char *folder,
+                const char *name)
+{
+  g_autofree char *src = tscope_test_data (name, ".dat");
+
+  return copy_into (folder, src);
+}
+
 static gboolean
 shows_different (gpointer data)
 {
@@ -1977,7 +1987,7 @@ static void
 test_session_round_trip (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("tscope-gui-session-XXXXXX", NULL);
-  g_autofree char *trace = copy_into (dir, tscope_test_data ("sched", ".dat"));
+  g_autofree char *trace = copy_data_into (dir, "sched");
   g_autofree char *json = g_build_filename (dir, "found.json", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (trace);
   TscopeWindow *window = tscope_window_new (app);
@@ -2057,7 +2067,7 @@ test_session_copied (void)
 {
   g_autofree char *a = g_dir_make_tmp ("tscope-gui-session-a-XXXXXX", NULL);
   g_autofree char *b = g_dir_make_tmp ("tscope-gui-session-b-XXXXXX", NULL);
-  g_autofree char *trace_a = copy_into (a, tscope_test_data ("sched", ".dat"));
+  g_autofree char *trace_a = copy_data_into (a, "sched");
   g_autofree char *json_a = g_build_filename (a, "s.json", NULL);
   g_autofree char *trace_b = NULL;
   g_autofree char *json_b = NULL;
@@ -2116,7 +2126,7 @@ static void
 test_session_changed (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("tscope-gui-session-XXXXXX", NULL);
-  g_autofree char *trace = copy_into (dir, tscope_test_data ("sched", ".dat"));
+  g_autofree char *trace = copy_data_into (dir, "sched");
   g_autofree char *json = g_build_filename (dir, "s.json", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (trace);
   g_autoptr(GFile) session_file = g_file_new_for_path (json);
@@ -2200,7 +2210,7 @@ static void
 test_session_keeps_plugins (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("tscope-gui-session-XXXXXX", NULL);
-  g_autofree char *trace = copy_into (dir, tscope_test_data ("sched", ".dat"));
+  g_autofree char *trace = copy_data_into (dir, "sched");
   g_autofree char *json = g_build_filename (dir, "p.json", NULL);
   g_autoptr(TscopeSessionFile) file = tscope_session_file_new ();
   g_autoptr(TscopeSessionFile) again = NULL;
@@ -2241,7 +2251,7 @@ test_session_kshark (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("tscope-gui-session-XXXXXX", NULL);
   g_autofree char *src = g_build_filename (TSCOPE_TEST_DATA, "sessions", "kshark-sched.json", NULL);
-  g_autofree char *trace = copy_into (dir, tscope_test_data ("sched", ".dat"));
+  g_autofree char *trace = copy_data_into (dir, "sched");
   g_autofree char *json = copy_into (dir, src);
   TscopeWindow *window = open_session_window (json);
   TscopeSession *session = tscope_window_get_session (window);
