@@ -99,3 +99,26 @@ tscope_color_for_vcpu_state (TscopeVcpuState  state,
 
   *color = colors[state < TSCOPE_VCPU_N_STATES ? state : TSCOPE_VCPU_UNTRACED];
 }
+
+/**
+ * tscope_color_for_exit_reason:
+ * @reason: a KVM exit reason's id, or TSCOPE_VCPU_NO_REASON
+ *
+ * Exits are orange to brown, a shade per reason, so that neighbouring exits
+ * of different reasons stand apart; the vCPU panel's bars use the same.
+ */
+void
+tscope_color_for_exit_reason (guint    reason,
+                              GdkRGBA *color)
+{
+  static const GdkRGBA shades[] = {
+    { 0.93f, 0.47f, 0.10f, 1 }, { 0.80f, 0.33f, 0.05f, 1 }, { 0.98f, 0.62f, 0.25f, 1 },
+    { 0.65f, 0.35f, 0.15f, 1 }, { 0.90f, 0.40f, 0.30f, 1 }, { 0.75f, 0.50f, 0.10f, 1 },
+    { 0.99f, 0.55f, 0.00f, 1 }, { 0.55f, 0.27f, 0.07f, 1 },
+  };
+
+  if (reason == TSCOPE_VCPU_NO_REASON)
+    tscope_color_for_vcpu_state (TSCOPE_VCPU_EXIT, color);
+  else
+    *color = shades[reason % G_N_ELEMENTS (shades)];
+}

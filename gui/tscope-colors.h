@@ -16,5 +16,7 @@ void tscope_color_for_state (TscopeState  state,
                              GdkRGBA     *out);
 void tscope_color_for_vcpu_state (TscopeVcpuState  state,
                                   GdkRGBA         *color);
+void tscope_color_for_exit_reason (guint    reason,
+                                   GdkRGBA *color);
 
 G_END_DECLS

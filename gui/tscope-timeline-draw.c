@@ -252,6 +252,8 @@ draw_vcpu_row (TscopeTimeline     *self,
   g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (TscopeVcpuSpan));
   g_autofree float *share = NULL;
   g_autofree guint8 *col = NULL;
+  g_autofree float *exit_share = NULL;
+  g_autofree guint16 *exit_reason = NULL;
   double per_px;
   GdkRGBA text = { 1, 1, 1, 1 };
 
@@ -260,6 +262,10 @@ draw_vcpu_row (TscopeTimeline     *self,
   per_px = (double) (v.end - v.begin) / n;
   share = g_new0 (float, (gsize) n * TSCOPE_VCPU_N_STATES);
   col = g_new (guint8, n);
+  exit_share = g_new0 (float, n);
+  exit_reason = g_new (guint16, n);
+  for (guint c = 0; c < n; c++)
+    exit_reason[c] = TSCOPE_VCPU_NO_REASON;
   /* zoomed out over a busy vCPU (millions of exits): sample each column
    * at a few points instead of walking every span, so that a frame costs
    * the same however long the trace */
@@ -284,7 +290,17 @@ draw_vcpu_row (TscopeTimeline     *self,
       double b = (double) (MIN (s->end, v.end) - v.begin) / per_px;
 
       for (guint c = (guint) a; c < n && c < b; c++)
-        share[c * TSCOPE_VCPU_N_STATES + s->state] += (float) (MIN (b, c + 1.0) - MAX (a, (double) c));
+        {
+          float part = (float) (MIN (b, c + 1.0) - MAX (a, (double) c));
+
+          share[c * TSCOPE_VCPU_N_STATES + s->state] += part;
+          /* the exit that holds most of the column gives it its colour */
+          if (s->state == TSCOPE_VCPU_EXIT && part > exit_share[c])
+            {
+              exit_share[c] = part;
+              exit_reason[c] = s->reason;
+            }
+        }
     }
   for (guint c = 0; c < n; c++)
     {
@@ -305,11 +321,14 @@ draw_vcpu_row (TscopeTimeline     *self,
       float top = y + 2;
       float height = h - 4;
 
-      while (e < n && col[e] == col[c])
+      while (e < n && col[e] == col[c] && (col[c] != TSCOPE_VCPU_EXIT || exit_reason[e] == exit_reason[c]))
         e++;
       if (col[c] != G_MAXUINT8)
         {
-          tscope_color_for_vcpu_state (col[c], &color);
+          if (col[c] == TSCOPE_VCPU_EXIT)
+            tscope_color_for_exit_reason (exit_reason[c], &color);
+          else
+            tscope_color_for_vcpu_state (col[c], &color);
           if (col[c] == TSCOPE_VCPU_SLEEPING || col[c] == TSCOPE_VCPU_UNTRACED)
             {
               top = y + h / 2 - 1;

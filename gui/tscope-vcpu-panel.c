@@ -232,7 +232,6 @@ draw_chart (GtkDrawingArea *area,
     return;
   exits = self->report->exits;
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  tscope_color_for_vcpu_state (TSCOPE_VCPU_EXIT, &bar);
   for (guint i = 0; i < exits->len; i++)
     most = MAX (most, g_array_index (exits, TscopeVcpuReason, i).count);
   for (guint i = 0; i < exits->len && (int) ((i + 1) * row_h) <= height; i++)
@@ -247,6 +246,7 @@ draw_chart (GtkDrawingArea *area,
       gdk_cairo_set_source_rgba (cr, &fg);
       cairo_move_to (cr, 4, y + 1);
       pango_cairo_show_layout (cr, layout);
+      tscope_color_for_exit_reason (x->reason, &bar);
       gdk_cairo_set_source_rgba (cr, &bar);
       cairo_rectangle (cr, name_w, y + 3, MAX (w, 1), row_h - 6);
       cairo_fill (cr);

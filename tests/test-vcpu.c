@@ -99,6 +99,7 @@ check_oracle (TscopeTrace *trace,
 
           g_assert_true (json_object_object_get_ex (x, e->name, &count));
           g_assert_cmpint (e->count, ==, json_object_get_int64 (count));
+          g_assert_cmpstr (tscope_trace_get_kvm_reason_name (trace, e->reason), ==, e->name);
           g_assert_cmpuint (e->timed, <=, e->count);
           g_assert_cmpint (e->max_ns * e->timed, >=, e->total_ns);
           total += e->count;

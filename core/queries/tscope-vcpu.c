@@ -530,10 +530,14 @@ reasons (TscopeTrace *trace,
   g_hash_table_iter_init (&it, counts);
   while (g_hash_table_iter_next (&it, &key, &val))
     {
-      TscopeVcpuReason r = { key, GPOINTER_TO_UINT (val), 0, 0, 0, -1 };
+      TscopeVcpuReason r = { key, TSCOPE_VCPU_NO_REASON, GPOINTER_TO_UINT (val), 0, 0, 0, -1 };
       GHashTableIter jt;
       gpointer id;
       gpointer slot;
+
+      for (guint k = 0; k < tscope_trace_get_n_kvm_reasons (trace) && r.reason == TSCOPE_VCPU_NO_REASON; k++)
+        if (g_str_equal (tscope_trace_get_kvm_reason_name (trace, k), key))
+          r.reason = (guint16) k;
 
       g_hash_table_iter_init (&jt, timing);
       while (g_hash_table_iter_next (&jt, &id, &slot))

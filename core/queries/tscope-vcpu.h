@@ -44,6 +44,7 @@ typedef struct
 typedef struct
 {
   const char *name;
+  guint16     reason;       /* its id (tscope_trace_get_kvm_reason_name()) */
   guint       count;        /* every exit of this reason (the oracle's exit_reasons) */
   guint       timed;        /* those followed by an entry */
   TscopeTime  total_ns;

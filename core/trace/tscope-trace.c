@@ -653,6 +653,13 @@ tscope_trace_get_user_exits (TscopeTrace *self)
   return &self->model.user_exits;
 }
 
+guint
+tscope_trace_get_n_kvm_reasons (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->model.kvm_reasons->len;
+}
+
 const char *
 tscope_trace_get_kvm_reason_name (TscopeTrace *self,
                                   guint        reason)

@@ -90,6 +90,7 @@ const TscopeSoftirq *tscope_trace_get_softirq   (TscopeTrace *self,
 guint          tscope_trace_get_softirq_unmatched (TscopeTrace *self);
 const TscopeGuestSpans *tscope_trace_get_guest_spans (TscopeTrace *self);
 const TscopeUserExits  *tscope_trace_get_user_exits (TscopeTrace *self);
+guint          tscope_trace_get_n_kvm_reasons   (TscopeTrace *self);
 const char    *tscope_trace_get_kvm_reason_name (TscopeTrace *self,
                                                  guint        reason);
 guint          tscope_trace_get_n_vcpus         (TscopeTrace *self);
