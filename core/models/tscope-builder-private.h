@@ -52,6 +52,12 @@ typedef struct
   guint8  sched_named;      /* named by a sched field or owns an interval */
   guint8  comm16[16];       /* raw bytes of the last char[16] comm seen */
   gint64  kvm_entry;        /* open kvm_entry time, or -1 */
+  /* the pid's, as ORACLE.md matches them: handed over to a new task of
+   * the pid (_tscope_builder_hand_over()) */
+  gint64  sys_start[2];     /* open syscall per source (TSCOPE_SYS_RAW, TSCOPE_SYS_EACH) */
+  gint32  sys_nr[2];
+  guint32 blocked;          /* open blocked interval, or NONE */
+  guint8  sys_open;         /* bit per source: sys_start and sys_nr hold an open syscall */
 } TaskBuild;
 
 /* A record as the task-wide builder needs it, extracted by the reader:
@@ -105,6 +111,7 @@ typedef struct
   guint       iv_cap;
   guint       irq_cap;
   guint       sirq_cap;
+  guint32     blocked;      /* the blocked interval this CPU's last sched_switch began, or NONE */
   GHashTable *irq_open;     /* irq -> IrqOpen */
   gint64      softirq_open[TSCOPE_MAX_VEC];
   gint64      raise_pending[TSCOPE_MAX_VEC];
@@ -117,6 +124,24 @@ typedef struct
   gint64  max;
   GArray *raise;            /* gint64 raise -> entry samples */
 } SoftirqBuild;
+
+/* Syscall spans of one source: a trace with raw_syscalls events uses
+ * those alone, one without uses the per-syscall events (ORACLE.md); which
+ * is known only when the pass is over, so both are built. */
+enum
+{
+  TSCOPE_SYS_RAW,           /* raw_syscalls:sys_enter, sys_exit */
+  TSCOPE_SYS_EACH,          /* syscalls:sys_enter_NAME, sys_exit_NAME */
+};
+
+typedef struct
+{
+  TscopeSyscalls s;
+  guint          cap;
+  GHashTable    *side;      /* index -> gint64 duration (4.29 s or more) */
+  guint          unmatched;
+  guint64        records;   /* sys_enter and sys_exit records seen */
+} SysBuild;
 
 typedef struct
 {
@@ -140,8 +165,17 @@ typedef struct
   guint         mig_cap;
   guint         guest_cap;
   guint         marks_cap;
+  SysBuild      sys[2];           /* TSCOPE_SYS_RAW, TSCOPE_SYS_EACH */
+  guint16       sys_nr_small[1024]; /* syscall nr -> index in m->syscall_nrs + 1 */
+  GHashTable   *sys_nr_big;       /* the other numbers: nr -> index + 1 */
+  guint         blocked_cap;
+  guint         stacks_cap;
+  guint         stack_addrs_cap;
+  guint         stack_addrs_n;
+  GHashTable   *stack_ids;        /* GBytes of a stack's addresses -> id + 1 */
   /* the reader's: the last name sent per pid (a hash of its 16 bytes) */
   TscopeCommSlot *comm_cache;     /* [TSCOPE_COMM_CACHE] */
+  guint64        *switch_next;    /* [n_cpus] the index of the record after the CPU's last sched_switch */
 } Builder;
 
 static inline gint32
@@ -200,6 +234,16 @@ void     _tscope_builder_print       (Builder         *b,
                                       const guint8    *rec,
                                       guint            size);
 void     _tscope_builder_finish_kvm  (Builder         *b);
+void     _tscope_builder_sys_enter   (Builder         *b,
+                                      const TscopeOp  *op);
+void     _tscope_builder_sys_exit    (Builder         *b,
+                                      const TscopeOp  *op);
+void     _tscope_builder_kernel_stack (Builder        *b,
+                                       guint           cpu,
+                                       const guint8   *rec,
+                                       guint           size);
+void     _tscope_builder_finish_syscalls (Builder     *b);
+void     _tscope_builder_clear_syscalls (Builder      *b);
 void     _tscope_builder_clear_kvm   (Builder         *b);
 
 G_END_DECLS

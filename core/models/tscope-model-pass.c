@@ -307,6 +307,23 @@ extract_fast (Builder         *b,
                   rec + f[F_CHILD_COMM].offset);
         break;
       }
+    case TSCOPE_EV_SYS_ENTER:
+    case TSCOPE_EV_SYS_EXIT:
+      {
+        /* the syscalls of stacks.dat-like traces are most of their
+         * records: the pid and the number, nothing else */
+        gint64 nr;
+
+        memcpy (&nr, rec + f[F_ID].offset, 8);
+        put_fast (b, pipe, q, piped, r, kind, id, rd_i32 (rec + b->tep->common_pid.offset), 0,
+                  (gint32) CLAMP (nr, G_MININT32, G_MAXINT32), 0, 0, NULL, NULL);
+        break;
+      }
+    case TSCOPE_EV_SYSCALL_ENTER:
+    case TSCOPE_EV_SYSCALL_EXIT:
+      put_fast (b, pipe, q, piped, r, kind, id, rd_i32 (rec + b->tep->common_pid.offset), 0,
+                rd_i32 (rec + f[F_SYSCALL_NR].offset), 0, 0, NULL, NULL);
+      break;
     case TSCOPE_EV_SCHED_EXIT:
     default:
       {
@@ -371,6 +388,15 @@ extract (Builder         *b,
       op.a = _tscope_field_i32 (tep, &f[F_PID], rec);
       comm_a = changed_comm (b, op.a, &f[F_COMM], rec);
       break;
+    case TSCOPE_EV_SYS_ENTER:
+    case TSCOPE_EV_SYS_EXIT:
+    case TSCOPE_EV_SYSCALL_ENTER:
+    case TSCOPE_EV_SYSCALL_EXIT:
+      op.a = _tscope_field_i32 (tep, &tep->common_pid, rec);
+      op.c = (gint32) CLAMP (_tscope_field_get (tep, &f[kind == TSCOPE_EV_SYS_ENTER || kind == TSCOPE_EV_SYS_EXIT
+                                                       ? F_ID : F_SYSCALL_NR], rec),
+                             G_MININT32, G_MAXINT32);
+      break;
     default:
       /* KVM and trace_marker records go whole */
       raw = rec;
@@ -391,7 +417,8 @@ dispatch (Builder   *b,
           gboolean   native,
           guint64   *counts,
           const Ids *ids,
-          const Rec *r)
+          const Rec *r,
+          guint64    index)
 {
   guint id;
   IdInfo info;
@@ -423,6 +450,9 @@ dispatch (Builder   *b,
     }
   if (G_LIKELY (info.route == ROUTE_FAST))
     {
+      /* a kernel_stack record right after it on its CPU is its stack */
+      if (info.kind == TSCOPE_EV_SCHED_SWITCH)
+        b->switch_next[r->cpu] = index + 1;
       extract_fast (b, pipe, q, piped, info.kind, id, r);
       return;
     }
@@ -439,7 +469,14 @@ dispatch (Builder   *b,
     case TSCOPE_EV_SOFTIRQ_RAISE:
       _tscope_builder_softirq (b, info.kind, r->ts, r->cpu, r->rec, r->size);
       break;
+    case TSCOPE_EV_KERNEL_STACK:
+      /* only the stack of a switch (ORACLE.md's `offcpu`) is modelled */
+      if (index != b->switch_next[r->cpu])
+        break;
+      G_GNUC_FALLTHROUGH;
     default:
+      if (info.kind == TSCOPE_EV_SCHED_SWITCH)
+        b->switch_next[r->cpu] = index + 1;
       /* out of line: it takes the cursor from the pipe and gives it back */
       if (piped)
         {
@@ -622,7 +659,7 @@ merge_as (Pass     *x,
       first = MIN (first, r.ts);
       last = MAX (last, r.ts);
       count++;
-      dispatch (b, pipe, &q, piped, native, counts, &ids, &r);
+      dispatch (b, pipe, &q, piped, native, counts, &ids, &r, index);
       index++;
       if (G_LIKELY (_tscope_rb_decode (swap, big_endian, &next, end, &raw_ts, &r.rec, &r.size)))
         r.ts = G_UNLIKELY (convert) ? _tscope_file_convert_ts (s->file, r.cpu, raw_ts)

@@ -20,6 +20,7 @@ tscope_trace_finalize (GObject *object)
     self->view_index_free (self->view_index);
   g_free (self->task_runs);
   g_free (self->task_runs_start);
+  g_clear_pointer (&self->syscall_names, g_hash_table_unref);
   g_mutex_clear (&self->lazy_lock);
   _tscope_record_index_clear (&self->records);
   _tscope_model_clear (&self->model);
@@ -686,6 +687,105 @@ tscope_trace_get_marks (TscopeTrace *self)
   return &self->model.marks;
 }
 
+/**
+ * tscope_trace_get_syscalls:
+ *
+ * Returns: (transfer none): the syscall spans, each task's sorted by start.
+ */
+const TscopeSyscalls *
+tscope_trace_get_syscalls (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  return &self->model.syscalls;
+}
+
+/**
+ * tscope_trace_get_syscall_nr:
+ * @index: a TscopeSyscalls.nr value
+ *
+ * Returns: the syscall number it stands for.
+ */
+gint32
+tscope_trace_get_syscall_nr (TscopeTrace *self,
+                             guint16      index)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), -1);
+  g_return_val_if_fail (index < self->model.syscall_nrs->len, -1);
+  return g_array_index (self->model.syscall_nrs, gint32, index);
+}
+
+/**
+ * tscope_trace_get_syscall_duration:
+ * @i: a span of tscope_trace_get_syscalls()
+ *
+ * Returns: its duration in ns, also when it is too long for the column.
+ */
+TscopeTime
+tscope_trace_get_syscall_duration (TscopeTrace *self,
+                                   guint        i)
+{
+  const TscopeSyscalls *s = &self->model.syscalls;
+  gint64 *side;
+
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  g_return_val_if_fail (i < s->n, 0);
+  if (G_LIKELY (s->duration[i] != G_MAXUINT32) || self->model.syscall_side == NULL)
+    return s->duration[i];
+  side = g_hash_table_lookup (self->model.syscall_side, GUINT_TO_POINTER (i));
+  return side ? *side : s->duration[i];
+}
+
+/**
+ * tscope_trace_get_syscalls_unmatched:
+ *
+ * Returns: the sys_enter and sys_exit records that made no span
+ * (ORACLE.md's `syscalls_unmatched`).
+ */
+guint
+tscope_trace_get_syscalls_unmatched (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->model.syscalls_unmatched;
+}
+
+/**
+ * tscope_trace_get_blocked:
+ *
+ * Returns: (transfer none): the intervals tasks spent blocked (S or D),
+ * sorted by start.
+ */
+const TscopeBlocked *
+tscope_trace_get_blocked (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  return &self->model.blocked;
+}
+
+/**
+ * tscope_trace_get_blocked_unended:
+ *
+ * Returns: the blocked intervals without an end in the trace.
+ */
+guint
+tscope_trace_get_blocked_unended (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->model.blocked_unended;
+}
+
+/**
+ * tscope_trace_get_stacks:
+ *
+ * Returns: (transfer none): the distinct kernel stacks of the blocked
+ * intervals.
+ */
+const TscopeStacks *
+tscope_trace_get_stacks (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  return &self->model.stacks;
+}
+
 /* Bytes of heap the models hold (the page cache of the mapped file and
  * libtraceevent's formats are not counted). */
 gsize
@@ -708,6 +808,10 @@ _tscope_trace_model_bytes (TscopeTrace *self)
   bytes += self->model.migrations.n * (8 + 4 + 2 + 2);
   bytes += self->model.guest.n * (8 + 8 + 4 + 2 + 2);
   bytes += self->model.marks.n * (8 + 2 + 4 + sizeof (char *));
+  bytes += self->model.syscalls.n * (8 + 4 + 4 + 2);
+  bytes += self->model.blocked.n * (8 + 8 + 4 + 4 + 1);
+  if (self->model.stacks.offset)
+    bytes += (self->model.stacks.n + 1) * 4 + self->model.stacks.offset[self->model.stacks.n] * 8;
   return bytes;
 }
 

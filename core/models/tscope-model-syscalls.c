@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * Syscall spans and kernel stacks, built in the one pass with the rules of
+ * shared/traces/ORACLE.md (`syscalls`, `offcpu`): a task's sys_enter to
+ * its next sys_exit of the same number, and the kernel_stack record that
+ * a stacktrace trigger writes after a sched_switch that blocks.  The
+ * blocked intervals themselves are begun and ended in tscope-model.c,
+ * beside the switches and wakeups that make them.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "tscope-builder-private.h"
+#include "tscope-model-tasks-private.h"
+
+/* ---- syscall numbers ---- */
+
+/* Spans keep a 2-byte index into the numbers seen, not the number: a
+ * trace calls a few dozen syscalls, whatever their numbers (x32's have
+ * bit 30 set). */
+static guint16
+nr_index (Builder *b,
+          gint32   nr)
+{
+  GArray *nrs = b->m->syscall_nrs;
+  gpointer v;
+
+  if (G_LIKELY ((guint32) nr < G_N_ELEMENTS (b->sys_nr_small) && b->sys_nr_small[nr]))
+    return b->sys_nr_small[nr] - 1;
+  v = g_hash_table_lookup (b->sys_nr_big, GINT_TO_POINTER (nr));
+  if (v)
+    return (guint16) (GPOINTER_TO_UINT (v) - 1);
+  /* no file could name 65535 syscalls: past them, the last one stands */
+  if (nrs->len >= G_MAXUINT16)
+    return G_MAXUINT16 - 1;
+  g_array_append_val (nrs, nr);
+  if ((guint32) nr < G_N_ELEMENTS (b->sys_nr_small))
+    b->sys_nr_small[nr] = (guint16) nrs->len;
+  else
+    g_hash_table_insert (b->sys_nr_big, GINT_TO_POINTER (nr), GUINT_TO_POINTER (nrs->len));
+  return (guint16) (nrs->len - 1);
+}
+
+static guint
+source_of (const TscopeOp *op)
+{
+  return op->kind == TSCOPE_EV_SYS_ENTER || op->kind == TSCOPE_EV_SYS_EXIT ? TSCOPE_SYS_RAW : TSCOPE_SYS_EACH;
+}
+
+static void
+push_span (Builder  *b,
+           SysBuild *sb,
+           gint64    start,
+           gint64    end,
+           guint32   task,
+           gint32    nr)
+{
+  TscopeSyscalls *s = &sb->s;
+  guint i = s->n;
+  gint64 duration = end - start;
+
+  if (G_UNLIKELY (i == sb->cap))
+    {
+      sb->cap = _tscope_next_cap (sb->cap);
+      GROW (s->start, sb->cap);
+      GROW (s->duration, sb->cap);
+      GROW (s->task, sb->cap);
+      GROW (s->nr, sb->cap);
+    }
+  s->start[i] = start;
+  s->task[i] = task;
+  s->nr[i] = nr_index (b, nr);
+  if (G_LIKELY (duration >= 0 && duration < G_MAXUINT32))
+    s->duration[i] = (guint32) duration;
+  else
+    {
+      /* timestamps read from the file may go backwards: a span is never
+       * negative */
+      s->duration[i] = duration < 0 ? 0 : G_MAXUINT32;
+      if (duration >= G_MAXUINT32)
+        {
+          if (sb->side == NULL)
+            sb->side = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+          g_hash_table_insert (sb->side, GUINT_TO_POINTER (i), g_memdup2 (&duration, sizeof duration));
+        }
+    }
+  s->n++;
+}
+
+/**
+ * _tscope_builder_sys_enter:
+ * @op: a sys_enter record: op->a the pid that recorded it, op->c the number
+ *
+ * Opens a syscall of the pid; one still open is unmatched.
+ */
+void
+_tscope_builder_sys_enter (Builder        *b,
+                           const TscopeOp *op)
+{
+  guint src = source_of (op);
+  TaskBuild *t = &b->tb[_tscope_builder_task_of (b, op->a, op->ts, FALSE)];
+
+  b->sys[src].records++;
+  if (t->sys_open & (1u << src))
+    b->sys[src].unmatched++;
+  t->sys_open |= 1u << src;
+  t->sys_start[src] = op->ts;
+  t->sys_nr[src] = op->c;
+}
+
+/**
+ * _tscope_builder_sys_exit:
+ * @op: a sys_exit record: op->a the pid that recorded it, op->c the number
+ *
+ * Closes the pid's open syscall when the numbers agree: a span.  An exit
+ * with nothing open is unmatched; one with another number is unmatched
+ * and so is the span it meets.
+ */
+void
+_tscope_builder_sys_exit (Builder        *b,
+                          const TscopeOp *op)
+{
+  guint src = source_of (op);
+  SysBuild *sb = &b->sys[src];
+  guint32 task = _tscope_builder_task_of (b, op->a, op->ts, FALSE);
+  TaskBuild *t = &b->tb[task];
+
+  sb->records++;
+  if (!(t->sys_open & (1u << src)))
+    {
+      sb->unmatched++;
+      return;
+    }
+  t->sys_open &= ~(1u << src);
+  if (G_UNLIKELY (t->sys_nr[src] != op->c))
+    {
+      sb->unmatched += 2;
+      return;
+    }
+  push_span (b, sb, t->sys_start[src], op->ts, task, op->c);
+}
+
+/* ---- kernel stacks ---- */
+
+/* The id of the stack of @n addresses at @addrs, each distinct stack kept
+ * once (a workload blocks in a few hundred places, thousands of times). */
+static guint32
+intern_stack (Builder       *b,
+              const guint64 *addrs,
+              guint          n)
+{
+  TscopeStacks *st = &b->m->stacks;
+  g_autoptr(GBytes) key = g_bytes_new (addrs, n * sizeof *addrs);
+  gpointer v = g_hash_table_lookup (b->stack_ids, key);
+
+  if (v)
+    return GPOINTER_TO_UINT (v) - 1;
+  if (st->n + 1 >= b->stacks_cap)
+    {
+      b->stacks_cap = _tscope_next_cap (b->stacks_cap);
+      GROW (st->offset, b->stacks_cap);
+    }
+  if (b->stack_addrs_n + n > b->stack_addrs_cap)
+    {
+      b->stack_addrs_cap = MAX (_tscope_next_cap (b->stack_addrs_cap), b->stack_addrs_n + n);
+      GROW (st->addrs, b->stack_addrs_cap);
+    }
+  if (st->n == 0)
+    st->offset[0] = 0;
+  memcpy (st->addrs + b->stack_addrs_n, addrs, n * sizeof *addrs);
+  b->stack_addrs_n += n;
+  st->offset[st->n + 1] = b->stack_addrs_n;
+  g_hash_table_insert (b->stack_ids, g_steal_pointer (&key), GUINT_TO_POINTER (st->n + 1));
+  return st->n++;
+}
+
+/**
+ * _tscope_builder_kernel_stack:
+ * @cpu: the CPU that recorded it
+ * @rec: (array length=size): a kernel_stack record that came right after
+ *   a sched_switch on @cpu (the reader checks that)
+ *
+ * Gives the stack to the blocked interval that switch began, if it did
+ * and the stack is its task's.  The addresses are read as `trace-cmd
+ * report` prints them: every word of `caller` up to the record's end, or
+ * to a word whose low 32 bits are all ones.
+ */
+void
+_tscope_builder_kernel_stack (Builder      *b,
+                              guint         cpu,
+                              const guint8 *rec,
+                              guint         size)
+{
+  const TscopeTep *tep = b->tep;
+  const TscopeField *caller = &tep->fields[TSCOPE_EV_KERNEL_STACK][F_CALLER];
+  TscopeBlocked *bl = &b->m->blocked;
+  guint32 iv = b->cpus[cpu].blocked;
+  guint word = (guint) tep_get_long_size (tep->tep);
+  guint64 addrs[512];   /* a record holds at most a page */
+  guint n = 0;
+
+  b->cpus[cpu].blocked = NONE;
+  if (iv == NONE || !(caller->flags & TSCOPE_FIELD_PRESENT) || (word != 4 && word != 8)
+      || _tscope_field_int (tep, &tep->common_pid, rec, size) != b->tb[bl->task[iv]].pid)
+    return;
+  for (guint off = caller->offset; off + word <= size && n < G_N_ELEMENTS (addrs); off += word)
+    {
+      guint64 a = _tscope_read_uint (rec + off, word, tep->swap);
+
+      if ((guint32) a == G_MAXUINT32)
+        break;
+      addrs[n++] = a;
+    }
+  bl->stack[iv] = intern_stack (b, addrs, n);
+}
+
+/* ---- the end of the pass ---- */
+
+static void
+clear_sys (SysBuild *sb)
+{
+  g_free (sb->s.start);
+  g_free (sb->s.duration);
+  g_free (sb->s.task);
+  g_free (sb->s.nr);
+  g_clear_pointer (&sb->side, g_hash_table_unref);
+  memset (sb, 0, sizeof *sb);
+}
+
+/**
+ * _tscope_builder_finish_syscalls:
+ *
+ * Keeps the spans of the source ORACLE.md reads (raw_syscalls when the
+ * trace has any), counts the syscalls still open as unmatched and the
+ * blocked intervals never ended as unended.
+ */
+void
+_tscope_builder_finish_syscalls (Builder *b)
+{
+  TscopeModel *m = b->m;
+  guint src = b->sys[TSCOPE_SYS_RAW].records > 0 ? TSCOPE_SYS_RAW : TSCOPE_SYS_EACH;
+  SysBuild *sb = &b->sys[src];
+
+  m->syscalls_unmatched = sb->unmatched;
+  for (guint tk = 0; tk < m->n_tasks; tk++)
+    if (b->tb[tk].sys_open & (1u << src))
+      m->syscalls_unmatched++;
+  m->syscalls = sb->s;
+  SHRINK (m->syscalls.start, m->syscalls.n);
+  SHRINK (m->syscalls.duration, m->syscalls.n);
+  SHRINK (m->syscalls.task, m->syscalls.n);
+  SHRINK (m->syscalls.nr, m->syscalls.n);
+  m->syscall_side = g_steal_pointer (&sb->side);
+  memset (sb, 0, sizeof *sb);
+  clear_sys (&b->sys[src ^ 1]);
+
+  for (guint i = 0; i < m->blocked.n; i++)
+    if (m->blocked.end[i] < 0)
+      m->blocked_unended++;
+  SHRINK (m->blocked.start, m->blocked.n);
+  SHRINK (m->blocked.end, m->blocked.n);
+  SHRINK (m->blocked.task, m->blocked.n);
+  SHRINK (m->blocked.stack, m->blocked.n);
+  SHRINK (m->blocked.state, m->blocked.n);
+  if (m->stacks.n == 0)
+    {
+      /* offset[] always has n + 1 entries */
+      GROW (m->stacks.offset, 1);
+      m->stacks.offset[0] = 0;
+    }
+  SHRINK (m->stacks.offset, m->stacks.n + 1);
+  SHRINK (m->stacks.addrs, b->stack_addrs_n);
+}
+
+void
+_tscope_builder_clear_syscalls (Builder *b)
+{
+  clear_sys (&b->sys[TSCOPE_SYS_RAW]);
+  clear_sys (&b->sys[TSCOPE_SYS_EACH]);
+  g_clear_pointer (&b->sys_nr_big, g_hash_table_unref);
+  g_clear_pointer (&b->stack_ids, g_hash_table_unref);
+}
