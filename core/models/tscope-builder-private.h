@@ -52,12 +52,8 @@ typedef struct
   guint8  sched_named;      /* named by a sched field or owns an interval */
   guint8  comm16[16];       /* raw bytes of the last char[16] comm seen */
   gint64  kvm_entry;        /* open kvm_entry time, or -1 */
-  /* the pid's, as ORACLE.md matches them: handed over to a new task of
-   * the pid (_tscope_builder_hand_over()) */
-  gint64  sys_start[2];     /* open syscall per source (TSCOPE_SYS_RAW, TSCOPE_SYS_EACH) */
-  gint32  sys_nr[2];
-  guint32 blocked;          /* open blocked interval, or NONE */
-  guint8  sys_open;         /* bit per source: sys_start and sys_nr hold an open syscall */
+  guint32 blocked;          /* open blocked interval, or NONE; the pid's, as ORACLE.md
+                             * matches it: handed over to a new task of the pid */
 } TaskBuild;
 
 /* A record as the task-wide builder needs it, extracted by the reader:
@@ -136,12 +132,21 @@ enum
 
 typedef struct
 {
-  TscopeSyscalls s;
+  TscopeSyscalls s;         /* task[] holds pids until the pass is over */
   guint          cap;
   GHashTable    *side;      /* index -> gint64 duration (4.29 s or more) */
   guint          unmatched;
   guint64        records;   /* sys_enter and sys_exit records seen */
 } SysBuild;
+
+/* A pid's open syscall per source: the reader matches enter and exit by
+ * pid, as ORACLE.md does, before any task exists for them. */
+typedef struct
+{
+  gint64  start[2];
+  gint32  nr[2];
+  guint8  open;             /* bit per source */
+} SysOpen;
 
 typedef struct
 {
@@ -165,9 +170,6 @@ typedef struct
   guint         mig_cap;
   guint         guest_cap;
   guint         marks_cap;
-  SysBuild      sys[2];           /* TSCOPE_SYS_RAW, TSCOPE_SYS_EACH */
-  guint16       sys_nr_small[1024]; /* syscall nr -> index in m->syscall_nrs + 1 */
-  GHashTable   *sys_nr_big;       /* the other numbers: nr -> index + 1 */
   guint         blocked_cap;
   guint         stacks_cap;
   guint         stack_addrs_cap;
@@ -176,6 +178,16 @@ typedef struct
   /* the reader's: the last name sent per pid (a hash of its 16 bytes) */
   TscopeCommSlot *comm_cache;     /* [TSCOPE_COMM_CACHE] */
   guint64        *switch_next;    /* [n_cpus] the index of the record after the CPU's last sched_switch */
+  /* the reader's: syscalls, matched by pid (tscope-model-syscalls.c) */
+  SysBuild       sys[2];          /* TSCOPE_SYS_RAW, TSCOPE_SYS_EACH */
+  guint16        sys_nr_small[1024]; /* syscall nr -> index in m->syscall_nrs + 1 */
+  GHashTable    *sys_nr_big;      /* the other numbers: nr -> index + 1 */
+  guint32       *sys_pid_slot;    /* pid -> index in sys_open + 1, or 0 */
+  guint          sys_pid_slot_len;
+  GHashTable    *sys_pid_big;     /* pids past TSCOPE_PID_MAP_MAX -> index + 1 */
+  SysOpen       *sys_open;
+  guint          n_sys_open;
+  guint          sys_open_cap;
 } Builder;
 
 static inline gint32
@@ -234,10 +246,10 @@ void     _tscope_builder_print       (Builder         *b,
                                       const guint8    *rec,
                                       guint            size);
 void     _tscope_builder_finish_kvm  (Builder         *b);
-void     _tscope_builder_sys_enter   (Builder         *b,
-                                      const TscopeOp  *op);
-void     _tscope_builder_sys_exit    (Builder         *b,
-                                      const TscopeOp  *op);
+void     _tscope_builder_syscall     (Builder         *b,
+                                      TscopeEventKind  kind,
+                                      gint64           ts,
+                                      const guint8    *rec);
 void     _tscope_builder_kernel_stack (Builder        *b,
                                        guint           cpu,
                                        const guint8   *rec,

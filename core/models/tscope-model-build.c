@@ -27,10 +27,6 @@ static const guint8 is_global[TSCOPE_EV_N_KINDS] = {
   [TSCOPE_EV_KVM_USERSPACE_EXIT] = 1,
   [TSCOPE_EV_KVM_OTHER] = 1,
   [TSCOPE_EV_PRINT] = 1,
-  [TSCOPE_EV_SYS_ENTER] = 1,
-  [TSCOPE_EV_SYS_EXIT] = 1,
-  [TSCOPE_EV_SYSCALL_ENTER] = 1,
-  [TSCOPE_EV_SYSCALL_EXIT] = 1,
   [TSCOPE_EV_KERNEL_STACK] = 1,
 };
 
@@ -52,10 +48,6 @@ fast_kind (const TscopeTep *tep,
     [TSCOPE_EV_SCHED_FORK] = { { F_PARENT_PID, 4 }, { F_CHILD_PID, 4 }, { F_PARENT_COMM, 16 },
                                { F_CHILD_COMM, 16 } },
     [TSCOPE_EV_SCHED_EXIT] = { { F_PID, 4 }, { F_COMM, 16 } },
-    [TSCOPE_EV_SYS_ENTER] = { { F_ID, 8 } },
-    [TSCOPE_EV_SYS_EXIT] = { { F_ID, 8 } },
-    [TSCOPE_EV_SYSCALL_ENTER] = { { F_SYSCALL_NR, 4 } },
-    [TSCOPE_EV_SYSCALL_EXIT] = { { F_SYSCALL_NR, 4 } },
   };
 
   if (tep->swap || kind >= G_N_ELEMENTS (need) || need[kind][0].size == 0)
@@ -94,6 +86,8 @@ id_infos (const TscopeTep *tep)
       info[id].min_size = tep->min_size[kind];
       if (kind == TSCOPE_EV_OTHER)
         info[id].route = ROUTE_NONE;
+      else if (kind >= TSCOPE_EV_SYS_ENTER && kind <= TSCOPE_EV_SYSCALL_EXIT)
+        info[id].route = ROUTE_SYS;
       else if (!is_global[kind])
         info[id].route = ROUTE_CPU;
       else

@@ -307,23 +307,6 @@ extract_fast (Builder         *b,
                   rec + f[F_CHILD_COMM].offset);
         break;
       }
-    case TSCOPE_EV_SYS_ENTER:
-    case TSCOPE_EV_SYS_EXIT:
-      {
-        /* the syscalls of stacks.dat-like traces are most of their
-         * records: the pid and the number, nothing else */
-        gint64 nr;
-
-        memcpy (&nr, rec + f[F_ID].offset, 8);
-        put_fast (b, pipe, q, piped, r, kind, id, rd_i32 (rec + b->tep->common_pid.offset), 0,
-                  (gint32) CLAMP (nr, G_MININT32, G_MAXINT32), 0, 0, NULL, NULL);
-        break;
-      }
-    case TSCOPE_EV_SYSCALL_ENTER:
-    case TSCOPE_EV_SYSCALL_EXIT:
-      put_fast (b, pipe, q, piped, r, kind, id, rd_i32 (rec + b->tep->common_pid.offset), 0,
-                rd_i32 (rec + f[F_SYSCALL_NR].offset), 0, 0, NULL, NULL);
-      break;
     case TSCOPE_EV_SCHED_EXIT:
     default:
       {
@@ -388,15 +371,6 @@ extract (Builder         *b,
       op.a = _tscope_field_i32 (tep, &f[F_PID], rec);
       comm_a = changed_comm (b, op.a, &f[F_COMM], rec);
       break;
-    case TSCOPE_EV_SYS_ENTER:
-    case TSCOPE_EV_SYS_EXIT:
-    case TSCOPE_EV_SYSCALL_ENTER:
-    case TSCOPE_EV_SYSCALL_EXIT:
-      op.a = _tscope_field_i32 (tep, &tep->common_pid, rec);
-      op.c = (gint32) CLAMP (_tscope_field_get (tep, &f[kind == TSCOPE_EV_SYS_ENTER || kind == TSCOPE_EV_SYS_EXIT
-                                                       ? F_ID : F_SYSCALL_NR], rec),
-                             G_MININT32, G_MAXINT32);
-      break;
     default:
       /* KVM and trace_marker records go whole */
       raw = rec;
@@ -454,6 +428,12 @@ dispatch (Builder   *b,
       if (info.kind == TSCOPE_EV_SCHED_SWITCH)
         b->switch_next[r->cpu] = index + 1;
       extract_fast (b, pipe, q, piped, info.kind, id, r);
+      return;
+    }
+  if (info.route == ROUTE_SYS)
+    {
+      /* most records of a syscall trace: matched here, nothing queued */
+      _tscope_builder_syscall (b, info.kind, r->ts, r->rec);
       return;
     }
   switch (info.kind)

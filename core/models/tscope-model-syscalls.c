@@ -2,11 +2,13 @@
  * Copyright 2026 The Tracescope developers
  *
  * Syscall spans and kernel stacks, built in the one pass with the rules of
- * shared/traces/ORACLE.md (`syscalls`, `offcpu`): a task's sys_enter to
+ * shared/traces/ORACLE.md (`syscalls`, `offcpu`): a pid's sys_enter to
  * its next sys_exit of the same number, and the kernel_stack record that
- * a stacktrace trigger writes after a sched_switch that blocks.  The
- * blocked intervals themselves are begun and ended in tscope-model.c,
- * beside the switches and wakeups that make them.
+ * a stacktrace trigger writes after a sched_switch that blocks.  Syscalls
+ * are most records of the traces that have them: the reader matches them
+ * itself, by pid, and the spans get their tasks when the pass is over.
+ * The blocked intervals are begun and ended in tscope-model.c, beside the
+ * switches and wakeups that make them.
  */
 #include "config.h"
 
@@ -43,10 +45,47 @@ nr_index (Builder *b,
   return (guint16) (nrs->len - 1);
 }
 
-static guint
-source_of (const TscopeOp *op)
+/* The open syscalls of @pid. */
+static SysOpen *
+open_of (Builder *b,
+         gint32   pid)
 {
-  return op->kind == TSCOPE_EV_SYS_ENTER || op->kind == TSCOPE_EV_SYS_EXIT ? TSCOPE_SYS_RAW : TSCOPE_SYS_EACH;
+  guint32 *slot;
+
+  if (G_LIKELY ((guint) pid < b->sys_pid_slot_len && b->sys_pid_slot[pid]))
+    return &b->sys_open[b->sys_pid_slot[pid] - 1];
+  if (pid >= 0 && pid < TSCOPE_PID_MAP_MAX)
+    {
+      if ((guint) pid >= b->sys_pid_slot_len)
+        {
+          guint n = MIN (MAX ((guint) pid + 1, b->sys_pid_slot_len * 2), TSCOPE_PID_MAP_MAX);
+
+          GROW (b->sys_pid_slot, n);
+          memset (b->sys_pid_slot + b->sys_pid_slot_len, 0, (n - b->sys_pid_slot_len) * sizeof (guint32));
+          b->sys_pid_slot_len = n;
+        }
+      slot = &b->sys_pid_slot[pid];
+    }
+  else
+    {
+      gpointer v = g_hash_table_lookup (b->sys_pid_big, GINT_TO_POINTER (pid));
+
+      if (v)
+        return &b->sys_open[GPOINTER_TO_UINT (v) - 1];
+      slot = NULL;
+    }
+  if (b->n_sys_open == b->sys_open_cap)
+    {
+      b->sys_open_cap = _tscope_next_cap (b->sys_open_cap);
+      GROW (b->sys_open, b->sys_open_cap);
+    }
+  memset (&b->sys_open[b->n_sys_open], 0, sizeof (SysOpen));
+  b->n_sys_open++;
+  if (slot)
+    *slot = b->n_sys_open;
+  else
+    g_hash_table_insert (b->sys_pid_big, GINT_TO_POINTER (pid), GUINT_TO_POINTER (b->n_sys_open));
+  return &b->sys_open[b->n_sys_open - 1];
 }
 
 static void
@@ -54,7 +93,7 @@ push_span (Builder  *b,
            SysBuild *sb,
            gint64    start,
            gint64    end,
-           guint32   task,
+           gint32    pid,
            gint32    nr)
 {
   TscopeSyscalls *s = &sb->s;
@@ -70,7 +109,7 @@ push_span (Builder  *b,
       GROW (s->nr, sb->cap);
     }
   s->start[i] = start;
-  s->task[i] = task;
+  s->task[i] = (guint32) pid;           /* a task id when the pass is over */
   s->nr[i] = nr_index (b, nr);
   if (G_LIKELY (duration >= 0 && duration < G_MAXUINT32))
     s->duration[i] = (guint32) duration;
@@ -90,56 +129,55 @@ push_span (Builder  *b,
 }
 
 /**
- * _tscope_builder_sys_enter:
- * @op: a sys_enter record: op->a the pid that recorded it, op->c the number
+ * _tscope_builder_syscall:
+ * @kind: one of the four syscall kinds
+ * @rec: a record of that kind, at least its min_size long
  *
- * Opens a syscall of the pid; one still open is unmatched.
+ * Matches sys_enter and sys_exit records by the pid that recorded them: an
+ * exit ends the pid's open syscall when the numbers agree, a span.  An
+ * exit with nothing open is unmatched; one with another number is
+ * unmatched and so is the syscall it meets; an enter while one is open
+ * leaves that one unmatched.  The reader's: it runs in the pass, in
+ * merged order, without a queued op.
  */
 void
-_tscope_builder_sys_enter (Builder        *b,
-                           const TscopeOp *op)
+_tscope_builder_syscall (Builder         *b,
+                         TscopeEventKind  kind,
+                         gint64           ts,
+                         const guint8    *rec)
 {
-  guint src = source_of (op);
-  TaskBuild *t = &b->tb[_tscope_builder_task_of (b, op->a, op->ts, FALSE)];
-
-  b->sys[src].records++;
-  if (t->sys_open & (1u << src))
-    b->sys[src].unmatched++;
-  t->sys_open |= 1u << src;
-  t->sys_start[src] = op->ts;
-  t->sys_nr[src] = op->c;
-}
-
-/**
- * _tscope_builder_sys_exit:
- * @op: a sys_exit record: op->a the pid that recorded it, op->c the number
- *
- * Closes the pid's open syscall when the numbers agree: a span.  An exit
- * with nothing open is unmatched; one with another number is unmatched
- * and so is the span it meets.
- */
-void
-_tscope_builder_sys_exit (Builder        *b,
-                          const TscopeOp *op)
-{
-  guint src = source_of (op);
+  const TscopeTep *tep = b->tep;
+  gboolean raw = kind == TSCOPE_EV_SYS_ENTER || kind == TSCOPE_EV_SYS_EXIT;
+  guint src = raw ? TSCOPE_SYS_RAW : TSCOPE_SYS_EACH;
   SysBuild *sb = &b->sys[src];
-  guint32 task = _tscope_builder_task_of (b, op->a, op->ts, FALSE);
-  TaskBuild *t = &b->tb[task];
+  gint32 pid = _tscope_field_i32 (tep, &tep->common_pid, rec);
+  gint64 nr64 = _tscope_field_get (tep, &tep->fields[kind][raw ? F_ID : F_SYSCALL_NR], rec);
+  gint32 nr = (gint32) CLAMP (nr64, G_MININT32, G_MAXINT32);
+  SysOpen *o = open_of (b, pid);
+  guint8 bit = 1u << src;
 
   sb->records++;
-  if (!(t->sys_open & (1u << src)))
+  if (kind == TSCOPE_EV_SYS_ENTER || kind == TSCOPE_EV_SYSCALL_ENTER)
+    {
+      if (o->open & bit)
+        sb->unmatched++;
+      o->open |= bit;
+      o->start[src] = ts;
+      o->nr[src] = nr;
+      return;
+    }
+  if (!(o->open & bit))
     {
       sb->unmatched++;
       return;
     }
-  t->sys_open &= ~(1u << src);
-  if (G_UNLIKELY (t->sys_nr[src] != op->c))
+  o->open &= ~bit;
+  if (G_UNLIKELY (o->nr[src] != nr))
     {
       sb->unmatched += 2;
       return;
     }
-  push_span (b, sb, t->sys_start[src], op->ts, task, op->c);
+  push_span (b, sb, o->start[src], ts, pid, nr);
 }
 
 /* ---- kernel stacks ---- */
@@ -229,12 +267,42 @@ clear_sys (SysBuild *sb)
   memset (sb, 0, sizeof *sb);
 }
 
+/* The task each span's pid named when the syscall began: the latest of
+ * the pid's tasks made by then (the earliest, for a syscall older than
+ * any), or a new one for a pid known only by its syscalls. */
+static void
+resolve_tasks (Builder        *b,
+               TscopeSyscalls *s)
+{
+  for (guint i = 0; i < s->n; i++)
+    {
+      gint32 pid = (gint32) s->task[i];
+      guint32 task;
+
+      if (pid == 0)
+        {
+          s->task[i] = TSCOPE_IDLE_TASK;
+          continue;
+        }
+      task = *_tscope_builder_pid_slot (b, pid);
+      if (task == NONE)
+        {
+          task = _tscope_builder_new_task (b, pid, s->start[i]);
+          *_tscope_builder_pid_slot (b, pid) = task;
+        }
+      while (b->tb[task].first_ts > s->start[i] && b->tb[task].prev_same_pid != NONE)
+        task = b->tb[task].prev_same_pid;
+      s->task[i] = task;
+    }
+}
+
 /**
  * _tscope_builder_finish_syscalls:
  *
  * Keeps the spans of the source ORACLE.md reads (raw_syscalls when the
- * trace has any), counts the syscalls still open as unmatched and the
- * blocked intervals never ended as unended.
+ * trace has any), gives them their tasks, counts the syscalls still open
+ * as unmatched and the blocked intervals never ended as unended.  On the
+ * builder thread, once the reader is done, before the tasks are closed.
  */
 void
 _tscope_builder_finish_syscalls (Builder *b)
@@ -244,9 +312,10 @@ _tscope_builder_finish_syscalls (Builder *b)
   SysBuild *sb = &b->sys[src];
 
   m->syscalls_unmatched = sb->unmatched;
-  for (guint tk = 0; tk < m->n_tasks; tk++)
-    if (b->tb[tk].sys_open & (1u << src))
+  for (guint i = 0; i < b->n_sys_open; i++)
+    if (b->sys_open[i].open & (1u << src))
       m->syscalls_unmatched++;
+  resolve_tasks (b, &sb->s);
   m->syscalls = sb->s;
   SHRINK (m->syscalls.start, m->syscalls.n);
   SHRINK (m->syscalls.duration, m->syscalls.n);
@@ -280,5 +349,8 @@ _tscope_builder_clear_syscalls (Builder *b)
   clear_sys (&b->sys[TSCOPE_SYS_RAW]);
   clear_sys (&b->sys[TSCOPE_SYS_EACH]);
   g_clear_pointer (&b->sys_nr_big, g_hash_table_unref);
+  g_clear_pointer (&b->sys_pid_big, g_hash_table_unref);
+  g_clear_pointer (&b->sys_pid_slot, g_free);
+  g_clear_pointer (&b->sys_open, g_free);
   g_clear_pointer (&b->stack_ids, g_hash_table_unref);
 }

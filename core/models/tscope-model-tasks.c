@@ -114,7 +114,7 @@ _tscope_builder_pid_slot_slow (Builder *b,
  *
  * What the new task of a pid takes from the old one: the name and CPU
  * (until its own are seen), and what ORACLE.md matches by pid, not by
- * task: an open syscall and an open blocked interval.
+ * task: an open blocked interval.
  */
 void
 _tscope_builder_hand_over (Builder *b,
@@ -126,10 +126,6 @@ _tscope_builder_hand_over (Builder *b,
 
   t->pid_last_cpu = f->pid_last_cpu;
   t->comm_id = f->comm_id;
-  memcpy (t->sys_start, f->sys_start, sizeof t->sys_start);
-  memcpy (t->sys_nr, f->sys_nr, sizeof t->sys_nr);
-  t->sys_open = f->sys_open;
   t->blocked = f->blocked;
-  f->sys_open = 0;
   f->blocked = NONE;
 }

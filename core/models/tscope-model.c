@@ -437,14 +437,6 @@ apply (Builder        *b,
     case TSCOPE_EV_PRINT:
       _tscope_builder_print (b, op->ts, op->cpu, raw, op->extra);
       break;
-    case TSCOPE_EV_SYS_ENTER:
-    case TSCOPE_EV_SYSCALL_ENTER:
-      _tscope_builder_sys_enter (b, op);
-      break;
-    case TSCOPE_EV_SYS_EXIT:
-    case TSCOPE_EV_SYSCALL_EXIT:
-      _tscope_builder_sys_exit (b, op);
-      break;
     case TSCOPE_EV_KERNEL_STACK:
       _tscope_builder_kernel_stack (b, op->cpu, raw, op->extra);
       break;
@@ -574,6 +566,7 @@ _tscope_builder_init (Builder     *b,
   for (guint c = 0; c < m->n_cpus; c++)
     b->switch_next[c] = G_MAXUINT64;
   b->sys_nr_big = g_hash_table_new (NULL, NULL);
+  b->sys_pid_big = g_hash_table_new (NULL, NULL);
   b->stack_ids = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
   for (guint i = 0; i < TSCOPE_COMM_CACHE; i++)
     b->comm_cache[i].pid = G_MININT64;
@@ -710,11 +703,12 @@ finish_wakeups (Builder *b)
 void
 _tscope_builder_finish_tasks (Builder *b)
 {
+  /* it may add the tasks of pids known only by their syscalls */
+  _tscope_builder_finish_syscalls (b);
   finish_tasks (b);
   finish_intervals (b);
   finish_wakeups (b);
   _tscope_builder_finish_kvm (b);
-  _tscope_builder_finish_syscalls (b);
 }
 
 /**
