@@ -23,6 +23,7 @@
 #include "tscope-error.h"
 #include "tscope-builder-private.h"
 #include "tscope-model-pass-private.h"
+#include "tscope-model-syscalls-private.h"
 
 /* ---- the reader's side of the queue ---- */
 
@@ -433,7 +434,7 @@ dispatch (Builder   *b,
   if (info.route == ROUTE_SYS)
     {
       /* most records of a syscall trace: matched here, nothing queued */
-      _tscope_builder_syscall (b, info.kind, r->ts, r->rec);
+      _tscope_builder_syscall_rec (b, info.kind, r->ts, r->rec);
       return;
     }
   switch (info.kind)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "tscope-builder-private.h"
+#include "tscope-model-syscalls-private.h"
 #include "tscope-model-tasks-private.h"
 
 /* ---- syscall numbers ---- */
@@ -45,14 +46,19 @@ nr_index (Builder *b,
   return (guint16) (nrs->len - 1);
 }
 
-/* The open syscalls of @pid. */
-static SysOpen *
-open_of (Builder *b,
-         gint32   pid)
+/**
+ * _tscope_builder_sys_open_slow:
+ *
+ * Returns: the open syscalls of @pid, the first time it is met (or when
+ * its pid is too big for the map).
+ */
+SysOpen *
+_tscope_builder_sys_open_slow (Builder *b,
+                               gint32   pid)
 {
   guint32 *slot;
 
-  if (G_LIKELY ((guint) pid < b->sys_pid_slot_len && b->sys_pid_slot[pid]))
+  if ((guint) pid < b->sys_pid_slot_len && b->sys_pid_slot[pid])
     return &b->sys_open[b->sys_pid_slot[pid] - 1];
   if (pid >= 0 && pid < TSCOPE_PID_MAP_MAX)
     {
@@ -88,19 +94,25 @@ open_of (Builder *b,
   return &b->sys_open[b->n_sys_open - 1];
 }
 
-static void
-push_span (Builder  *b,
-           SysBuild *sb,
-           gint64    start,
-           gint64    end,
-           gint32    pid,
-           gint32    nr)
+/**
+ * _tscope_builder_sys_span_slow:
+ *
+ * Adds a span when the inline way cannot: the columns are full, the
+ * number is new or big, or the duration does not fit 32 bits.
+ */
+void
+_tscope_builder_sys_span_slow (Builder  *b,
+                               SysBuild *sb,
+                               gint64    start,
+                               gint64    end,
+                               gint32    pid,
+                               gint32    nr)
 {
   TscopeSyscalls *s = &sb->s;
   guint i = s->n;
   gint64 duration = end - start;
 
-  if (G_UNLIKELY (i == sb->cap))
+  if (i == sb->cap)
     {
       sb->cap = _tscope_next_cap (sb->cap);
       GROW (s->start, sb->cap);
@@ -111,7 +123,7 @@ push_span (Builder  *b,
   s->start[i] = start;
   s->task[i] = (guint32) pid;           /* a task id when the pass is over */
   s->nr[i] = nr_index (b, nr);
-  if (G_LIKELY (duration >= 0 && duration < G_MAXUINT32))
+  if (duration >= 0 && duration < G_MAXUINT32)
     s->duration[i] = (guint32) duration;
   else
     {
@@ -133,12 +145,8 @@ push_span (Builder  *b,
  * @kind: one of the four syscall kinds
  * @rec: a record of that kind, at least its min_size long
  *
- * Matches sys_enter and sys_exit records by the pid that recorded them: an
- * exit ends the pid's open syscall when the numbers agree, a span.  An
- * exit with nothing open is unmatched; one with another number is
- * unmatched and so is the syscall it meets; an enter while one is open
- * leaves that one unmatched.  The reader's: it runs in the pass, in
- * merged order, without a queued op.
+ * Matches one syscall record (_tscope_builder_syscall_at()), its fields
+ * read from @rec: the pass's way is inline in tscope-model-pass.c.
  */
 void
 _tscope_builder_syscall (Builder         *b,
@@ -146,38 +154,7 @@ _tscope_builder_syscall (Builder         *b,
                          gint64           ts,
                          const guint8    *rec)
 {
-  const TscopeTep *tep = b->tep;
-  gboolean raw = kind == TSCOPE_EV_SYS_ENTER || kind == TSCOPE_EV_SYS_EXIT;
-  guint src = raw ? TSCOPE_SYS_RAW : TSCOPE_SYS_EACH;
-  SysBuild *sb = &b->sys[src];
-  gint32 pid = _tscope_field_i32 (tep, &tep->common_pid, rec);
-  gint64 nr64 = _tscope_field_get (tep, &tep->fields[kind][raw ? F_ID : F_SYSCALL_NR], rec);
-  gint32 nr = (gint32) CLAMP (nr64, G_MININT32, G_MAXINT32);
-  SysOpen *o = open_of (b, pid);
-  guint8 bit = 1u << src;
-
-  sb->records++;
-  if (kind == TSCOPE_EV_SYS_ENTER || kind == TSCOPE_EV_SYSCALL_ENTER)
-    {
-      if (o->open & bit)
-        sb->unmatched++;
-      o->open |= bit;
-      o->start[src] = ts;
-      o->nr[src] = nr;
-      return;
-    }
-  if (!(o->open & bit))
-    {
-      sb->unmatched++;
-      return;
-    }
-  o->open &= ~bit;
-  if (G_UNLIKELY (o->nr[src] != nr))
-    {
-      sb->unmatched += 2;
-      return;
-    }
-  push_span (b, sb, o->start[src], ts, pid, nr);
+  _tscope_builder_syscall_rec (b, kind, ts, rec);
 }
 
 /* ---- kernel stacks ---- */
