@@ -132,15 +132,13 @@ enum
 
 typedef struct
 {
-  TscopeSyscalls s;         /* task[] holds pids until the pass is over */
+  TscopeSyscalls s;
   guint          cap;
   GHashTable    *side;      /* index -> gint64 duration (4.29 s or more) */
-  guint          unmatched;
-  guint64        records;   /* sys_enter and sys_exit records seen */
 } SysBuild;
 
 /* A pid's open syscall per source: the reader matches enter and exit by
- * pid, as ORACLE.md does, before any task exists for them. */
+ * pid, as ORACLE.md does; the builder stores the spans. */
 typedef struct
 {
   gint64  start[2];
@@ -175,13 +173,15 @@ typedef struct
   guint         stack_addrs_cap;
   guint         stack_addrs_n;
   GHashTable   *stack_ids;        /* GBytes of a stack's addresses -> id + 1 */
+  SysBuild      sys[2];           /* spans per source: TSCOPE_SYS_RAW, TSCOPE_SYS_EACH */
+  guint16       sys_nr_small[1024]; /* syscall nr -> index in m->syscall_nrs + 1 */
+  GHashTable   *sys_nr_big;       /* the other numbers: nr -> index + 1 */
   /* the reader's: the last name sent per pid (a hash of its 16 bytes) */
   TscopeCommSlot *comm_cache;     /* [TSCOPE_COMM_CACHE] */
   guint64        *switch_next;    /* [n_cpus] the index of the record after the CPU's last sched_switch */
   /* the reader's: syscalls, matched by pid (tscope-model-syscalls.c) */
-  SysBuild       sys[2];          /* TSCOPE_SYS_RAW, TSCOPE_SYS_EACH */
-  guint16        sys_nr_small[1024]; /* syscall nr -> index in m->syscall_nrs + 1 */
-  GHashTable    *sys_nr_big;      /* the other numbers: nr -> index + 1 */
+  guint64        sys_records[2];  /* sys_enter and sys_exit records seen, per source */
+  guint          sys_unmatched[2];
   guint32       *sys_pid_slot;    /* pid -> index in sys_open + 1, or 0 */
   guint          sys_pid_slot_len;
   GHashTable    *sys_pid_big;     /* pids past TSCOPE_PID_MAP_MAX -> index + 1 */
@@ -250,6 +250,8 @@ void     _tscope_builder_syscall     (Builder         *b,
                                       TscopeEventKind  kind,
                                       gint64           ts,
                                       const guint8    *rec);
+void     _tscope_builder_sys_span_op (Builder         *b,
+                                      const TscopeOp  *op);
 void     _tscope_builder_kernel_stack (Builder        *b,
                                        guint           cpu,
                                        const guint8   *rec,

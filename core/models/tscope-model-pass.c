@@ -433,8 +433,19 @@ dispatch (Builder   *b,
     }
   if (info.route == ROUTE_SYS)
     {
-      /* most records of a syscall trace: matched here, nothing queued */
-      _tscope_builder_syscall_rec (b, info.kind, r->ts, r->rec);
+      /* most records of a syscall trace: matched here, only spans queued */
+      gint32 pid, nr;
+      gint64 start;
+
+      _tscope_builder_syscall_fields (b->tep, info.kind, r->rec, &pid, &nr);
+      if (_tscope_builder_syscall_at (b, info.kind, r->ts, pid, nr, &start))
+        {
+          guint64 d = (guint64) (r->ts - start);
+          Rec at_start = { r->rec, r->size, r->cpu, start };
+
+          put_fast (b, pipe, q, piped, &at_start, info.kind, id, pid, (gint32) (guint32) d, nr,
+                    (gint32) (d >> 32), 0, NULL, NULL);
+        }
       return;
     }
   switch (info.kind)

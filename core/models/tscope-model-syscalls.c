@@ -6,7 +6,7 @@
  * its next sys_exit of the same number, and the kernel_stack record that
  * a stacktrace trigger writes after a sched_switch that blocks.  Syscalls
  * are most records of the traces that have them: the reader matches them
- * itself, by pid, and the spans get their tasks when the pass is over.
+ * itself, by pid, and queues only the spans, which the builder stores.
  * The blocked intervals are begun and ended in tscope-model.c, beside the
  * switches and wakeups that make them.
  */
@@ -95,24 +95,23 @@ _tscope_builder_sys_open_slow (Builder *b,
 }
 
 /**
- * _tscope_builder_sys_span_slow:
+ * _tscope_builder_sys_span_op:
+ * @op: a span as _tscope_builder_span_op() makes it
  *
- * Adds a span when the inline way cannot: the columns are full, the
- * number is new or big, or the duration does not fit 32 bits.
+ * Stores a syscall span, for the task its pid names now (when the
+ * syscall returns).  The builder's.
  */
 void
-_tscope_builder_sys_span_slow (Builder  *b,
-                               SysBuild *sb,
-                               gint64    start,
-                               gint64    end,
-                               gint32    pid,
-                               gint32    nr)
+_tscope_builder_sys_span_op (Builder        *b,
+                             const TscopeOp *op)
 {
+  SysBuild *sb = &b->sys[op->kind == TSCOPE_EV_SYS_EXIT ? TSCOPE_SYS_RAW : TSCOPE_SYS_EACH];
   TscopeSyscalls *s = &sb->s;
   guint i = s->n;
-  gint64 duration = end - start;
+  guint64 duration = ((guint64) (guint32) op->d << 32) | (guint32) op->b;
+  gint32 nr = op->c;
 
-  if (i == sb->cap)
+  if (G_UNLIKELY (i == sb->cap))
     {
       sb->cap = _tscope_next_cap (sb->cap);
       GROW (s->start, sb->cap);
@@ -120,24 +119,22 @@ _tscope_builder_sys_span_slow (Builder  *b,
       GROW (s->task, sb->cap);
       GROW (s->nr, sb->cap);
     }
-  s->start[i] = start;
-  s->task[i] = (guint32) pid;           /* a task id when the pass is over */
-  s->nr[i] = nr_index (b, nr);
-  if (duration >= 0 && duration < G_MAXUINT32)
+  s->start[i] = op->ts;
+  s->task[i] = _tscope_builder_task_of (b, op->a, op->ts, FALSE);
+  s->nr[i] = G_LIKELY ((guint32) nr < G_N_ELEMENTS (b->sys_nr_small) && b->sys_nr_small[nr])
+             ? b->sys_nr_small[nr] - 1 : nr_index (b, nr);
+  if (G_LIKELY (duration < G_MAXUINT32))
     s->duration[i] = (guint32) duration;
+  else if ((gint64) duration < 0)
+    s->duration[i] = 0;                 /* timestamps read from the file went backwards */
   else
     {
-      /* timestamps read from the file may go backwards: a span is never
-       * negative */
-      s->duration[i] = duration < 0 ? 0 : G_MAXUINT32;
-      if (duration >= G_MAXUINT32)
-        {
-          if (sb->side == NULL)
-            sb->side = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-          g_hash_table_insert (sb->side, GUINT_TO_POINTER (i), g_memdup2 (&duration, sizeof duration));
-        }
+      s->duration[i] = G_MAXUINT32;
+      if (sb->side == NULL)
+        sb->side = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+      g_hash_table_insert (sb->side, GUINT_TO_POINTER (i), g_memdup2 (&duration, sizeof duration));
     }
-  s->n++;
+  s->n = i + 1;
 }
 
 /**
@@ -145,8 +142,9 @@ _tscope_builder_sys_span_slow (Builder  *b,
  * @kind: one of the four syscall kinds
  * @rec: a record of that kind, at least its min_size long
  *
- * Matches one syscall record (_tscope_builder_syscall_at()), its fields
- * read from @rec: the pass's way is inline in tscope-model-pass.c.
+ * Matches one syscall record and stores the span it ends, as the pass
+ * does without a builder thread (the pass's way is inline in
+ * tscope-model-pass.c).
  */
 void
 _tscope_builder_syscall (Builder         *b,
@@ -154,7 +152,16 @@ _tscope_builder_syscall (Builder         *b,
                          gint64           ts,
                          const guint8    *rec)
 {
-  _tscope_builder_syscall_rec (b, kind, ts, rec);
+  gint32 pid, nr;
+  gint64 start;
+
+  _tscope_builder_syscall_fields (b->tep, kind, rec, &pid, &nr);
+  if (_tscope_builder_syscall_at (b, kind, ts, pid, nr, &start))
+    {
+      TscopeOp op = _tscope_builder_span_op (kind, 0, 0, start, ts, pid, nr);
+
+      _tscope_builder_sys_span_op (b, &op);
+    }
 }
 
 /* ---- kernel stacks ---- */
@@ -244,55 +251,25 @@ clear_sys (SysBuild *sb)
   memset (sb, 0, sizeof *sb);
 }
 
-/* The task each span's pid named when the syscall began: the latest of
- * the pid's tasks made by then (the earliest, for a syscall older than
- * any), or a new one for a pid known only by its syscalls. */
-static void
-resolve_tasks (Builder        *b,
-               TscopeSyscalls *s)
-{
-  for (guint i = 0; i < s->n; i++)
-    {
-      gint32 pid = (gint32) s->task[i];
-      guint32 task;
-
-      if (pid == 0)
-        {
-          s->task[i] = TSCOPE_IDLE_TASK;
-          continue;
-        }
-      task = *_tscope_builder_pid_slot (b, pid);
-      if (task == NONE)
-        {
-          task = _tscope_builder_new_task (b, pid, s->start[i]);
-          *_tscope_builder_pid_slot (b, pid) = task;
-        }
-      while (b->tb[task].first_ts > s->start[i] && b->tb[task].prev_same_pid != NONE)
-        task = b->tb[task].prev_same_pid;
-      s->task[i] = task;
-    }
-}
-
 /**
  * _tscope_builder_finish_syscalls:
  *
  * Keeps the spans of the source ORACLE.md reads (raw_syscalls when the
- * trace has any), gives them their tasks, counts the syscalls still open
- * as unmatched and the blocked intervals never ended as unended.  On the
- * builder thread, once the reader is done, before the tasks are closed.
+ * trace has any), counts the syscalls still open as unmatched and the
+ * blocked intervals never ended as unended.  On the builder thread, once
+ * the reader is done.
  */
 void
 _tscope_builder_finish_syscalls (Builder *b)
 {
   TscopeModel *m = b->m;
-  guint src = b->sys[TSCOPE_SYS_RAW].records > 0 ? TSCOPE_SYS_RAW : TSCOPE_SYS_EACH;
+  guint src = b->sys_records[TSCOPE_SYS_RAW] > 0 ? TSCOPE_SYS_RAW : TSCOPE_SYS_EACH;
   SysBuild *sb = &b->sys[src];
 
-  m->syscalls_unmatched = sb->unmatched;
+  m->syscalls_unmatched = b->sys_unmatched[src];
   for (guint i = 0; i < b->n_sys_open; i++)
     if (b->sys_open[i].open & (1u << src))
       m->syscalls_unmatched++;
-  resolve_tasks (b, &sb->s);
   m->syscalls = sb->s;
   SHRINK (m->syscalls.start, m->syscalls.n);
   SHRINK (m->syscalls.duration, m->syscalls.n);

@@ -440,6 +440,10 @@ apply (Builder        *b,
     case TSCOPE_EV_KERNEL_STACK:
       _tscope_builder_kernel_stack (b, op->cpu, raw, op->extra);
       break;
+    case TSCOPE_EV_SYS_EXIT:
+    case TSCOPE_EV_SYSCALL_EXIT:
+      _tscope_builder_sys_span_op (b, op);
+      break;
     default:
       break;
     }
@@ -703,7 +707,6 @@ finish_wakeups (Builder *b)
 void
 _tscope_builder_finish_tasks (Builder *b)
 {
-  /* it may add the tasks of pids known only by their syscalls */
   _tscope_builder_finish_syscalls (b);
   finish_tasks (b);
   finish_intervals (b);
