@@ -725,6 +725,9 @@ resolve_kinds (TscopeTep *t)
   if (t->fields[TSCOPE_EV_KERNEL_STACK][F_CALLER].flags & TSCOPE_FIELD_PRESENT)
     t->min_size[TSCOPE_EV_KERNEL_STACK] = t->fields[TSCOPE_EV_KERNEL_STACK][F_CALLER].offset;
   resolve_syscall_kinds (t);
+  /* syscall records are read by their common_pid too */
+  for (guint k = TSCOPE_EV_SYS_ENTER; k <= TSCOPE_EV_SYSCALL_EXIT; k++)
+    t->min_size[k] = MAX (t->min_size[k], (guint16) (t->common_pid.offset + t->common_pid.size));
 }
 
 static gboolean
