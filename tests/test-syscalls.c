@@ -41,6 +41,7 @@ fixture_set_up (Fixture       *f,
   memset (&f->m, 0, sizeof f->m);
   _tscope_model_init (&f->m, 2, f->tep->max_id);
   _tscope_builder_init (&f->b, &f->m, f->tep);
+  f->b.track_blocked = TRUE;
 }
 
 static void
@@ -392,6 +393,20 @@ test_public_kvm_guest (void)
   g_assert_cmpuint (blocked + 14, ==, tscope_trace_get_blocked (trace)->n);
 }
 
+/* A file without syscall or kernel_stack records pays nothing for them:
+ * no blocked intervals, no spans, no stacks (its task states say when
+ * tasks slept). */
+static void
+test_sched_only (void)
+{
+  g_autoptr(TscopeTrace) trace = load ("sched");
+
+  g_assert_cmpuint (tscope_trace_get_blocked (trace)->n, ==, 0);
+  g_assert_cmpuint (tscope_trace_get_syscalls (trace)->n, ==, 0);
+  g_assert_cmpuint (tscope_trace_get_stacks (trace)->n, ==, 0);
+  g_assert_cmpuint (tscope_trace_get_syscalls_unmatched (trace), ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -405,5 +420,6 @@ main (int    argc,
   g_test_add ("/offcpu/blocked-twice", Fixture, NULL, fixture_set_up, test_blocked_twice, fixture_tear_down);
   g_test_add_func ("/syscalls/stacks-dat", test_stacks_dat);
   g_test_add_func ("/syscalls/public-kvm-guest", test_public_kvm_guest);
+  g_test_add_func ("/syscalls/sched-only", test_sched_only);
   return g_test_run ();
 }

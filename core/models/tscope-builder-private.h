@@ -173,6 +173,7 @@ typedef struct
   guint         stack_addrs_cap;
   guint         stack_addrs_n;
   GHashTable   *stack_ids;        /* GBytes of a stack's addresses -> id + 1 */
+  gboolean      track_blocked;    /* TscopeModelSource.blocked */
   SysBuild      sys[2];           /* spans per source: TSCOPE_SYS_RAW, TSCOPE_SYS_EACH */
   guint16       sys_nr_small[1024]; /* syscall nr -> index in m->syscall_nrs + 1 */
   GHashTable   *sys_nr_big;       /* the other numbers: nr -> index + 1 */

@@ -231,6 +231,7 @@ _tscope_model_build (TscopeModel             *model,
     goto out;
 
   _tscope_builder_init (&b, model, source->tep);
+  b.track_blocked = source->blocked;
   for (guint i = 0; i < records->n_streams && ok; i++)
     ok = _tscope_builder_prescan (&b, &streams[i], error);
   sort_streams (order, streams, records->n_streams);

@@ -97,6 +97,7 @@ typedef struct
   TscopeProgressFunc  progress;         /* nullable; returns FALSE to cancel */
   gpointer            progress_data;
   guint               n_threads;        /* 0: one per core, at most 2 */
+  gboolean            blocked;          /* build the blocked intervals (ORACLE.md's `offcpu`) */
 } TscopeModelSource;
 
 /* Tests set it to read every record the general way (any byte order). */

@@ -291,7 +291,7 @@ on_switch (Builder        *b,
 
   /* switched out blocked (S or D) */
   c->blocked = NONE;
-  if (prev != TSCOPE_IDLE_TASK && (op->u & 3))
+  if (b->track_blocked && prev != TSCOPE_IDLE_TASK && (op->u & 3))
     begin_blocked (b, prev, cpu, ts, op->u);
 
   next = _tscope_builder_task_of (b, next_pid, ts, TRUE);

@@ -85,6 +85,51 @@ selected_buffer (TscopeTrace *self)
   g_assert_not_reached ();
 }
 
+/* Whether the file holds records of @kind (counted by the pass). */
+static gboolean
+has_records_of (TscopeTrace     *self,
+                TscopeEventKind  kind)
+{
+  for (guint id = 0; id < self->tep->max_id; id++)
+    if (self->tep->kinds[id] == kind && self->model.event_counts[id] > 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Blocked intervals cost as much as the CPU intervals and say nothing the
+ * task states do not, but for their kernel stacks: the pass builds them
+ * for a file recorded with syscall events (ORACLE.md's `offcpu` traces),
+ * whose formats say so before the pass.  A file with kernel_stack records
+ * and no syscalls is known only after it: read again (tscope_trace_load()). */
+static gboolean
+wants_blocked (const TscopeTep *tep)
+{
+  for (guint id = 0; id < tep->max_id; id++)
+    if (tep->kinds[id] >= TSCOPE_EV_SYS_ENTER && tep->kinds[id] <= TSCOPE_EV_SYSCALL_EXIT)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+load_models (TscopeTrace       *self,
+             TscopeModelSource *source,
+             GError           **error)
+{
+  if (!_tscope_model_build (&self->model, &self->records, source, error))
+    return FALSE;
+  if (source->blocked || !has_records_of (self, TSCOPE_EV_KERNEL_STACK))
+    return TRUE;
+  /* kernel stacks without syscalls (a stacktrace trigger on sched events
+   * alone): once more, with the blocked intervals they belong to */
+  _tscope_record_index_clear (&self->records);
+  memset (&self->records, 0, sizeof self->records);
+  _tscope_model_clear (&self->model);
+  memset (&self->model, 0, sizeof self->model);
+  _tscope_model_init (&self->model, self->file->cpus, self->tep->max_id);
+  source->blocked = TRUE;
+  return _tscope_model_build (&self->model, &self->records, source, error);
+}
+
 /**
  * tscope_trace_load:
  * @path: a trace.dat file (versions 6 and 7, zstd or zlib compressed)
@@ -129,8 +174,9 @@ tscope_trace_load (const char               *path,
     .progress = options ? options->progress : NULL,
     .progress_data = options ? options->progress_data : NULL,
     .n_threads = options ? options->n_threads : 0,
+    .blocked = wants_blocked (self->tep),
   };
-  if (!_tscope_model_build (&self->model, &self->records, &source, error))
+  if (!load_models (self, &source, error))
     {
       /* a file cut while we read it: that is the error, not what it left */
       if (!_tscope_file_check_intact (self->file, NULL))
