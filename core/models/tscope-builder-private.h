@@ -258,6 +258,7 @@ void     _tscope_builder_kernel_stack (Builder        *b,
                                        const guint8   *rec,
                                        guint           size);
 void     _tscope_builder_finish_syscalls (Builder     *b);
+GHashTable *_tscope_builder_new_stack_ids (void);
 void     _tscope_builder_clear_syscalls (Builder      *b);
 void     _tscope_builder_clear_kvm   (Builder         *b);
 

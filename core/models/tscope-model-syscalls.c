@@ -166,6 +166,24 @@ _tscope_builder_syscall (Builder         *b,
 
 /* ---- kernel stacks ---- */
 
+/* g_bytes_hash() goes byte by byte: a stack is a few dozen words. */
+static guint
+stack_hash (gconstpointer key)
+{
+  gsize size;
+  const guint8 *p = g_bytes_get_data ((GBytes *) key, &size);
+  guint64 h = size;
+
+  for (gsize i = 0; i + 8 <= size; i += 8)
+    {
+      guint64 w;
+
+      memcpy (&w, p + i, 8);
+      h = (h ^ w) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+    }
+  return (guint) (h ^ (h >> 32));
+}
+
 /* The id of the stack of @n addresses at @addrs, each distinct stack kept
  * once (a workload blocks in a few hundred places, thousands of times). */
 static guint32
@@ -295,6 +313,17 @@ _tscope_builder_finish_syscalls (Builder *b)
     }
   SHRINK (m->stacks.offset, m->stacks.n + 1);
   SHRINK (m->stacks.addrs, b->stack_addrs_n);
+}
+
+/**
+ * _tscope_builder_new_stack_ids:
+ *
+ * Returns: (transfer full): the table that keeps each distinct stack once.
+ */
+GHashTable *
+_tscope_builder_new_stack_ids (void)
+{
+  return g_hash_table_new_full (stack_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
 }
 
 void

@@ -571,7 +571,7 @@ _tscope_builder_init (Builder     *b,
     b->switch_next[c] = G_MAXUINT64;
   b->sys_nr_big = g_hash_table_new (NULL, NULL);
   b->sys_pid_big = g_hash_table_new (NULL, NULL);
-  b->stack_ids = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
+  b->stack_ids = _tscope_builder_new_stack_ids ();
   for (guint i = 0; i < TSCOPE_COMM_CACHE; i++)
     b->comm_cache[i].pid = G_MININT64;
   m->n_states = 1;                       /* code 0: not ended by a switch */
