@@ -12,7 +12,7 @@ cd "$(dirname "$0")"
 
 PACKAGES="meson ninja-build pkg-config gcc libc6-dev
   libglib2.0-dev libglib2.0-bin libgtk-4-dev libgtk-4-bin
-  libtracecmd-dev libtraceevent-dev libtracefs-dev libjson-c-dev libzstd-dev zlib1g-dev
+  libtracecmd-dev libtraceevent-dev libtracefs-dev libjson-c-dev libzstd-dev zlib1g-dev libseccomp-dev
   gettext desktop-file-utils appstream libxml2-utils shared-mime-info
   xvfb xauth dbus-daemon fonts-dejavu-core adwaita-icon-theme trace-cmd"
 

@@ -12,6 +12,7 @@
 #include <glib.h>
 
 #include "tscope-cli-private.h"
+#include "tscope-syscalls.h"
 
 /* ---- info ---- */
 
@@ -281,6 +282,91 @@ print_irqs (TscopeTrace *trace)
     }
 }
 
+static gint
+cmp_syscall_total_desc (gconstpointer a,
+                        gconstpointer b)
+{
+  const TscopeSyscallSummary *x = a;
+  const TscopeSyscallSummary *y = b;
+
+  return x->total_ns < y->total_ns ? 1 : x->total_ns > y->total_ns ? -1 : g_strcmp0 (x->name, y->name);
+}
+
+static gint
+cmp_offcpu_total_desc (gconstpointer a,
+                       gconstpointer b)
+{
+  const TscopeOffcpuSummary *x = a;
+  const TscopeOffcpuSummary *y = b;
+
+  return x->total_ns < y->total_ns ? 1 : x->total_ns > y->total_ns ? -1 : (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Syscalls summed per name over every task, the most time first. */
+static void
+print_syscalls (TscopeTrace *trace,
+                guint        top)
+{
+  g_autoptr(GArray) rows = tscope_trace_syscall_summary (trace);
+  g_autoptr(GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (TscopeSyscallSummary));
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TscopeSyscallSummary *r = &g_array_index (rows, TscopeSyscallSummary, i);
+      guint at = GPOINTER_TO_UINT (g_hash_table_lookup (by_name, r->name));
+      TscopeSyscallSummary *n;
+
+      if (at == 0)
+        {
+          TscopeSyscallSummary fresh = { .nr = r->nr, .name = r->name };
+
+          g_array_append_val (names, fresh);
+          at = names->len;
+          g_hash_table_insert (by_name, (gpointer) r->name, GUINT_TO_POINTER (at));
+        }
+      n = &g_array_index (names, TscopeSyscallSummary, at - 1);
+      n->count += r->count;
+      n->total_ns += r->total_ns;
+      n->max_ns = MAX (n->max_ns, r->max_ns);
+    }
+  g_array_sort (names, cmp_syscall_total_desc);
+  g_print ("\nSyscalls (unmatched: %u), the %u with the most time\n", tscope_trace_get_syscalls_unmatched (trace),
+           MIN (top, names->len));
+  g_print ("%5s %-24s %9s %14s %12s\n", "nr", "name", "count", "total", "max");
+  for (guint i = 0; i < names->len && i < top; i++)
+    {
+      const TscopeSyscallSummary *n = &g_array_index (names, TscopeSyscallSummary, i);
+      g_autofree char *t = _tscope_cli_dur_col (n->total_ns, 14);
+      g_autofree char *m = _tscope_cli_dur_col (n->max_ns, 12);
+
+      g_print ("%5d %-24s %9u %s %s\n", n->nr, n->name, n->count, t, m);
+    }
+}
+
+/* Blocked time per pid, state and kernel stack, the most time first. */
+static void
+print_offcpu (TscopeTrace *trace,
+              guint        top)
+{
+  g_autoptr(GArray) rows = tscope_trace_offcpu_summary (trace);
+
+  g_array_sort (rows, cmp_offcpu_total_desc);
+  g_print ("\nBlocked (S, D) by kernel stack (unended: %u), the %u with the most time\n",
+           tscope_trace_get_blocked_unended (trace), MIN (top, rows->len));
+  g_print ("%8s %-5s %9s %14s %12s  %s\n", "pid", "state", "count", "total", "max", "stack (innermost first)");
+  for (guint i = 0; i < rows->len && i < top; i++)
+    {
+      const TscopeOffcpuSummary *r = &g_array_index (rows, TscopeOffcpuSummary, i);
+      g_autofree char *t = _tscope_cli_dur_col (r->total_ns, 14);
+      g_autofree char *m = _tscope_cli_dur_col (r->max_ns, 12);
+      g_autofree char *stack = r->stack[0] ? g_strjoinv (" < ", r->stack) : g_strdup ("-");
+
+      g_print ("%8d %-5s %9u %s %s  %s\n", r->pid, r->state == TSCOPE_STATE_SLEEPING ? "S" : "D", r->count, t, m,
+               stack);
+    }
+}
+
 /* vCPU threads in vCPU id order ("CPU 2/KVM" before "CPU 10/KVM"), then by pid. */
 static gint
 cmp_vcpu (gconstpointer a,
@@ -374,6 +460,11 @@ print_stats (TscopeTrace *trace,
            "", ignored, discarded, dropped);
   g_print ("\nMigrations: %u sched_migrate_task events\n", tscope_trace_get_migrations (trace)->n);
   print_irqs (trace);
+  /* traces with syscall or kernel_stack records */
+  if (tscope_trace_get_syscalls (trace)->n > 0 || tscope_trace_get_syscalls_unmatched (trace) > 0)
+    print_syscalls (trace, 15);
+  if (tscope_trace_get_stacks (trace)->n > 0)
+    print_offcpu (trace, 10);
   print_kvm (trace);
   if (tscope_trace_get_marks (trace)->n > 0)
     g_print ("\nMarkers (trace_marker): %u\n", tscope_trace_get_marks (trace)->n);

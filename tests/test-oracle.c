@@ -15,6 +15,21 @@
 #include "tscope-test-util.h"
 #include "tscope-view.h"
 
+/* Keys that ORACLE.md defined after some oracle files were made: there,
+ * public-kvm-guest.oracle.json has syscall records but not the keys
+ * (test-syscalls.c checks its numbers).  Where an oracle has them, they
+ * are compared as every other key. */
+static gboolean
+newer_than_oracle (const char *key)
+{
+  static const char *const keys[] = { "syscalls", "syscalls_unmatched", "offcpu", "offcpu_unended" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (g_str_equal (key, keys[i]))
+      return TRUE;
+  return FALSE;
+}
+
 /* Appends one line per difference between @ours and @oracle. */
 static void
 diff_json (json_object *ours,
@@ -55,7 +70,7 @@ diff_json (json_object *ours,
       json_object_object_foreach (ours, k2, v2)
         {
           (void) v2;
-          if (!json_object_object_get_ex (oracle, k2, NULL))
+          if (!json_object_object_get_ex (oracle, k2, NULL) && !(*path == '\0' && newer_than_oracle (k2)))
             g_string_append_printf (out, "%s/%s: not in the oracle\n", path, k2);
         }
       return;
@@ -226,6 +241,10 @@ main (int    argc,
       g_test_add_data_func (general, tscope_test_valid_traces[i], test_general_reader);
     }
   g_test_add_func ("/oracle/public-kvm-host-zlib", test_zlib);
+  /* 1.1M records, 96 % of them syscalls, and kernel stacks: not in the
+   * list every test walks */
+  g_test_add_data_func ("/oracle/stacks", "stacks", test_trace);
+  g_test_add_data_func ("/oracle/general-reader/stacks", "stacks", test_general_reader);
   g_test_add_func ("/model/exit-then-preempted", test_exit_then_preempted);
   for (guint i = 0; i < G_N_ELEMENTS (forking); i++)
     {

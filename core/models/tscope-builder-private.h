@@ -53,6 +53,8 @@ typedef struct
   guint8  comm16[16];       /* raw bytes of the last char[16] comm seen */
   gint64  kvm_entry;        /* open kvm_entry time, or -1 */
   guint16 kvm_entry_cpu;
+  guint32 blocked;          /* open blocked interval, or NONE; the pid's, as ORACLE.md
+                             * matches it: handed over to a new task of the pid */
 } TaskBuild;
 
 /* A record as the task-wide builder needs it, extracted by the reader:
@@ -106,6 +108,7 @@ typedef struct
   guint       iv_cap;
   guint       irq_cap;
   guint       sirq_cap;
+  guint32     blocked;      /* the blocked interval this CPU's last sched_switch began, or NONE */
   GHashTable *irq_open;     /* irq -> IrqOpen */
   gint64      softirq_open[TSCOPE_MAX_VEC];
   gint64      raise_pending[TSCOPE_MAX_VEC];
@@ -118,6 +121,31 @@ typedef struct
   gint64  max;
   GArray *raise;            /* gint64 raise -> entry samples */
 } SoftirqBuild;
+
+/* Syscall spans of one source: a trace with raw_syscalls events uses
+ * those alone, one without uses the per-syscall events (ORACLE.md); which
+ * is known only when the pass is over, so both are built. */
+enum
+{
+  TSCOPE_SYS_RAW,           /* raw_syscalls:sys_enter, sys_exit */
+  TSCOPE_SYS_EACH,          /* syscalls:sys_enter_NAME, sys_exit_NAME */
+};
+
+typedef struct
+{
+  TscopeSyscalls s;
+  guint          cap;
+  GHashTable    *side;      /* index -> gint64 duration (4.29 s or more) */
+} SysBuild;
+
+/* A pid's open syscall per source: the reader matches enter and exit by
+ * pid, as ORACLE.md does; the builder stores the spans. */
+typedef struct
+{
+  gint64  start[2];
+  gint32  nr[2];
+  guint8  open;             /* bit per source */
+} SysOpen;
 
 typedef struct
 {
@@ -142,8 +170,27 @@ typedef struct
   guint         guest_cap;
   guint         user_exits_cap;
   guint         marks_cap;
+  guint         blocked_cap;
+  guint         stacks_cap;
+  guint         stack_addrs_cap;
+  guint         stack_addrs_n;
+  GHashTable   *stack_ids;        /* GBytes of a stack's addresses -> id + 1 */
+  gboolean      track_blocked;    /* TscopeModelSource.blocked */
+  SysBuild      sys[2];           /* spans per source: TSCOPE_SYS_RAW, TSCOPE_SYS_EACH */
+  guint16       sys_nr_small[1024]; /* syscall nr -> index in m->syscall_nrs + 1 */
+  GHashTable   *sys_nr_big;       /* the other numbers: nr -> index + 1 */
   /* the reader's: the last name sent per pid (a hash of its 16 bytes) */
   TscopeCommSlot *comm_cache;     /* [TSCOPE_COMM_CACHE] */
+  guint64        *switch_next;    /* [n_cpus] the index of the record after the CPU's last sched_switch */
+  /* the reader's: syscalls, matched by pid (tscope-model-syscalls.c) */
+  guint64        sys_records[2];  /* sys_enter and sys_exit records seen, per source */
+  guint          sys_unmatched[2];
+  guint32       *sys_pid_slot;    /* pid -> index in sys_open + 1, or 0 */
+  guint          sys_pid_slot_len;
+  GHashTable    *sys_pid_big;     /* pids past TSCOPE_PID_MAP_MAX -> index + 1 */
+  SysOpen       *sys_open;
+  guint          n_sys_open;
+  guint          sys_open_cap;
 } Builder;
 
 static inline gint32
@@ -202,6 +249,19 @@ void     _tscope_builder_print       (Builder         *b,
                                       const guint8    *rec,
                                       guint            size);
 void     _tscope_builder_finish_kvm  (Builder         *b);
+void     _tscope_builder_syscall     (Builder         *b,
+                                      TscopeEventKind  kind,
+                                      gint64           ts,
+                                      const guint8    *rec);
+void     _tscope_builder_sys_span_op (Builder         *b,
+                                      const TscopeOp  *op);
+void     _tscope_builder_kernel_stack (Builder        *b,
+                                       guint           cpu,
+                                       const guint8   *rec,
+                                       guint           size);
+void     _tscope_builder_finish_syscalls (Builder     *b);
+GHashTable *_tscope_builder_new_stack_ids (void);
+void     _tscope_builder_clear_syscalls (Builder      *b);
 void     _tscope_builder_clear_kvm   (Builder         *b);
 
 G_END_DECLS

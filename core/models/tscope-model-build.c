@@ -27,6 +27,7 @@ static const guint8 is_global[TSCOPE_EV_N_KINDS] = {
   [TSCOPE_EV_KVM_USERSPACE_EXIT] = 1,
   [TSCOPE_EV_KVM_OTHER] = 1,
   [TSCOPE_EV_PRINT] = 1,
+  [TSCOPE_EV_KERNEL_STACK] = 1,
 };
 
 /* Whether records of @kind can take extract_fast(): the file is in the
@@ -85,6 +86,8 @@ id_infos (const TscopeTep *tep)
       info[id].min_size = tep->min_size[kind];
       if (kind == TSCOPE_EV_OTHER)
         info[id].route = ROUTE_NONE;
+      else if (kind >= TSCOPE_EV_SYS_ENTER && kind <= TSCOPE_EV_SYSCALL_EXIT)
+        info[id].route = ROUTE_SYS;
       else if (!is_global[kind])
         info[id].route = ROUTE_CPU;
       else
@@ -228,6 +231,7 @@ _tscope_model_build (TscopeModel             *model,
     goto out;
 
   _tscope_builder_init (&b, model, source->tep);
+  b.track_blocked = source->blocked;
   for (guint i = 0; i < records->n_streams && ok; i++)
     ok = _tscope_builder_prescan (&b, &streams[i], error);
   sort_streams (order, streams, records->n_streams);

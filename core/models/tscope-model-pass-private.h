@@ -81,6 +81,7 @@ enum
   ROUTE_FAST,               /* task-wide, extract_fast() */
   ROUTE_GLOBAL,             /* task-wide, extract() */
   ROUTE_CPU,                /* irq, softirq: per CPU, the reader's */
+  ROUTE_SYS,                /* syscalls: per pid, the reader's */
 };
 
 /* What the pass reads of the formats, in locals of the hot loop. */

@@ -23,6 +23,7 @@
 #include "tscope-error.h"
 #include "tscope-builder-private.h"
 #include "tscope-model-pass-private.h"
+#include "tscope-model-syscalls-private.h"
 
 /* ---- the reader's side of the queue ---- */
 
@@ -391,7 +392,8 @@ dispatch (Builder   *b,
           gboolean   native,
           guint64   *counts,
           const Ids *ids,
-          const Rec *r)
+          const Rec *r,
+          guint64    index)
 {
   guint id;
   IdInfo info;
@@ -423,7 +425,27 @@ dispatch (Builder   *b,
     }
   if (G_LIKELY (info.route == ROUTE_FAST))
     {
+      /* a kernel_stack record right after it on its CPU is its stack */
+      if (info.kind == TSCOPE_EV_SCHED_SWITCH)
+        b->switch_next[r->cpu] = index + 1;
       extract_fast (b, pipe, q, piped, info.kind, id, r);
+      return;
+    }
+  if (info.route == ROUTE_SYS)
+    {
+      /* most records of a syscall trace: matched here, only spans queued */
+      gint32 pid, nr;
+      gint64 start;
+
+      _tscope_builder_syscall_fields (b->tep, info.kind, r->rec, &pid, &nr);
+      if (_tscope_builder_syscall_at (b, info.kind, r->ts, pid, nr, &start))
+        {
+          guint64 d = (guint64) (r->ts - start);
+          Rec at_start = { r->rec, r->size, r->cpu, start };
+
+          put_fast (b, pipe, q, piped, &at_start, info.kind, id, pid, (gint32) (guint32) d, nr,
+                    (gint32) (d >> 32), 0, NULL, NULL);
+        }
       return;
     }
   switch (info.kind)
@@ -439,7 +461,14 @@ dispatch (Builder   *b,
     case TSCOPE_EV_SOFTIRQ_RAISE:
       _tscope_builder_softirq (b, info.kind, r->ts, r->cpu, r->rec, r->size);
       break;
+    case TSCOPE_EV_KERNEL_STACK:
+      /* only the stack of a switch (ORACLE.md's `offcpu`) is modelled */
+      if (index != b->switch_next[r->cpu])
+        break;
+      G_GNUC_FALLTHROUGH;
     default:
+      if (info.kind == TSCOPE_EV_SCHED_SWITCH)
+        b->switch_next[r->cpu] = index + 1;
       /* out of line: it takes the cursor from the pipe and gives it back */
       if (piped)
         {
@@ -622,7 +651,7 @@ merge_as (Pass     *x,
       first = MIN (first, r.ts);
       last = MAX (last, r.ts);
       count++;
-      dispatch (b, pipe, &q, piped, native, counts, &ids, &r);
+      dispatch (b, pipe, &q, piped, native, counts, &ids, &r, index);
       index++;
       if (G_LIKELY (_tscope_rb_decode (swap, big_endian, &next, end, &raw_ts, &r.rec, &r.size)))
         r.ts = G_UNLIKELY (convert) ? _tscope_file_convert_ts (s->file, r.cpu, raw_ts)

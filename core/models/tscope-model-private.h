@@ -71,6 +71,11 @@ typedef struct
   GArray             *vcpus;            /* TscopeVcpu */
   GHashTable         *kvm_other;        /* pid -> (name -> count) */
   TscopeMarks         marks;
+  TscopeSyscalls      syscalls;
+  GHashTable         *syscall_side;     /* index -> gint64 duration, for those of 4.29 s or more */
+  GArray             *syscall_nrs;      /* gint32: syscall numbers, as TscopeSyscalls.nr indexes them */
+  TscopeBlocked       blocked;
+  TscopeStacks        stacks;
 
   guint               n_cpus;
   guint               n_tasks;
@@ -79,6 +84,8 @@ typedef struct
   gint64              last_ts;
   guint               irq_unmatched;
   guint               softirq_unmatched;
+  guint               syscalls_unmatched;
+  guint               blocked_unended;
   gboolean            has_sched;
 } TscopeModel;
 
@@ -91,6 +98,7 @@ typedef struct
   TscopeProgressFunc  progress;         /* nullable; returns FALSE to cancel */
   gpointer            progress_data;
   guint               n_threads;        /* 0: one per core, at most 2 */
+  gboolean            blocked;          /* build the blocked intervals (ORACLE.md's `offcpu`) */
 } TscopeModelSource;
 
 /* Tests set it to read every record the general way (any byte order). */

@@ -34,6 +34,7 @@ _tscope_model_init (TscopeModel *model,
   model->kvm_reasons = g_ptr_array_new ();
   model->vcpus = g_array_new (FALSE, FALSE, sizeof (TscopeVcpu));
   model->kvm_other = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_hash_table_unref);
+  model->syscall_nrs = g_array_new (FALSE, FALSE, sizeof (gint32));
 }
 
 static void
@@ -111,6 +112,19 @@ _tscope_model_clear (TscopeModel *model)
   g_free (model->marks.cpu);
   g_free (model->marks.task);
   g_free (model->marks.text);
+  g_free (model->syscalls.start);
+  g_free (model->syscalls.duration);
+  g_free (model->syscalls.task);
+  g_free (model->syscalls.nr);
+  g_clear_pointer (&model->syscall_side, g_hash_table_unref);
+  g_clear_pointer (&model->syscall_nrs, g_array_unref);
+  g_free (model->blocked.start);
+  g_free (model->blocked.end);
+  g_free (model->blocked.task);
+  g_free (model->blocked.stack);
+  g_free (model->blocked.state);
+  g_free (model->stacks.offset);
+  g_free (model->stacks.addrs);
   g_clear_pointer (&model->comm_names, g_ptr_array_unref);
   g_clear_pointer (&model->strings, g_string_chunk_free);
   g_clear_pointer (&model->local_strings, g_string_chunk_free);

@@ -19,6 +19,9 @@ guint32  _tscope_builder_new_task    (Builder         *b,
                                       gint64           ts);
 guint32 *_tscope_builder_pid_slot_slow (Builder       *b,
                                         gint32         pid);
+void     _tscope_builder_hand_over   (Builder         *b,
+                                      guint32          from,
+                                      guint32          to);
 
 static inline guint32 *
 _tscope_builder_pid_slot (Builder *b,
@@ -51,10 +54,7 @@ _tscope_builder_task_of (Builder  *b,
       id = _tscope_builder_new_task (b, pid, ts);
       b->tb[id].prev_same_pid = prev;
       if (prev != NONE)
-        {
-          b->tb[id].pid_last_cpu = b->tb[prev].pid_last_cpu;
-          b->tb[id].comm_id = b->tb[prev].comm_id;
-        }
+        _tscope_builder_hand_over (b, prev, id);
       *slot = id;
     }
   return id;

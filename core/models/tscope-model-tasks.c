@@ -67,6 +67,7 @@ _tscope_builder_new_task (Builder *b,
   t->prev_same_pid = NONE;
   t->parent = NONE;
   t->kvm_entry = -1;
+  t->blocked = NONE;
   t->last_cpu = -1;
   t->pid_last_cpu = -1;
   t->first_ts = ts;
@@ -104,4 +105,27 @@ _tscope_builder_pid_slot_slow (Builder *b,
       g_hash_table_insert (b->pid_big, GINT_TO_POINTER (pid), slot);
     }
   return slot;
+}
+
+/**
+ * _tscope_builder_hand_over:
+ * @from: the task a pid named until now
+ * @to: the new task of the same pid
+ *
+ * What the new task of a pid takes from the old one: the name and CPU
+ * (until its own are seen), and what ORACLE.md matches by pid, not by
+ * task: an open blocked interval.
+ */
+void
+_tscope_builder_hand_over (Builder *b,
+                           guint32  from,
+                           guint32  to)
+{
+  TaskBuild *f = &b->tb[from];
+  TaskBuild *t = &b->tb[to];
+
+  t->pid_last_cpu = f->pid_last_cpu;
+  t->comm_id = f->comm_id;
+  t->blocked = f->blocked;
+  f->blocked = NONE;
 }

@@ -92,6 +92,57 @@ state_code (Builder *b,
   return state_code_slow (b, v);
 }
 
+/* ---- blocked intervals ---- */
+
+/* A switch-out in S or D (prev_state & 3, as ORACLE.md's `offcpu` reads
+ * it) begins one; its stack comes with the kernel_stack record that may
+ * follow the switch on its CPU (tscope-model-syscalls.c). */
+static __attribute__ ((noinline)) void
+begin_blocked (Builder *b,
+               guint32  task,
+               guint    cpu,
+               gint64   ts,
+               guint16  prev_state)
+{
+  TscopeBlocked *bl = &b->m->blocked;
+  guint i = bl->n;
+
+  if (G_UNLIKELY (i == b->blocked_cap))
+    {
+      b->blocked_cap = _tscope_next_cap (b->blocked_cap);
+      GROW (bl->start, b->blocked_cap);
+      GROW (bl->end, b->blocked_cap);
+      GROW (bl->task, b->blocked_cap);
+      GROW (bl->stack, b->blocked_cap);
+      GROW (bl->state, b->blocked_cap);
+    }
+  bl->start[i] = ts;
+  bl->end[i] = -1;
+  bl->task[i] = task;
+  bl->stack[i] = TSCOPE_NO_INDEX;
+  bl->state[i] = (prev_state & 1) ? TSCOPE_STATE_SLEEPING : TSCOPE_STATE_UNINTERRUPTIBLE;
+  bl->n++;
+  /* a pid blocked again without a visible wakeup or switch-in (switches
+   * the kernel did not trace): the earlier interval stays without an end */
+  b->tb[task].blocked = i;
+  b->cpus[cpu].blocked = i;
+}
+
+/* The first wakeup of a blocked task, or its switch-in, ends the interval. */
+static inline __attribute__ ((always_inline)) void
+end_blocked (Builder *b,
+             guint32  task,
+             gint64   ts)
+{
+  TaskBuild *tb = &b->tb[task];
+
+  if (G_UNLIKELY (tb->blocked != NONE))
+    {
+      b->m->blocked.end[tb->blocked] = ts;
+      tb->blocked = NONE;
+    }
+}
+
 /* ---- wakeups ---- */
 
 static inline __attribute__ ((always_inline)) void
@@ -173,6 +224,7 @@ on_wakeup (Builder        *b,
   };
 
   task = _tscope_builder_task_of (b, op->a, op->ts, op->kind == TSCOPE_EV_SCHED_WAKEUP_NEW);
+  end_blocked (b, task, op->ts);
   start_wakeup (b, (TscopeWakeupKind) wakeup_kind[op->kind], op->ts, op->cpu, op->b, task, op->c);
   set_comm (b, task, comm);
   /* the folded sched_wakeup: the waking left a wakeup pending, which it
@@ -237,7 +289,13 @@ on_switch (Builder        *b,
       park_wakeup (b, prev);
     }
 
+  /* switched out blocked (S or D) */
+  c->blocked = NONE;
+  if (b->track_blocked && prev != TSCOPE_IDLE_TASK && (op->u & 3))
+    begin_blocked (b, prev, cpu, ts, op->u);
+
   next = _tscope_builder_task_of (b, next_pid, ts, TRUE);
+  end_blocked (b, next, ts);
   set_comm (b, next, next_comm);
   idx = push_interval (b, cpu, ts, next);
   nb = &b->tb[next];
@@ -379,6 +437,13 @@ apply (Builder        *b,
     case TSCOPE_EV_PRINT:
       _tscope_builder_print (b, op->ts, op->cpu, raw, op->extra);
       break;
+    case TSCOPE_EV_KERNEL_STACK:
+      _tscope_builder_kernel_stack (b, op->cpu, raw, op->extra);
+      break;
+    case TSCOPE_EV_SYS_EXIT:
+    case TSCOPE_EV_SYSCALL_EXIT:
+      _tscope_builder_sys_span_op (b, op);
+      break;
     default:
       break;
     }
@@ -487,6 +552,7 @@ _tscope_builder_init (Builder     *b,
   for (guint c = 0; c < m->n_cpus; c++)
     {
       b->cpus[c].cur = NONE;
+      b->cpus[c].blocked = NONE;
       for (guint v = 0; v < TSCOPE_MAX_VEC; v++)
         {
           b->cpus[c].softirq_open[v] = -1;
@@ -500,6 +566,12 @@ _tscope_builder_init (Builder     *b,
   b->kvm_counts = g_hash_table_new (NULL, NULL);
   b->state_codes = g_hash_table_new (NULL, NULL);
   b->comm_cache = g_new0 (TscopeCommSlot, TSCOPE_COMM_CACHE);
+  b->switch_next = g_new (guint64, MAX (m->n_cpus, 1));
+  for (guint c = 0; c < m->n_cpus; c++)
+    b->switch_next[c] = G_MAXUINT64;
+  b->sys_nr_big = g_hash_table_new (NULL, NULL);
+  b->sys_pid_big = g_hash_table_new (NULL, NULL);
+  b->stack_ids = _tscope_builder_new_stack_ids ();
   for (guint i = 0; i < TSCOPE_COMM_CACHE; i++)
     b->comm_cache[i].pid = G_MININT64;
   m->n_states = 1;                       /* code 0: not ended by a switch */
@@ -522,6 +594,8 @@ _tscope_builder_clear (Builder *b)
   g_free (b->pid_map);
   g_free (b->wk_switch_cpu);
   g_free (b->comm_cache);
+  g_free (b->switch_next);
+  _tscope_builder_clear_syscalls (b);
   g_hash_table_unref (b->pid_big);
   g_hash_table_unref (b->comm_ids);
   g_hash_table_unref (b->irq_line_ids);
@@ -633,6 +707,7 @@ finish_wakeups (Builder *b)
 void
 _tscope_builder_finish_tasks (Builder *b)
 {
+  _tscope_builder_finish_syscalls (b);
   finish_tasks (b);
   finish_intervals (b);
   finish_wakeups (b);

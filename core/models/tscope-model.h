@@ -182,6 +182,39 @@ typedef struct
   const char **text;
 } TscopeMarks;
 
+/* Syscall spans: a task's sys_enter to its next sys_exit of the same
+ * number (ORACLE.md's `syscalls`), in the order they end, so each task's
+ * are sorted by start. */
+typedef struct
+{
+  guint       n;
+  TscopeTime *start;
+  guint32    *duration;           /* saturated at G_MAXUINT32: see tscope_trace_get_syscall_duration() */
+  guint32    *task;
+  guint16    *nr;                 /* index into the numbers: tscope_trace_get_syscall_nr() */
+} TscopeSyscalls;
+
+/* Blocked intervals: a task switched out in S or D until its first wakeup
+ * or its next switch-in (ORACLE.md's `offcpu`), sorted by start. */
+typedef struct
+{
+  guint       n;
+  TscopeTime *start;
+  TscopeTime *end;                /* -1: not ended in the trace */
+  guint32    *task;
+  guint32    *stack;              /* tscope_trace_get_stack(), or TSCOPE_NO_INDEX */
+  guint8     *state;              /* TSCOPE_STATE_SLEEPING or TSCOPE_STATE_UNINTERRUPTIBLE */
+} TscopeBlocked;
+
+/* Kernel stacks, each distinct one kept once: the return addresses of
+ * stack i, innermost first, are addrs[offset[i]] .. addrs[offset[i + 1] - 1]. */
+typedef struct
+{
+  guint       n;
+  guint32    *offset;             /* [n + 1] */
+  guint64    *addrs;
+} TscopeStacks;
+
 const char *tscope_state_name (TscopeState state);
 
 G_END_DECLS

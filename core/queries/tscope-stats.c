@@ -8,6 +8,7 @@
 
 #include "tscope-cursor.h"
 #include "tscope-stats.h"
+#include "tscope-syscalls.h"
 #include "tscope-trace-private.h"
 #include "tscope-limits.h"
 
@@ -550,6 +551,66 @@ kvm_other_json (TscopeTrace *trace)
   return o;
 }
 
+/* Whether the trace has records of one of these kinds. */
+static gboolean
+has_records_of (TscopeTrace           *trace,
+                const TscopeEventKind *kinds,
+                guint                  n)
+{
+  for (guint id = 0; id < trace->tep->max_id; id++)
+    for (guint k = 0; k < n; k++)
+      if (trace->tep->kinds[id] == kinds[k] && trace->model.event_counts[id] > 0)
+        return TRUE;
+  return FALSE;
+}
+
+static json_object *
+syscalls_json (TscopeTrace *trace)
+{
+  g_autoptr(GArray) rows = tscope_trace_syscall_summary (trace);
+  json_object *a = json_object_new_array ();
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TscopeSyscallSummary *r = &g_array_index (rows, TscopeSyscallSummary, i);
+      json_object *e = json_object_new_object ();
+
+      json_object_object_add (e, "pid", json_int (r->pid));
+      json_object_object_add (e, "nr", json_int (r->nr));
+      json_object_object_add (e, "name", json_object_new_string (r->name));
+      json_object_object_add (e, "count", json_int (r->count));
+      json_object_object_add (e, "total_ns", json_int (r->total_ns));
+      json_object_object_add (e, "max_ns", json_int (r->max_ns));
+      json_object_array_add (a, e);
+    }
+  return a;
+}
+
+static json_object *
+offcpu_json (TscopeTrace *trace)
+{
+  g_autoptr(GArray) rows = tscope_trace_offcpu_summary (trace);
+  json_object *a = json_object_new_array ();
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TscopeOffcpuSummary *r = &g_array_index (rows, TscopeOffcpuSummary, i);
+      json_object *e = json_object_new_object ();
+      json_object *stack = json_object_new_array ();
+
+      for (char **f = r->stack; *f; f++)
+        json_object_array_add (stack, json_object_new_string (*f));
+      json_object_object_add (e, "pid", json_int (r->pid));
+      json_object_object_add (e, "state", json_object_new_string (r->state == TSCOPE_STATE_SLEEPING ? "S" : "D"));
+      json_object_object_add (e, "stack", stack);
+      json_object_object_add (e, "count", json_int (r->count));
+      json_object_object_add (e, "total_ns", json_int (r->total_ns));
+      json_object_object_add (e, "max_ns", json_int (r->max_ns));
+      json_object_array_add (a, e);
+    }
+  return a;
+}
+
 /**
  * tscope_trace_stats_json:
  * @trace_label: the value of the "trace" key
@@ -566,6 +627,10 @@ tscope_trace_stats_json (TscopeTrace *trace,
   json_object *spans;
   json_object *raise;
   gboolean any = tscope_trace_get_n_events (trace) > 0;
+  static const TscopeEventKind syscall_kinds[] = {
+    TSCOPE_EV_SYS_ENTER, TSCOPE_EV_SYS_EXIT, TSCOPE_EV_SYSCALL_ENTER, TSCOPE_EV_SYSCALL_EXIT,
+    TSCOPE_EV_KERNEL_STACK,
+  };
 
   json_object_object_add (o, "trace", json_object_new_string (trace_label));
   json_object_object_add (o, "valid", json_object_new_boolean (TRUE));
@@ -588,6 +653,14 @@ tscope_trace_stats_json (TscopeTrace *trace,
     {
       json_object_object_add (o, "kvm", kvm_json (trace, rows));
       json_object_object_add (o, "kvm_events_other_threads", kvm_other_json (trace));
+    }
+  /* ORACLE.md: present for traces with syscall or kernel_stack records */
+  if (has_records_of (trace, syscall_kinds, G_N_ELEMENTS (syscall_kinds)))
+    {
+      json_object_object_add (o, "syscalls", syscalls_json (trace));
+      json_object_object_add (o, "syscalls_unmatched", json_int (trace->model.syscalls_unmatched));
+      json_object_object_add (o, "offcpu", offcpu_json (trace));
+      json_object_object_add (o, "offcpu_unended", json_int (trace->model.blocked_unended));
     }
   return o;
 }

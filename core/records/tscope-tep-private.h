@@ -36,6 +36,11 @@ typedef enum
   TSCOPE_EV_KVM_USERSPACE_EXIT,
   TSCOPE_EV_KVM_OTHER,          /* any other kvm_* event */
   TSCOPE_EV_PRINT,
+  TSCOPE_EV_SYS_ENTER,          /* raw_syscalls:sys_enter */
+  TSCOPE_EV_SYS_EXIT,           /* raw_syscalls:sys_exit */
+  TSCOPE_EV_SYSCALL_ENTER,      /* any syscalls:sys_enter_NAME */
+  TSCOPE_EV_SYSCALL_EXIT,       /* any syscalls:sys_exit_NAME */
+  TSCOPE_EV_KERNEL_STACK,       /* ftrace:kernel_stack */
   TSCOPE_EV_N_KINDS
 } TscopeEventKind;
 
@@ -61,6 +66,8 @@ typedef enum
   F_IRQ, F_NAME, F_VEC,                                             /* irq, softirq */
   F_VCPU_ID, F_EXIT_REASON, F_ISA, F_REASON, F_ERRNO,               /* kvm */
   F_BUF,                                                            /* print */
+  F_ID, F_SYSCALL_NR,                                               /* syscalls */
+  F_CALLER,                                                         /* kernel_stack */
   F_N_FIELDS
 } TscopeFieldId;
 

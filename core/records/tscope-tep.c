@@ -67,6 +67,9 @@ static const struct
   { TSCOPE_EV_KVM_EXIT, "kvm", "kvm_exit" },
   { TSCOPE_EV_KVM_USERSPACE_EXIT, "kvm", "kvm_userspace_exit" },
   { TSCOPE_EV_PRINT, "ftrace", "print" },
+  { TSCOPE_EV_SYS_ENTER, "raw_syscalls", "sys_enter" },
+  { TSCOPE_EV_SYS_EXIT, "raw_syscalls", "sys_exit" },
+  { TSCOPE_EV_KERNEL_STACK, "ftrace", "kernel_stack" },
 };
 
 static const char *const field_names[F_N_FIELDS] = {
@@ -95,6 +98,9 @@ static const char *const field_names[F_N_FIELDS] = {
   [F_REASON] = "reason",
   [F_ERRNO] = "errno",
   [F_BUF] = "buf",
+  [F_ID] = "id",
+  [F_SYSCALL_NR] = "__syscall_nr",
+  [F_CALLER] = "caller",
 };
 
 static void
@@ -629,6 +635,49 @@ parse_texts (TscopeTep  *t,
   (void) tep_data_comm_from_pid (t->tep, 1);
 }
 
+/* The per-syscall events (syscalls:sys_enter_NAME, sys_exit_NAME) are
+ * hundreds of ids of two kinds: the model reads only __syscall_nr, which
+ * every one of them has at the same place.  One that has it elsewhere
+ * stays unread rather than read wrong. */
+static void
+resolve_syscall_kinds (TscopeTep *t)
+{
+  int n = tep_get_events_count (t->tep);
+
+  for (int i = 0; i < n; i++)
+    {
+      struct tep_event *e = tep_get_event (t->tep, i);
+      TscopeEventKind kind;
+      TscopeField nr;
+      TscopeField *tf;
+
+      if (e == NULL || e->id < 0 || (guint) e->id >= t->max_id || e->name == NULL || e->system == NULL
+          || strcmp (e->system, "syscalls") != 0)
+        continue;
+      if (g_str_has_prefix (e->name, "sys_enter_"))
+        kind = TSCOPE_EV_SYSCALL_ENTER;
+      else if (g_str_has_prefix (e->name, "sys_exit_"))
+        kind = TSCOPE_EV_SYSCALL_EXIT;
+      else
+        continue;
+      resolve_field (&nr, tep_find_field (e, field_names[F_SYSCALL_NR]));
+      if (!(nr.flags & TSCOPE_FIELD_PRESENT) || (nr.flags & (TSCOPE_FIELD_DYNAMIC | TSCOPE_FIELD_RELATIVE)))
+        continue;
+      tf = &t->fields[kind][F_SYSCALL_NR];
+      if (!(tf->flags & TSCOPE_FIELD_PRESENT))
+        {
+          *tf = nr;
+          t->min_size[kind] = (guint16) (nr.offset + nr.size);
+        }
+      else if (tf->offset != nr.offset || tf->size != nr.size)
+        {
+          g_debug ("%s: __syscall_nr where no other syscall event has it; not read", e->name);
+          continue;
+        }
+      t->kinds[e->id] = kind;
+    }
+}
+
 static void
 resolve_kinds (TscopeTep *t)
 {
@@ -671,6 +720,14 @@ resolve_kinds (TscopeTep *t)
             t->min_size[kind_names[k].kind] = (guint16) need;
         }
     }
+  /* caller[] is as long as the stack: a record may be shorter than the
+   * format's caller[8] */
+  if (t->fields[TSCOPE_EV_KERNEL_STACK][F_CALLER].flags & TSCOPE_FIELD_PRESENT)
+    t->min_size[TSCOPE_EV_KERNEL_STACK] = t->fields[TSCOPE_EV_KERNEL_STACK][F_CALLER].offset;
+  resolve_syscall_kinds (t);
+  /* syscall records are read by their common_pid too */
+  for (guint k = TSCOPE_EV_SYS_ENTER; k <= TSCOPE_EV_SYSCALL_EXIT; k++)
+    t->min_size[k] = MAX (t->min_size[k], (guint16) (t->common_pid.offset + t->common_pid.size));
 }
 
 static gboolean

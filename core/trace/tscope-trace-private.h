@@ -32,6 +32,7 @@ struct _TscopeTrace
   GMutex              lazy_lock;
   TscopeViewIndex    *view_index;       /* NULL until a view query; set with g_once */
   GDestroyNotify      view_index_free;  /* set with view_index, by the queries */
+  GHashTable         *syscall_names;    /* nr -> name, filled by the queries under lazy_lock */
   double              load_seconds;
 };
 

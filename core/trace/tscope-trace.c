@@ -20,6 +20,7 @@ tscope_trace_finalize (GObject *object)
     self->view_index_free (self->view_index);
   g_free (self->task_runs);
   g_free (self->task_runs_start);
+  g_clear_pointer (&self->syscall_names, g_hash_table_unref);
   g_mutex_clear (&self->lazy_lock);
   _tscope_record_index_clear (&self->records);
   _tscope_model_clear (&self->model);
@@ -84,6 +85,51 @@ selected_buffer (TscopeTrace *self)
   g_assert_not_reached ();
 }
 
+/* Whether the file holds records of @kind (counted by the pass). */
+static gboolean
+has_records_of (TscopeTrace     *self,
+                TscopeEventKind  kind)
+{
+  for (guint id = 0; id < self->tep->max_id; id++)
+    if (self->tep->kinds[id] == kind && self->model.event_counts[id] > 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Blocked intervals cost as much as the CPU intervals and say nothing the
+ * task states do not, but for their kernel stacks: the pass builds them
+ * for a file recorded with syscall events (ORACLE.md's `offcpu` traces),
+ * whose formats say so before the pass.  A file with kernel_stack records
+ * and no syscalls is known only after it: read again (tscope_trace_load()). */
+static gboolean
+wants_blocked (const TscopeTep *tep)
+{
+  for (guint id = 0; id < tep->max_id; id++)
+    if (tep->kinds[id] >= TSCOPE_EV_SYS_ENTER && tep->kinds[id] <= TSCOPE_EV_SYSCALL_EXIT)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+load_models (TscopeTrace       *self,
+             TscopeModelSource *source,
+             GError           **error)
+{
+  if (!_tscope_model_build (&self->model, &self->records, source, error))
+    return FALSE;
+  if (source->blocked || !has_records_of (self, TSCOPE_EV_KERNEL_STACK))
+    return TRUE;
+  /* kernel stacks without syscalls (a stacktrace trigger on sched events
+   * alone): once more, with the blocked intervals they belong to */
+  _tscope_record_index_clear (&self->records);
+  memset (&self->records, 0, sizeof self->records);
+  _tscope_model_clear (&self->model);
+  memset (&self->model, 0, sizeof self->model);
+  _tscope_model_init (&self->model, self->file->cpus, self->tep->max_id);
+  source->blocked = TRUE;
+  return _tscope_model_build (&self->model, &self->records, source, error);
+}
+
 /**
  * tscope_trace_load:
  * @path: a trace.dat file (versions 6 and 7, zstd or zlib compressed)
@@ -128,8 +174,9 @@ tscope_trace_load (const char               *path,
     .progress = options ? options->progress : NULL,
     .progress_data = options ? options->progress_data : NULL,
     .n_threads = options ? options->n_threads : 0,
+    .blocked = wants_blocked (self->tep),
   };
-  if (!_tscope_model_build (&self->model, &self->records, &source, error))
+  if (!load_models (self, &source, error))
     {
       /* a file cut while we read it: that is the error, not what it left */
       if (!_tscope_file_check_intact (self->file, NULL))
@@ -705,6 +752,105 @@ tscope_trace_get_marks (TscopeTrace *self)
   return &self->model.marks;
 }
 
+/**
+ * tscope_trace_get_syscalls:
+ *
+ * Returns: (transfer none): the syscall spans, each task's sorted by start.
+ */
+const TscopeSyscalls *
+tscope_trace_get_syscalls (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  return &self->model.syscalls;
+}
+
+/**
+ * tscope_trace_get_syscall_nr:
+ * @index: a TscopeSyscalls.nr value
+ *
+ * Returns: the syscall number it stands for.
+ */
+gint32
+tscope_trace_get_syscall_nr (TscopeTrace *self,
+                             guint16      index)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), -1);
+  g_return_val_if_fail (index < self->model.syscall_nrs->len, -1);
+  return g_array_index (self->model.syscall_nrs, gint32, index);
+}
+
+/**
+ * tscope_trace_get_syscall_duration:
+ * @i: a span of tscope_trace_get_syscalls()
+ *
+ * Returns: its duration in ns, also when it is too long for the column.
+ */
+TscopeTime
+tscope_trace_get_syscall_duration (TscopeTrace *self,
+                                   guint        i)
+{
+  const TscopeSyscalls *s = &self->model.syscalls;
+  gint64 *side;
+
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  g_return_val_if_fail (i < s->n, 0);
+  if (G_LIKELY (s->duration[i] != G_MAXUINT32) || self->model.syscall_side == NULL)
+    return s->duration[i];
+  side = g_hash_table_lookup (self->model.syscall_side, GUINT_TO_POINTER (i));
+  return side ? *side : s->duration[i];
+}
+
+/**
+ * tscope_trace_get_syscalls_unmatched:
+ *
+ * Returns: the sys_enter and sys_exit records that made no span
+ * (ORACLE.md's `syscalls_unmatched`).
+ */
+guint
+tscope_trace_get_syscalls_unmatched (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->model.syscalls_unmatched;
+}
+
+/**
+ * tscope_trace_get_blocked:
+ *
+ * Returns: (transfer none): the intervals tasks spent blocked (S or D),
+ * sorted by start.
+ */
+const TscopeBlocked *
+tscope_trace_get_blocked (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  return &self->model.blocked;
+}
+
+/**
+ * tscope_trace_get_blocked_unended:
+ *
+ * Returns: the blocked intervals without an end in the trace.
+ */
+guint
+tscope_trace_get_blocked_unended (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->model.blocked_unended;
+}
+
+/**
+ * tscope_trace_get_stacks:
+ *
+ * Returns: (transfer none): the distinct kernel stacks of the blocked
+ * intervals.
+ */
+const TscopeStacks *
+tscope_trace_get_stacks (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  return &self->model.stacks;
+}
+
 /* Bytes of heap the models hold (the page cache of the mapped file and
  * libtraceevent's formats are not counted). */
 gsize
@@ -728,6 +874,10 @@ _tscope_trace_model_bytes (TscopeTrace *self)
   bytes += self->model.guest.n * (8 + 8 + 4 + 2 + 2);
   bytes += self->model.user_exits.n * (8 + 4 + 2 + 2);
   bytes += self->model.marks.n * (8 + 2 + 4 + sizeof (char *));
+  bytes += self->model.syscalls.n * (8 + 4 + 4 + 2);
+  bytes += self->model.blocked.n * (8 + 8 + 4 + 4 + 1);
+  if (self->model.stacks.offset)
+    bytes += (self->model.stacks.n + 1) * 4 + self->model.stacks.offset[self->model.stacks.n] * 8;
   return bytes;
 }
 

@@ -98,6 +98,15 @@ const TscopeVcpu *tscope_trace_get_vcpu         (TscopeTrace *self,
                                                  guint        i);
 GHashTable    *tscope_trace_get_kvm_other_threads (TscopeTrace *self);
 const TscopeMarks *tscope_trace_get_marks       (TscopeTrace *self);
+const TscopeSyscalls *tscope_trace_get_syscalls (TscopeTrace *self);
+gint32         tscope_trace_get_syscall_nr      (TscopeTrace *self,
+                                                 guint16      index);
+TscopeTime     tscope_trace_get_syscall_duration (TscopeTrace *self,
+                                                  guint        i);
+guint          tscope_trace_get_syscalls_unmatched (TscopeTrace *self);
+const TscopeBlocked *tscope_trace_get_blocked   (TscopeTrace *self);
+guint          tscope_trace_get_blocked_unended (TscopeTrace *self);
+const TscopeStacks *tscope_trace_get_stacks     (TscopeTrace *self);
 TscopeState    tscope_trace_state_of_prev_state (TscopeTrace *self,
                                                  guint16      prev_state,
                                                  gboolean    *preempted);
