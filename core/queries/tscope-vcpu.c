@@ -181,6 +181,8 @@ user_at_or_after (const TscopeVcpuTimeline *tl,
   return lo;
 }
 
+#define TASK_CHUNK 512
+
 typedef struct
 {
   const TscopeVcpuTimeline *tl;
@@ -188,6 +190,13 @@ typedef struct
   TscopeTime t1;
   EmitFunc   emit;
   gpointer   data;
+  /* the task's states, read ahead in time order as the periods go: one
+   * search for the whole walk, not one per exit */
+  TscopeTaskSpan *buf;      /* [TASK_CHUNK] */
+  guint      k;             /* the first not yet consumed */
+  guint      n;
+  TscopeTime next;          /* where to read on from */
+  gboolean   started;
 } Walk;
 
 static void
@@ -246,6 +255,32 @@ off_cpu_state (guint8 state)
   return state == TSCOPE_STATE_RUNNABLE ? TSCOPE_VCPU_RUNNABLE : TSCOPE_VCPU_SLEEPING;
 }
 
+/* Reads the task's next states, from where the last read ended up to
+ * @until at least: the ones not consumed yet move to the front.
+ * Returns: whether any was added */
+static gboolean
+task_fill (Walk       *w,
+           TscopeTime  until)
+{
+  guint keep = w->n - w->k;
+  guint got;
+
+  if (keep == TASK_CHUNK)
+    return FALSE;
+  if (w->buf == NULL)
+    w->buf = g_new (TscopeTaskSpan, TASK_CHUNK);
+  /* read on after the last state read, consumed or not */
+  if (w->n > 0)
+    w->next = w->buf[w->n - 1].end;
+  memmove (w->buf, w->buf + w->k, keep * sizeof (TscopeTaskSpan));
+  w->n = keep;
+  w->k = 0;
+  got = tscope_view_task_spans (w->tl->trace, w->tl->task, w->next, MAX (until, w->t1), w->buf + keep,
+                                TASK_CHUNK - keep);
+  w->n += got;
+  return got > 0;
+}
+
 /* [a, b) between an exit (or the thread's first record) and the next
  * entry (or the end), by the task state model when it knows the thread. */
 static void
@@ -256,8 +291,8 @@ host_period (Walk       *w,
              guint       reason)
 {
   const TscopeVcpuTimeline *tl = w->tl;
-  TscopeTaskSpan spans[256];
   TscopeTime t = a;
+  guint j;
 
   if (!tl->sched)
     {
@@ -270,27 +305,50 @@ host_period (Walk       *w,
         host_running (w, a, b, cpu, reason);
       return;
     }
-  while (t < b)
+  if (!w->started)
     {
-      guint n = tscope_view_task_spans (tl->trace, tl->task, t, b, spans, G_N_ELEMENTS (spans));
-
-      if (n == 0)
+      w->started = TRUE;
+      w->next = a;
+    }
+  /* the states that ended before this period belonged to guest stretches */
+  for (;;)
+    {
+      if (w->k == w->n && !task_fill (w, b))
         break;
-      for (guint i = 0; i < n; i++)
-        {
-          TscopeTime s = MAX (spans[i].begin, t);
-          TscopeTime e = MIN (spans[i].end, b);
+      if (w->buf[w->k].end > a)
+        break;
+      w->k++;
+    }
+  for (j = w->k;; j++)
+    {
+      const TscopeTaskSpan *sp;
+      TscopeTime s0;
+      TscopeTime e;
 
-          emit (w, t, s, TSCOPE_VCPU_UNTRACED, TSCOPE_VCPU_NO_CPU, reason);
-          if (spans[i].state == TSCOPE_STATE_RUNNING)
-            host_running (w, s, e, spans[i].cpu, reason);
-          else
-            emit (w, s, e, off_cpu_state (spans[i].state), TSCOPE_VCPU_NO_CPU, reason);
-          t = MAX (t, e);
+      if (j == w->n)
+        {
+          /* those before j are done with: they end in this period */
+          w->k = j;
+          if (!task_fill (w, b))
+            break;
+          j = w->k;
         }
-      if (n < G_N_ELEMENTS (spans))
+      sp = &w->buf[j];
+      if (sp->begin >= b)
+        break;
+      s0 = MAX (sp->begin, t);
+      e = MIN (sp->end, b);
+      emit (w, t, s0, TSCOPE_VCPU_UNTRACED, TSCOPE_VCPU_NO_CPU, reason);
+      if (sp->state == TSCOPE_STATE_RUNNING)
+        host_running (w, s0, e, sp->cpu, reason);
+      else
+        emit (w, s0, e, off_cpu_state (sp->state), TSCOPE_VCPU_NO_CPU, reason);
+      t = MAX (t, e);
+      /* it goes on into the next guest stretch: keep it */
+      if (sp->end > b)
         break;
     }
+  w->k = MIN (j, w->n);
   emit (w, t, b, TSCOPE_VCPU_UNTRACED, TSCOPE_VCPU_NO_CPU, reason);
 }
 
@@ -322,7 +380,7 @@ walk (const TscopeVcpuTimeline *tl,
       EmitFunc                  fn,
       gpointer                  data)
 {
-  Walk w = { tl, t0, t1, fn, data };
+  Walk w = { tl, t0, t1, fn, data, NULL, 0, 0, 0, FALSE };
   guint m = n_stretches (tl);
 
   for (guint i = stretch_ending_after (tl, t0); i <= m; i++)
@@ -342,6 +400,7 @@ walk (const TscopeVcpuTimeline *tl,
           emit (&w, s.begin, s.end, TSCOPE_VCPU_GUEST, s.cpu, s.reason);
         }
     }
+  g_free (w.buf);
 }
 
 static void
