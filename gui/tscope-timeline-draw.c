@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "tscope-colors.h"
+#include "tscope-syscalls.h"
 #include "tscope-ruler.h"
 #include "tscope-stats.h"
 #include "tscope-timeline-private.h"
@@ -208,6 +209,150 @@ _tscope_timeline_vcpu_timeline (TscopeTimeline *self,
   if (tl != NULL)
     g_hash_table_insert (self->guest_index, g_memdup2 (&key, sizeof key), tl);
   return tl;
+}
+
+/* A task's syscall spans, by start (each task's are; the index of a
+ * source is made on first use). */
+static GArray *
+syscalls_of (TscopeTimeline *self,
+             guint           source,
+             guint32         task)
+{
+  TscopeTrace *trace = tscope_session_get_trace (self->session, source);
+  const TscopeSyscalls *sc = tscope_trace_get_syscalls (trace);
+  guint64 done = vcpu_key (source, G_MAXUINT32);
+  guint64 key = vcpu_key (source, task);
+
+  if (sc == NULL || sc->n == 0)
+    return NULL;
+  if (self->syscall_index == NULL)
+    self->syscall_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
+  if (!g_hash_table_contains (self->syscall_index, &done))
+    {
+      g_hash_table_insert (self->syscall_index, g_memdup2 (&done, sizeof done), g_array_new (FALSE, FALSE, sizeof (guint)));
+      for (guint i = 0; i < sc->n; i++)
+        {
+          guint64 k = vcpu_key (source, sc->task[i]);
+          GArray *list = g_hash_table_lookup (self->syscall_index, &k);
+
+          if (list == NULL)
+            {
+              list = g_array_new (FALSE, FALSE, sizeof (guint));
+              g_hash_table_insert (self->syscall_index, g_memdup2 (&k, sizeof k), list);
+            }
+          g_array_append_val (list, i);
+        }
+    }
+  return g_hash_table_lookup (self->syscall_index, &key);
+}
+
+/* The first of a task's syscalls that ends after @t. */
+static guint
+syscall_after (TscopeTrace *trace,
+               GArray      *list,
+               TscopeTime   t)
+{
+  const TscopeSyscalls *sc = tscope_trace_get_syscalls (trace);
+  guint lo = 0;
+  guint hi = list->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      guint i = g_array_index (list, guint, mid);
+
+      if (sc->start[i] + tscope_trace_get_syscall_duration (trace, i) <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* A task's time in syscalls: a thin band along the bottom of its row. */
+static void
+draw_syscall_band (TscopeTimeline *self,
+                   GtkSnapshot    *snapshot,
+                   const Row      *row,
+                   float           y,
+                   int             h)
+{
+  TscopeTrace *trace = _tscope_timeline_row_trace (self, row);
+  const TscopeSyscalls *sc = tscope_trace_get_syscalls (trace);
+  GArray *list = syscalls_of (self, row->source, row->id);
+  TscopeSpan v = _tscope_timeline_row_view (self, row);
+  guint n = (guint) _tscope_timeline_plot_width (self);
+  g_autofree guint8 *cols = NULL;
+  GdkRGBA band = { 0.10f, 0.55f, 0.55f, 0.95f };
+  double per_px;
+
+  if (list == NULL || n == 0 || v.end <= v.begin)
+    return;
+  per_px = (double) (v.end - v.begin) / n;
+  cols = g_new0 (guint8, n);
+  for (guint k = syscall_after (trace, list, v.begin); k < list->len; k++)
+    {
+      guint i = g_array_index (list, guint, k);
+      TscopeTime end = sc->start[i] + tscope_trace_get_syscall_duration (trace, i);
+      gint64 c0;
+      gint64 c1;
+
+      if (sc->start[i] >= v.end)
+        break;
+      c0 = (gint64) ((double) (MAX (sc->start[i], v.begin) - v.begin) / per_px);
+      c1 = (gint64) ((double) (MIN (end, v.end) - v.begin) / per_px);
+      for (gint64 c = MAX (c0, 0); c <= MIN (c1, (gint64) n - 1); c++)
+        cols[c] = 1;
+      /* zoomed out, a column holds many: on to the next column */
+      if (c1 - c0 < 1)
+        {
+          guint next = syscall_after (trace, list, v.begin + (TscopeTime) ((c1 + 1) * per_px));
+
+          if (next > k + 1)
+            k = next - 1;
+        }
+    }
+  for (guint c = 0; c < n;)
+    {
+      guint e = c + 1;
+
+      while (e < n && cols[e] == cols[c])
+        e++;
+      if (cols[c])
+        rect (snapshot, &band, self->label_w + c, y + h - 3, e - c, 2);
+      c = e;
+    }
+}
+
+/* The syscall under the pointer, for the tooltip. */
+static void
+append_syscall (TscopeTimeline *self,
+                GString        *s,
+                guint           source,
+                guint32         task,
+                TscopeTime      t)
+{
+  TscopeTrace *trace = tscope_session_get_trace (self->session, source);
+  const TscopeSyscalls *sc = tscope_trace_get_syscalls (trace);
+  GArray *list = syscalls_of (self, source, task);
+  guint k;
+  guint i;
+  gint32 nr;
+  const char *name;
+  g_autofree char *d = NULL;
+
+  if (list == NULL || (k = syscall_after (trace, list, t)) >= list->len)
+    return;
+  i = g_array_index (list, guint, k);
+  if (sc->start[i] > t)
+    return;
+  nr = tscope_trace_get_syscall_nr (trace, sc->nr[i]);
+  name = tscope_trace_get_syscall_name (trace, nr);
+  d = tscope_time_format_duration (tscope_trace_get_syscall_duration (trace, i));
+  if (name)
+    g_string_append_printf (s, _("\nin syscall <b>%s</b> for %s"), name, d);
+  else
+    g_string_append_printf (s, _("\nin syscall %d for %s"), nr, d);
 }
 
 /* What a wide vCPU span says: the exit reason of a host stretch, the
@@ -586,6 +731,7 @@ draw_rows (TscopeTimeline *self,
             draw_vcpu_row (self, snapshot, row, tl, y, h);
           else
             draw_task_row (self, snapshot, row, y, h);
+          draw_syscall_band (self, snapshot, row, y, h);
         }
     }
   /* the label column's edge */
@@ -1136,6 +1282,7 @@ task_tooltip (TscopeTimeline *self,
   g_string_append_printf (s, "<b>%s</b>  pid %d", comm, tk->pid);
   if (tk->is_vcpu)
     append_vcpu_span (self, s, source, task, t);
+  append_syscall (self, s, source, task, t);
   if (!tscope_view_task_span_at (trace, task, t, &span) || span.state == TSCOPE_STATE_UNKNOWN)
     return g_string_free (s, FALSE);
   start = tscope_time_format_timestamp (tscope_session_from_source (self->session, source, span.begin));

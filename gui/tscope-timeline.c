@@ -1061,6 +1061,7 @@ sources_changed (TscopeTimeline *self)
     }
   g_hash_table_remove_all (self->label_layouts);
   g_clear_pointer (&self->guest_index, g_hash_table_unref);
+  g_clear_pointer (&self->syscall_index, g_hash_table_unref);
   build_rows (self);
   fit_label_width (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
@@ -1120,6 +1121,7 @@ tscope_timeline_set_session (TscopeTimeline *self,
   g_set_object (&self->session, session);
   g_hash_table_remove_all (self->label_layouts);
   g_clear_pointer (&self->guest_index, g_hash_table_unref);
+  g_clear_pointer (&self->syscall_index, g_hash_table_unref);
   g_clear_pointer (&self->minimap, g_free);
   g_clear_pointer (&self->frozen, gsk_render_node_unref);
   g_array_set_size (self->rows, 0);
@@ -1238,6 +1240,7 @@ tscope_timeline_finalize (GObject *object)
   g_hash_table_unref (self->collapsed_sources);
   g_hash_table_unref (self->label_layouts);
   g_clear_pointer (&self->guest_index, g_hash_table_unref);
+  g_clear_pointer (&self->syscall_index, g_hash_table_unref);
   g_free (self->minimap);
   g_clear_pointer (&self->frozen, gsk_render_node_unref);
   g_clear_object (&self->hatch);

@@ -26,6 +26,7 @@
 #include "tscope-ruler.h"
 #include "tscope-stats-panel.h"
 #include "tscope-vcpu-panel.h"
+#include "tscope-syscalls.h"
 #include "tscope-window-private.h"
 #include "tscope-timeline.h"
 #include "tscope-timeline-private.h"
@@ -2444,6 +2445,55 @@ test_vcpu_panel (void)
   close_window (window);
 }
 
+/* A task's syscalls: a teal band along the bottom of its row, and the
+ * tooltip names the syscall under the pointer (stacks.dat's longest). */
+static void
+test_syscall_band (void)
+{
+  TscopeWindow *window = open_window ("stacks");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTimeline *timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  TscopeTrace *trace = tscope_session_get_trace (session, 0);
+  const TscopeSyscalls *sc = tscope_trace_get_syscalls (trace);
+  g_autofree char *tip = NULL;
+  g_autofree char *want = NULL;
+  TscopeTime start;
+  TscopeTime dur = 0;
+  guint best = 0;
+  guint8 got[3];
+  int x;
+  int y;
+  int h;
+
+  g_assert_nonnull (sc);
+  g_assert_cmpuint (sc->n, >, 0);
+  for (guint i = 0; i < sc->n; i++)
+    if (tscope_trace_get_syscall_duration (trace, i) > dur)
+      {
+        dur = tscope_trace_get_syscall_duration (trace, i);
+        best = i;
+      }
+  start = sc->start[best];
+  want = g_strdup_printf ("in syscall <b>%s</b>",
+                          tscope_trace_get_syscall_name (trace, tscope_trace_get_syscall_nr (trace, sc->nr[best])));
+  tscope_session_set_view (session, start - dur / 4, start + dur + dur / 4, TRUE);
+  tscope_timeline_scroll_to_row (timeline, 0, TSCOPE_ROW_TASK, sc->task[best]);
+  spin_frames (3);
+  g_assert_true (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_TASK, sc->task[best], &y, &h));
+  x = tscope_timeline_time_to_x (timeline, start + dur / 2);
+  tip = _tscope_timeline_tooltip_text (timeline, x, y + h / 2.0);
+  g_assert_nonnull (tip);
+  g_assert_nonnull (strstr (tip, want));
+  {
+    g_autoptr(GdkTexture) shot = render_widget (GTK_WIDGET (timeline));
+
+    pixel_at (shot, x, y + h - 2, got);
+    g_assert_cmpint (got[1], >, got[0] + 40);
+    g_assert_cmpint (got[2], >, got[0] + 40);
+  }
+  close_window (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2497,6 +2547,7 @@ main (int    argc,
   g_test_add_func ("/gui/sources/open-specs", test_open_specs);
   g_test_add_func ("/gui/sources/add-buffers-and-remove", test_add_buffers_and_remove);
   g_test_add_func ("/gui/sources/offset-moves-rows", test_offset_moves_rows);
+  g_test_add_func ("/gui/syscall-band", test_syscall_band);
   g_test_add_func ("/gui/vm/rows", test_vm_rows);
   g_test_add_func ("/gui/vm/panel", test_vcpu_panel);
   g_test_add_func ("/gui/session/round-trip", test_session_round_trip);
