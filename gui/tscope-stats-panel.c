@@ -13,6 +13,7 @@
 #include "tscope-stats-panel.h"
 
 #define TOP_TASKS 25
+#define TOP_SYSCALLS 15
 
 struct _TscopeStatsPanel
 {
@@ -88,6 +89,23 @@ format_stats (TscopeTrace      *trace,
 
       g_string_append_printf (s, _("  count %u   min %s   p50 %s   p95 %s   p99 %s   max %s\n"), r->latency.count,
                               mn, p50, p95, p99, mx);
+    }
+  if (r->syscalls && r->syscalls->len > 0)
+    {
+      g_string_append (s, _("\n<b>Syscalls</b> (time in the range; the worst whole)\n"));
+      for (guint i = 0; i < MIN (r->syscalls->len, TOP_SYSCALLS); i++)
+        {
+          const TscopeSyscallTime *x = &g_array_index (r->syscalls, TscopeSyscallTime, i);
+          g_autofree char *name = x->name ? g_markup_escape_text (x->name, -1) : g_strdup_printf ("%d", x->nr);
+          g_autofree char *in = tscope_time_format_duration (x->total_ns);
+          g_autofree char *worst = tscope_time_format_duration (x->max_ns);
+          g_autofree char *at = tscope_time_format_timestamp (x->max_at + offset);
+          const TscopeTask *t = tscope_trace_get_task (trace, x->max_task);
+          g_autofree char *comm = g_markup_escape_text (t->comm, -1);
+
+          g_string_append_printf (s, "  %-20s %8u  %14s   worst %s at %s (%s:%d)\n", name, x->count, in, worst, at,
+                                  comm, t->pid);
+        }
     }
   return g_string_free (s, FALSE);
 }

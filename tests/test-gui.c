@@ -293,6 +293,29 @@ test_range_stats (void)
   spin_until (stats_ready, panel, 30);
   g_assert_nonnull (strstr (tscope_stats_panel_get_text (panel), "2.000 ms"));
   g_assert_nonnull (strstr (tscope_stats_panel_get_text (panel), "CPU time per task"));
+  g_assert_null (strstr (tscope_stats_panel_get_text (panel), "Syscalls"));
+  close_window (window);
+
+  /* a trace with syscalls: the one with the most time in the range first */
+  window = open_window ("stacks");
+  session = tscope_window_get_session (window);
+  panel = TSCOPE_STATS_PANEL (tscope_window_get_stats_panel (window));
+  {
+    TscopeTrace *trace = tscope_session_get_trace (session, 0);
+    TscopeTime t0 = tscope_trace_get_first_ts (trace);
+    TscopeTime t1 = t0 + (tscope_trace_get_last_ts (trace) - t0) / 4;
+    g_autoptr(TscopeRangeStats) r = tscope_trace_range_stats (trace, t0, t1);
+    const TscopeSyscallTime *top = &g_array_index (r->syscalls, TscopeSyscallTime, 0);
+    g_autofree char *line = g_strdup_printf ("  %-20s %8u", top->name, top->count);
+    const char *text;
+
+    tscope_session_set_selection (session, t0, t1);
+    spin_until (stats_ready, panel, 60);
+    text = tscope_stats_panel_get_text (panel);
+    g_assert_nonnull (strstr (text, "Syscalls"));
+    g_assert_nonnull (strstr (text, line));
+    g_assert_true (strstr (text, "Syscalls") < strstr (text, line));
+  }
   close_window (window);
 }
 

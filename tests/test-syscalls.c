@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tscope-builder-private.h"
+#include "tscope-stats.h"
 #include "tscope-syscalls.h"
 #include "tscope-test-util.h"
 #include "tscope-trace-private.h"
@@ -407,6 +408,58 @@ test_sched_only (void)
   g_assert_cmpuint (tscope_trace_get_syscalls_unmatched (trace), ==, 0);
 }
 
+/* Range statistics sum the syscalls that overlap the range: over the whole
+ * trace, each number's count and time are the summary's; over a slice, the
+ * time inside it, never more than the slice per task. */
+static void
+test_range (void)
+{
+  g_autoptr(TscopeTrace) trace = load ("stacks");
+  g_autoptr(GArray) summary = tscope_trace_syscall_summary (trace);
+  TscopeTime t0 = tscope_trace_get_first_ts (trace);
+  TscopeTime t1 = tscope_trace_get_last_ts (trace) + 1;
+  g_autoptr(TscopeRangeStats) all = tscope_trace_range_stats (trace, t0, t1);
+  g_autoptr(TscopeRangeStats) part = tscope_trace_range_stats (trace, t0 + (t1 - t0) / 3, t0 + (t1 - t0) / 2);
+  guint total = 0;
+
+  g_assert_cmpuint (all->syscalls->len, >, 0);
+  for (guint i = 0; i < all->syscalls->len; i++)
+    {
+      const TscopeSyscallTime *x = &g_array_index (all->syscalls, TscopeSyscallTime, i);
+      guint count = 0;
+      TscopeTime ns = 0;
+      TscopeTime max = 0;
+
+      for (guint k = 0; k < summary->len; k++)
+        {
+          const TscopeSyscallSummary *y = &g_array_index (summary, TscopeSyscallSummary, k);
+
+          if (y->nr == x->nr)
+            {
+              count += y->count;
+              ns += y->total_ns;
+              max = MAX (max, y->max_ns);
+            }
+        }
+      g_assert_cmpuint (x->count, ==, count);
+      g_assert_cmpint (x->total_ns, ==, ns);
+      g_assert_cmpint (x->max_ns, ==, max);
+      if (i > 0)
+        g_assert_cmpint (x->total_ns, <=, g_array_index (all->syscalls, TscopeSyscallTime, i - 1).total_ns);
+      total += x->count;
+    }
+  g_assert_cmpuint (total, ==, tscope_trace_get_syscalls (trace)->n);
+  g_assert_cmpuint (part->syscalls->len, >, 0);
+  for (guint i = 0; i < part->syscalls->len; i++)
+    {
+      const TscopeSyscallTime *x = &g_array_index (part->syscalls, TscopeSyscallTime, i);
+
+      g_assert_cmpint (x->total_ns, <=, x->count * (part->span.end - part->span.begin));
+      g_assert_cmpint (x->max_at, <, part->span.end);
+      g_assert_cmpint (x->max_at + x->max_ns, >, part->span.begin);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -421,5 +474,6 @@ main (int    argc,
   g_test_add_func ("/syscalls/stacks-dat", test_stacks_dat);
   g_test_add_func ("/syscalls/public-kvm-guest", test_public_kvm_guest);
   g_test_add_func ("/syscalls/sched-only", test_sched_only);
+  g_test_add_func ("/syscalls/range", test_range);
   return g_test_run ();
 }

@@ -708,6 +708,75 @@ row_at (TscopeCursor *c,
   return tscope_cursor_seek_time (c, t) ? tscope_cursor_get_row (c) : tscope_trace_get_n_events (trace);
 }
 
+static gint
+cmp_syscall_time (gconstpointer a,
+                  gconstpointer b)
+{
+  const TscopeSyscallTime *x = a;
+  const TscopeSyscallTime *y = b;
+
+  if (x->total_ns != y->total_ns)
+    return x->total_ns > y->total_ns ? -1 : 1;
+  return (x->nr > y->nr) - (x->nr < y->nr);
+}
+
+/* The syscall spans that overlap [begin, end), summed per number: they
+ * are in the order they end, so those that end before the range are
+ * skipped with one search. */
+static GArray *
+range_syscalls (TscopeTrace *trace,
+                TscopeTime   begin,
+                TscopeTime   end)
+{
+  const TscopeSyscalls *s = tscope_trace_get_syscalls (trace);
+  g_autoptr(GHashTable) rows = g_hash_table_new (NULL, NULL);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (TscopeSyscallTime));
+  guint lo = 0;
+  guint hi = s ? s->n : 0;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (s->start[mid] + tscope_trace_get_syscall_duration (trace, mid) <= begin)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (guint i = lo; s && i < s->n; i++)
+    {
+      TscopeTime d = tscope_trace_get_syscall_duration (trace, i);
+      TscopeTime a = MAX (s->start[i], begin);
+      TscopeTime b = MIN (s->start[i] + d, end);
+      gpointer v;
+      TscopeSyscallTime *row;
+
+      if (b <= a && !(d == 0 && s->start[i] >= begin && s->start[i] < end))
+        continue;
+      v = g_hash_table_lookup (rows, GUINT_TO_POINTER ((guint) s->nr[i] + 1));
+      if (v == NULL)
+        {
+          TscopeSyscallTime fresh = { tscope_trace_get_syscall_nr (trace, s->nr[i]), NULL, 0, 0, -1, 0, 0 };
+
+          fresh.name = tscope_trace_get_syscall_name (trace, fresh.nr);
+          g_array_append_val (out, fresh);
+          v = GUINT_TO_POINTER (out->len);
+          g_hash_table_insert (rows, GUINT_TO_POINTER ((guint) s->nr[i] + 1), v);
+        }
+      row = &g_array_index (out, TscopeSyscallTime, GPOINTER_TO_UINT (v) - 1);
+      row->count++;
+      row->total_ns = _tscope_sat_add (row->total_ns, MAX (b - a, 0));
+      if (d > row->max_ns)
+        {
+          row->max_ns = d;
+          row->max_at = s->start[i];
+          row->max_task = s->task[i];
+        }
+    }
+  g_array_sort (out, cmp_syscall_time);
+  return out;
+}
+
 /**
  * tscope_trace_range_stats:
  *
@@ -761,6 +830,7 @@ tscope_trace_range_stats (TscopeTrace *trace,
   tscope_times_sort (lat, samples->len);
   tscope_latency_summarize (lat, samples->len, &r->latency);
   r->n_events = row_at (c, trace, end) - row_at (c, trace, begin);
+  r->syscalls = range_syscalls (trace, begin, end);
   return r;
 }
 
@@ -771,5 +841,6 @@ tscope_range_stats_free (TscopeRangeStats *r)
     return;
   g_free (r->busy_ns);
   g_array_unref (r->tasks);
+  g_clear_pointer (&r->syscalls, g_array_unref);
   g_free (r);
 }

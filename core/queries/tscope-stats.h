@@ -52,6 +52,18 @@ typedef struct
   TscopeTime cpu_ns;
 } TscopeTaskTime;
 
+/* One syscall's time in a range: the spans that overlap it. */
+typedef struct
+{
+  gint32      nr;
+  const char *name;                    /* (nullable): unknown to libseccomp */
+  guint       count;
+  TscopeTime  total_ns;                /* inside the range */
+  TscopeTime  max_ns;                  /* the longest span, whole */
+  TscopeTime  max_at;                  /* its start */
+  guint32     max_task;
+} TscopeSyscallTime;
+
 typedef struct
 {
   TscopeSpan           span;
@@ -60,6 +72,7 @@ typedef struct
   GArray              *tasks;          /* TscopeTaskTime, most CPU time first */
   TscopeLatencySummary latency;        /* wakeups that began in the range */
   guint64              n_events;       /* records in the range */
+  GArray              *syscalls;       /* TscopeSyscallTime, most time first */
 } TscopeRangeStats;
 
 TscopeRangeStats *tscope_trace_range_stats (TscopeTrace      *trace,
