@@ -280,6 +280,7 @@ _tscope_cli_latency (int    argc,
 
 static gint opt_cpu = UNSET;
 static char *opt_event;
+static char *opt_filter;
 static char *opt_from;
 static char *opt_to;
 static gint64 opt_limit = G_MININT64;
@@ -289,6 +290,7 @@ typedef struct
 {
   TscopeDocument *doc;
   gint           *event_ids;    /* [n_sources]: -1 when the source lacks the event */
+  TscopeRecordFilter **filters; /* [n_sources] with -F: NULL where the expression does not apply */
   int             prefix_width; /* 0: one source, no prefix */
   TscopeTime      from;
   TscopeTime      to;
@@ -298,6 +300,9 @@ static void
 event_query_clear (EventQuery *q)
 {
   g_clear_pointer (&q->event_ids, g_free);
+  for (guint i = 0; q->filters && i < tscope_document_get_n_sources (q->doc); i++)
+    tscope_record_filter_free (q->filters[i]);
+  g_clear_pointer (&q->filters, g_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (EventQuery, event_query_clear)
@@ -332,6 +337,32 @@ parse_range (EventQuery *q)
       return EXIT_USAGE;
     }
   return EXIT_SUCCESS;
+}
+
+/* -F: libtraceevent's filter in each source; one it does not parse in
+ * adds nothing, none parsing it is an error (libtraceevent's reason). */
+static int
+make_filters (EventQuery *q,
+              const char *spec)
+{
+  guint n = tscope_document_get_n_sources (q->doc);
+  g_autoptr(GError) first = NULL;
+  gboolean any = FALSE;
+
+  q->filters = g_new0 (TscopeRecordFilter *, n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      q->filters[i] = tscope_record_filter_new (tscope_document_get_trace (q->doc, i), opt_filter, &error);
+      any |= q->filters[i] != NULL;
+      if (error && first == NULL)
+        first = g_steal_pointer (&error);
+    }
+  if (any)
+    return EXIT_SUCCESS;
+  _tscope_cli_say ("%s: %s", spec, first->message);
+  return EXIT_USAGE;
 }
 
 /* --cpu and --event hold for every source; a source without the CPU or the
@@ -370,7 +401,7 @@ check_filters (EventQuery *q,
         _tscope_cli_say ("no event named \"%s\" in any of the %u sources", opt_event, n);
       return EXIT_FAILURE;
     }
-  return EXIT_SUCCESS;
+  return opt_filter ? make_filters (q, spec) : EXIT_SUCCESS;
 }
 
 /* The line of the cursor's event: with several sources it starts with
@@ -446,7 +477,9 @@ print_events (EventQuery           *q,
       if (tscope_cursor_is_folded (tscope_document_cursor_current (cursor)))
         continue;
       if ((opt_pid != UNSET && e.pid != opt_pid)
-          || (opt_event && (q->event_ids[source] < 0 || (gint) e.event_id != q->event_ids[source])))
+          || (opt_event && (q->event_ids[source] < 0 || (gint) e.event_id != q->event_ids[source]))
+          || (q->filters && (q->filters[source] == NULL
+                             || !tscope_cursor_matches (tscope_document_cursor_current (cursor), q->filters[source]))))
         continue;
       format_event (q, cursor, source, e.ts, line);
       fwrite (line->str, 1, line->len, stdout);
@@ -497,6 +530,9 @@ _tscope_cli_events (int    argc,
     { "cpu", 0, 0, G_OPTION_ARG_INT, &opt_cpu, "Only this CPU", "CPU" },
     { "pid", 'p', 0, G_OPTION_ARG_INT, &opt_pid, "Only records of this pid", "PID" },
     { "event", 'e', 0, G_OPTION_ARG_STRING, &opt_event, "Only this event (name or system/name)", "NAME" },
+    { "filter", 'F', 0, G_OPTION_ARG_STRING, &opt_filter,
+      "Only records that pass libtraceevent's filter, as trace-cmd report -F takes it "
+      "('sched/sched_switch : prev_state == 2')", "EXPR" },
     { "from", 0, 0, G_OPTION_ARG_STRING, &opt_from,
       "From time T: seconds as printed (1972.796964381), or an offset from the first event with a unit or a "
       "'+' (12ms, 5us, +2)", "T" },
@@ -507,7 +543,7 @@ _tscope_cli_events (int    argc,
   g_autoptr(GOptionContext) ctx = _tscope_cli_context_new ("SOURCE...", entries, TRUE);
   g_autoptr(TscopeDocumentCursor) cursor = NULL;
   g_autoptr(GError) error = NULL;
-  g_auto(EventQuery) q = { NULL, NULL, 0, G_MININT64, G_MAXINT64 };
+  g_auto(EventQuery) q = { NULL, NULL, NULL, 0, G_MININT64, G_MAXINT64 };
   g_autofree char *description = NULL;
   gint64 printed;
   int status;

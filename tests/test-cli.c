@@ -1191,6 +1191,61 @@ test_kvm (void)
   json_object_put (oracle);
 }
 
+/* events -F takes libtraceevent's filters as trace-cmd report -F does, and
+ * prints the same lines; an expression libtraceevent would crash on (it
+ * ends with an operator, or a string is open) is one line of error. */
+static void
+test_filter (void)
+{
+  static const char *const exprs[] = {
+    "sched_switch",
+    "sched/sched_switch : prev_state == 2",
+    "sched_wakeup,sched_waking : target_cpu == 1",
+    "sched_switch : prev_state != 1 && !(next_pid == 0)",
+    "sched_switch : prev_comm == \"ping\" || next_comm == \"ping\"",
+  };
+  static const char *const bad[] = {
+    "sched_switch : prev_state ==",
+    "sched_switch : prev_state == 1 &&",
+    "sched_switch : prev_comm == \"x",
+    "sched_switch : 'a' -",
+    "sched_switch : (prev_state == 1",
+    "no_such_event",
+  };
+  g_autofree char *path = tscope_test_data ("sched", ".dat");
+
+  for (guint i = 0; i < G_N_ELEMENTS (exprs); i++)
+    {
+      const char *args[] = { "events", "-F", exprs[i], path, NULL };
+      const char *ref[] = { "trace-cmd", "report", "-t", "-F", exprs[i], path, NULL };
+      g_autofree char *ours = run_ok (args);
+      g_autofree char *theirs = NULL;
+      g_autoptr(GError) error = NULL;
+      const char *body;
+      int status;
+
+      g_assert_true (g_spawn_sync (NULL, (char **) ref, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                                   NULL, NULL, &theirs, NULL, &status, &error));
+      g_assert_no_error (error);
+      /* trace-cmd's "cpus=N" header aside */
+      body = g_str_has_prefix (theirs, "cpus=") ? strchr (theirs, '\n') + 1 : theirs;
+      g_assert_cmpuint (strlen (ours), >, 0);
+      g_assert_cmpstr (ours, ==, body);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      const char *args[] = { "events", "-F", bad[i], path, NULL };
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+
+      g_assert_cmpint (run (args, &out, &err), ==, 2);
+      g_assert_cmpstr (out, ==, "");
+      g_assert_nonnull (strstr (err, path));
+      g_assert_nonnull (strstr (err, "filter"));
+      g_assert_cmpint (strchr (err, '\n') - err, ==, (int) strlen (err) - 1);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1222,5 +1277,6 @@ main (int    argc,
   g_test_add_func ("/cli/verify-refuses", test_verify_refuses);
   g_test_add_func ("/cli/hostile", test_hostile);
   g_test_add_func ("/cli/kvm", test_kvm);
+  g_test_add_func ("/cli/filter", test_filter);
   return g_test_run ();
 }

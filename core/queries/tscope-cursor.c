@@ -763,3 +763,144 @@ tscope_trace_adjacent_records (TscopeTrace *trace,
   if (after)
     *after = a;
 }
+
+/* ---- libtraceevent's filters (trace-cmd report -F) ---- */
+
+struct _TscopeRecordFilter
+{
+  TscopeTrace           *trace;
+  struct tep_event_filter *filter;
+};
+
+/* libtraceevent 1.7 reads past the end of an expression that ends with an
+ * operator or in an open string (`prev_state ==`, `comm ~ "x`), and
+ * crashes (so does `trace-cmd report -F`): those are refused first.
+ * Returns: NULL, or why @expr is incomplete */
+static const char *
+incomplete (const char *expr)
+{
+  char quote = 0;
+  char last = 0;
+
+  for (const char *p = expr; *p; p++)
+    {
+      if (quote)
+        {
+          if (*p == '\\' && p[1])
+            p++;
+          else if (*p == quote)
+            quote = 0;
+          last = 'a';
+          continue;
+        }
+      if (*p == '"' || *p == '\'')
+        quote = *p;
+      if (!g_ascii_isspace (*p))
+        last = *p;
+    }
+  if (quote)
+    return "a string is not closed";
+  if (last && strchr ("=!<>~&|(-+*/%^,:\\", last))
+    return "the expression ends with an operator";
+  return NULL;
+}
+
+/* The reason of libtraceevent's message, whose first lines repeat the
+ * expression with a caret under the place. */
+static void
+set_filter_error (GError    **error,
+                  const char *expr,
+                  char       *reason)
+{
+  char *caret = strrchr (reason, '^');
+  char *text = caret ? caret + 1 : reason;
+
+  g_strdelimit (text, "\n\r", ' ');
+  g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_INVALID, "filter \"%s\": %s", expr, g_strstrip (text));
+}
+
+/**
+ * tscope_record_filter_new:
+ * @expr: libtraceevent's filter syntax, as `trace-cmd report -F` takes it:
+ *   `sched/sched_switch : prev_state == 2 && prev_comm ~ "kworker*"`
+ *
+ * Returns: (transfer full) (nullable): the filter, or NULL with @error set
+ * to libtraceevent's one-line reason
+ */
+TscopeRecordFilter *
+tscope_record_filter_new (TscopeTrace *trace,
+                         const char  *expr,
+                         GError     **error)
+{
+  struct tep_event_filter *filter;
+  enum tep_errno err;
+  TscopeRecordFilter *f;
+
+  g_return_val_if_fail (TSCOPE_IS_TRACE (trace) && expr != NULL, NULL);
+  if (incomplete (expr))
+    {
+      g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_INVALID, "filter \"%s\": %s", expr, incomplete (expr));
+      return NULL;
+    }
+  filter = tep_filter_alloc (trace->tep->tep);
+  if (filter == NULL)
+    {
+      g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_INVALID, "filter \"%s\": out of memory", expr);
+      return NULL;
+    }
+  err = tep_filter_add_filter_str (filter, expr);
+  if (err < 0)
+    {
+      char reason[256] = "";
+
+      if (tep_filter_strerror (filter, err, reason, sizeof reason) < 0 || reason[0] == '\0')
+        tep_strerror (trace->tep->tep, err, reason, sizeof reason);
+      set_filter_error (error, expr, reason);
+      tep_filter_free (filter);
+      return NULL;
+    }
+  f = g_new0 (TscopeRecordFilter, 1);
+  f->trace = g_object_ref (trace);
+  f->filter = filter;
+  return f;
+}
+
+/**
+ * tscope_record_filter_free:
+ */
+void
+tscope_record_filter_free (TscopeRecordFilter *f)
+{
+  if (f == NULL)
+    return;
+  tep_filter_free (f->filter);
+  g_object_unref (f->trace);
+  g_free (f);
+}
+
+/**
+ * tscope_cursor_matches:
+ * @filter: made for the cursor's trace
+ *
+ * Returns: whether the current record passes @filter, as `trace-cmd report
+ * -F` decides: an event the filter names no rule for does not
+ */
+gboolean
+tscope_cursor_matches (TscopeCursor      *c,
+                       TscopeRecordFilter *filter)
+{
+  struct tep_record r;
+  struct tep_event *e;
+  guint id;
+
+  g_return_val_if_fail (filter != NULL && filter->trace == c->trace, FALSE);
+  if (c->current == NULL)
+    return FALSE;
+  id = record_id (c, c->current);
+  e = id != G_MAXUINT ? tep_find_event (c->trace->tep->tep, (int) id) : NULL;
+  /* the filter reads fields by the format: not past a short record */
+  if (e == NULL || !record_fits (c->trace->tep, e, c->current->rec, c->current->rec_size))
+    return FALSE;
+  fill_record (c, &r);
+  return tep_filter_match (filter->filter, &r) == TEP_ERRNO__FILTER_MATCH;
+}

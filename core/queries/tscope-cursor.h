@@ -54,6 +54,16 @@ void          tscope_trace_adjacent_records (TscopeTrace *trace,
                                             TscopeTime   *before,
                                             TscopeTime   *after);
 
+typedef struct _TscopeRecordFilter TscopeRecordFilter;
+
+TscopeRecordFilter *tscope_record_filter_new  (TscopeTrace       *trace,
+                                             const char        *expr,
+                                             GError           **error);
+void          tscope_record_filter_free      (TscopeRecordFilter *filter);
+gboolean      tscope_cursor_matches         (TscopeCursor      *cursor,
+                                             TscopeRecordFilter *filter);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TscopeCursor, tscope_cursor_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TscopeRecordFilter, tscope_record_filter_free)
 
 G_END_DECLS
