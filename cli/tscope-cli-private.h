@@ -70,5 +70,7 @@ int             _tscope_cli_kvm              (int    argc,
                                               char **argv);
 int             _tscope_cli_profile          (int    argc,
                                               char **argv);
+int             _tscope_cli_plugins          (int    argc,
+                                              char **argv);
 
 G_END_DECLS

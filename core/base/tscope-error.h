@@ -29,7 +29,8 @@ G_BEGIN_DECLS
   _TS (BAD_SESSION,   "not a readable session file")                         \
   _TS (NEWER_SESSION, "session written by a newer Tracescope")               \
   _TS (TRACE_MISSING, "trace not found")                                     \
-  _TS (TRACE_CHANGED, "trace differs from the one the session was saved with")
+  _TS (TRACE_CHANGED, "trace differs from the one the session was saved with") \
+  _TS (BAD_PLUGIN,    "not a usable Tracescope plugin")
 
 #undef _TS
 #define _TS(code, text) TSCOPE_ERROR_##code,

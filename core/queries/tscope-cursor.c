@@ -904,3 +904,109 @@ tscope_cursor_matches (TscopeCursor      *c,
   fill_record (c, &r);
   return tep_filter_match (filter->filter, &r) == TEP_ERRNO__FILTER_MATCH;
 }
+
+/* ---- fields by name, for plugins ---- */
+
+/**
+ * tscope_cursor_get_event_id:
+ *
+ * Returns: the current record's event id, without decoding anything else;
+ * G_MAXUINT past the end or for a record too short to hold one.
+ */
+guint
+tscope_cursor_get_event_id (TscopeCursor *c)
+{
+  return c->current ? record_id (c, c->current) : G_MAXUINT;
+}
+
+/* The current record's field @name, when the record holds it whole. */
+static struct tep_format_field *
+current_field (TscopeCursor *c,
+               const char   *name)
+{
+  TscopeStream *s = c->current;
+  guint id = tscope_cursor_get_event_id (c);
+  struct tep_event *e = id != G_MAXUINT ? tep_find_event (c->trace->tep->tep, (int) id) : NULL;
+  struct tep_format_field *f = e ? tep_find_any_field (e, name) : NULL;
+
+  if (f == NULL || f->offset < 0 || f->size < 0 || (guint64) (guint) f->offset + (guint) f->size > s->rec_size)
+    return NULL;
+  return f;
+}
+
+/**
+ * tscope_cursor_field_int:
+ * @value: (out): the field, sign-extended when the format says signed
+ *
+ * Returns: %FALSE when the current event has no integer field @name of
+ * 1, 2, 4 or 8 bytes within the record.
+ */
+gboolean
+tscope_cursor_field_int (TscopeCursor *c,
+                         const char   *name,
+                         gint64       *value)
+{
+  struct tep_format_field *f;
+  guint64 v;
+
+  g_return_val_if_fail (name != NULL && value != NULL, FALSE);
+  if (c->current == NULL || (f = current_field (c, name)) == NULL)
+    return FALSE;
+  if ((f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC))
+      || (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+    return FALSE;
+  v = _tscope_read_uint (c->current->rec + f->offset, (guint) f->size, c->trace->tep->swap);
+  if (f->flags & TEP_FIELD_IS_SIGNED)
+    *value = f->size == 1 ? (gint8) v : f->size == 2 ? (gint16) v : f->size == 4 ? (gint32) v : (gint64) v;
+  else
+    *value = (gint64) v;
+  return TRUE;
+}
+
+/**
+ * tscope_cursor_field_string:
+ * @buf: (out): the text, cut to @size - 1 bytes and NUL-terminated
+ *
+ * Reads a char array or a __data_loc string of the current event.
+ *
+ * Returns: %FALSE when the event has no such string field within the record.
+ */
+gboolean
+tscope_cursor_field_string (TscopeCursor *c,
+                            const char   *name,
+                            char         *buf,
+                            gsize         size)
+{
+  struct tep_format_field *f;
+  const guint8 *rec;
+  guint64 at, len;
+
+  g_return_val_if_fail (name != NULL && buf != NULL && size > 0, FALSE);
+  if (c->current == NULL || (f = current_field (c, name)) == NULL)
+    return FALSE;
+  rec = c->current->rec;
+  if (f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_RELATIVE))
+    {
+      guint32 loc;
+
+      if (f->size != 4)
+        return FALSE;
+      loc = (guint32) _tscope_read_uint (rec + f->offset, 4, c->trace->tep->swap);
+      at = (loc & 0xffff) + ((f->flags & TEP_FIELD_IS_RELATIVE) ? (guint) f->offset + 4u : 0);
+      len = loc >> 16;
+    }
+  else if ((f->flags & TEP_FIELD_IS_STRING) || ((f->flags & TEP_FIELD_IS_ARRAY) && f->elementsize == 1))
+    {
+      at = (guint) f->offset;
+      len = (guint) f->size;
+    }
+  else
+    return FALSE;
+  if (at + len > c->current->rec_size)
+    return FALSE;
+  len = MIN (len, size - 1);
+  len = strnlen ((const char *) rec + at, len);
+  memcpy (buf, rec + at, len);
+  buf[len] = '\0';
+  return TRUE;
+}

@@ -62,6 +62,14 @@ TscopeRecordFilter *tscope_record_filter_new  (TscopeTrace       *trace,
 void          tscope_record_filter_free      (TscopeRecordFilter *filter);
 gboolean      tscope_cursor_matches         (TscopeCursor      *cursor,
                                              TscopeRecordFilter *filter);
+guint         tscope_cursor_get_event_id    (TscopeCursor      *cursor);
+gboolean      tscope_cursor_field_int       (TscopeCursor      *cursor,
+                                             const char        *name,
+                                             gint64            *value);
+gboolean      tscope_cursor_field_string    (TscopeCursor      *cursor,
+                                             const char        *name,
+                                             char              *buf,
+                                             gsize              size);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TscopeCursor, tscope_cursor_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TscopeRecordFilter, tscope_record_filter_free)
