@@ -8,10 +8,14 @@
  * one timeline frame at full zoom-out, at a 1 ms and a 10 us window in the
  * middle (median of 20), with the window at 1920x1080: the timeline's own
  * snapshot (view queries and render nodes) and the whole frame.
+ * --plugins=NAME[,NAME] first enables those plugins (the installed ones,
+ * or the build's): the frames then draw what they add, and the time the
+ * plugins took over the trace is printed.
  */
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include <gtk/gtk.h>
 
@@ -70,7 +74,8 @@ main (int    argc,
       char **argv)
 {
   const char *fallback[] = { "/tmp/tsbench/big-v6.dat", NULL };
-  const char *const *specs = argc > 1 ? (const char *const *) argv + 1 : fallback;
+  const char *plugins = argc > 1 && g_str_has_prefix (argv[1], "--plugins=") ? argv[1] + strlen ("--plugins=") : NULL;
+  const char *const *specs = argc > (plugins ? 2 : 1) ? (const char *const *) argv + (plugins ? 2 : 1) : fallback;
   g_autoptr(TscopeApplication) app = NULL;
   guint64 n_events = 0;
   double load_ms = 0;
@@ -86,6 +91,20 @@ main (int    argc,
   gtk_init ();
   app = tscope_application_new ();
   g_application_register (G_APPLICATION (app), NULL, NULL);
+  if (plugins)
+    {
+      g_auto(GStrv) names = g_strsplit (plugins, ",", -1);
+      TscopePluginStore *store = tscope_application_get_plugins (app);
+
+      for (guint i = 0; names[i]; i++)
+        if (tscope_plugin_set_find (tscope_plugin_store_get_set (store), names[i]) < 0)
+          {
+            g_printerr ("no plugin called %s\n", names[i]);
+            return 1;
+          }
+        else
+          tscope_plugin_store_set_enabled (store, names[i], TRUE);
+    }
   window = tscope_window_new (app);
   gtk_window_set_default_size (GTK_WINDOW (window), 1920, 1080);
   gtk_window_present (GTK_WINDOW (window));
@@ -120,6 +139,20 @@ main (int    argc,
            (t_loaded - t0) / 1e3, load_ms, n_events);
   g_print ("open to first drawn frame  %7.1f ms (the first frame built the view indexes: %.1f ms)\n",
            (g_get_monotonic_time () - t0) / 1e3, tscope_timeline_get_last_frame_us (timeline) / 1e3);
+  if (plugins)
+    {
+      while (tscope_window_is_running_plugins (window))
+        g_main_context_iteration (NULL, TRUE);
+      for (guint i = 0; specs[i]; i++)
+        {
+          TscopePluginResults *r = tscope_source_get_plugin_results (tscope_document_get_source (
+            tscope_session_get_document (session), i));
+
+          g_print ("plugins %-18s %7.1f ms (source %u: %" G_GUINT64_FORMAT " events coloured, %u marks)\n", plugins,
+                   tscope_plugin_results_get_seconds (r) * 1e3, i + 1, tscope_plugin_results_get_n_styled (r),
+                   tscope_plugin_results_get_n_marks (r));
+        }
+    }
   g_print ("timeline                   %d x %d px\n", gtk_widget_get_width (GTK_WIDGET (timeline)),
            gtk_widget_get_height (GTK_WIDGET (timeline)));
   /* every source starts where the first does: the frames below cover the

@@ -7,6 +7,7 @@
 
 #include "tscope-application.h"
 #include "tscope-latency-panel.h"
+#include "tscope-plugin-store.h"
 #include "tscope-resources.h"
 #include "tscope-window.h"
 
@@ -15,6 +16,7 @@ struct _TscopeApplication
   GtkApplication parent_instance;
 
   char          *screenshot;    /* --screenshot FILE */
+  TscopePluginStore *plugins;   /* NULL until a window asks */
   int            status;        /* the exit status a scripted run ends with */
   guint          polls;         /* waits for the latency list, in a scripted run */
 };
@@ -33,6 +35,21 @@ tscope_application_sample_trace (void)
   if (g_file_test (TSCOPE_SOURCE_SAMPLE_TRACE, G_FILE_TEST_EXISTS))
     return TSCOPE_SOURCE_SAMPLE_TRACE;
   return TSCOPE_SAMPLE_TRACE;
+}
+
+/**
+ * tscope_application_get_plugins:
+ *
+ * Returns: (transfer none): the plugins every window of the application
+ * runs, found on first use
+ */
+TscopePluginStore *
+tscope_application_get_plugins (TscopeApplication *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_APPLICATION (self), NULL);
+  if (self->plugins == NULL)
+    self->plugins = tscope_plugin_store_new ();
+  return self->plugins;
 }
 
 /**
@@ -89,8 +106,13 @@ take_screenshot (gpointer data)
 
   if (file_failed (window))
     return G_SOURCE_REMOVE;
+  /* the picture shows what the enabled plugins add */
+  if (tscope_window_is_running_plugins (window) && app->polls++ < MAX_POLLS)
+    return G_SOURCE_CONTINUE;
   if (!tscope_window_save_png (window, app->screenshot, &error))
     {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED) && app->polls++ < MAX_POLLS)
+        return G_SOURCE_CONTINUE;
       fail (app, error->message);
       return G_SOURCE_REMOVE;
     }
@@ -304,6 +326,7 @@ static void
 tscope_application_finalize (GObject *object)
 {
   g_free (TSCOPE_APPLICATION (object)->screenshot);
+  g_clear_object (&TSCOPE_APPLICATION (object)->plugins);
   G_OBJECT_CLASS (tscope_application_parent_class)->finalize (object);
 }
 

@@ -5,6 +5,8 @@
 
 #include <gtk/gtk.h>
 
+#include "tscope-plugin-store.h"
+
 G_BEGIN_DECLS
 
 #define TSCOPE_TYPE_APPLICATION (tscope_application_get_type ())
@@ -13,5 +15,6 @@ G_DECLARE_FINAL_TYPE (TscopeApplication, tscope_application, TSCOPE, APPLICATION
 TscopeApplication *tscope_application_new (void);
 const char        *tscope_application_sample_trace (void);
 int                tscope_application_get_exit_status (TscopeApplication *self);
+TscopePluginStore *tscope_application_get_plugins (TscopeApplication *self);
 
 G_END_DECLS

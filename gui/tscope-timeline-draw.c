@@ -95,6 +95,161 @@ foreground (TscopeTimeline *self,
 
 /* ---- CPU and task rows ---- */
 
+/* ---- what plugins add ---- */
+
+static TscopePluginResults *
+row_plugins (TscopeTimeline *self,
+             const Row      *row)
+{
+  TscopeDocument *doc = tscope_session_get_document (self->session);
+
+  if (row->source >= tscope_document_get_n_sources (doc))
+    return NULL;
+  return tscope_source_get_plugin_results (tscope_document_get_source (doc, row->source));
+}
+
+static void
+rgba_of (guint32  color,
+         GdkRGBA *out)
+{
+  out->red = (float) ((color >> 24) & 0xff) / 255.f;
+  out->green = (float) ((color >> 16) & 0xff) / 255.f;
+  out->blue = (float) ((color >> 8) & 0xff) / 255.f;
+  out->alpha = (float) (color & 0xff) / 255.f;
+}
+
+/* A task's colour: a plugin's for the run or the task, else its pid's */
+static void
+running_color (TscopePluginResults *plugins,
+               TscopeTrace         *trace,
+               guint                cpu,
+               guint                interval,
+               guint32              task,
+               GdkRGBA             *color)
+{
+  TscopePluginStyle style;
+
+  if (plugins && cpu != G_MAXUINT16 && interval != G_MAXUINT32
+      && tscope_plugin_results_running_style (plugins, cpu, interval, &style))
+    rgba_of (style.color, color);
+  else if (plugins && tscope_plugin_results_task_style (plugins, task, &style))
+    rgba_of (style.color, color);
+  else
+    tscope_color_for_pid (tscope_trace_get_task (trace, task)->pid, color);
+}
+
+/* The marks plugins put on this row: a line for an instant, a bar along
+ * the bottom for a span */
+static void
+draw_plugin_marks (TscopeTimeline      *self,
+                   GtkSnapshot         *snapshot,
+                   TscopePluginResults *plugins,
+                   gint                 cpu,
+                   gint32               pid,
+                   TscopeSpan           v,
+                   float                y,
+                   int                  h)
+{
+  g_autoptr(GArray) marks = NULL;
+  double per_px;
+  guint n = (guint) _tscope_timeline_plot_width (self);
+
+  if (plugins == NULL || n == 0 || v.end <= v.begin)
+    return;
+  marks = tscope_view_plugin_marks (plugins, cpu, pid, v.begin, v.end);
+  per_px = (double) (v.end - v.begin) / n;
+  for (guint i = 0; i < marks->len; i++)
+    {
+      const TscopePluginMarkInfo *m = tscope_plugin_results_get_mark (plugins, g_array_index (marks, guint, i));
+      double a = (double) (MAX (m->begin, v.begin) - v.begin) / per_px;
+      double b = (double) (MIN (m->end, v.end) - v.begin) / per_px;
+      GdkRGBA color;
+
+      rgba_of (m->color, &color);
+      if (m->end == m->begin)
+        {
+          rect (snapshot, &color, (float) (self->label_w + a), y, 2, h);
+          rect (snapshot, &color, (float) (self->label_w + a - 2), y, 6, 3);
+        }
+      else
+        rect (snapshot, &color, (float) (self->label_w + a), y + h - 5, (float) MAX (b - a, 1.0), 4);
+    }
+}
+
+/* Plugins' colours for the irq band, when few enough spans are in view to
+ * ask about each */
+static void
+draw_plugin_irqs (TscopeTimeline      *self,
+                  GtkSnapshot         *snapshot,
+                  TscopePluginResults *plugins,
+                  TscopeTrace         *trace,
+                  guint                cpu,
+                  TscopeSpan           v,
+                  float                y,
+                  int                  h)
+{
+  guint n = (guint) _tscope_timeline_plot_width (self);
+  double per_px = (double) (v.end - v.begin) / MAX (n, 1);
+
+  for (guint kind = 0; plugins && kind < 2; kind++)
+    {
+      const TscopeSpans *spans = kind == 0 ? tscope_trace_get_irq_spans (trace, cpu)
+                                           : tscope_trace_get_softirq_spans (trace, cpu);
+      guint lo = 0, hi, end;
+
+      if (spans == NULL || spans->n == 0)
+        continue;
+      hi = spans->n;
+      /* spans are short: from the first starting in view, one back */
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+
+          if (spans->start[mid] < v.begin)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      lo = lo > 0 ? lo - 1 : 0;
+      for (end = lo; end < spans->n && spans->start[end] < v.end && end - lo <= 4 * n; end++)
+        ;
+      if (end - lo > 4 * n)
+        continue;
+      for (guint i = lo; i < end; i++)
+        {
+          TscopePluginSpan span = { kind == 0 ? TSCOPE_PLUGIN_SPAN_IRQ : TSCOPE_PLUGIN_SPAN_SOFTIRQ };
+          TscopePluginStyle style;
+          GdkRGBA color;
+          double a, b;
+
+          span.begin = (guint64) spans->start[i];
+          span.end = span.begin + spans->duration[i];
+          span.cpu = cpu;
+          span.pid = -1;
+          if (kind == 0)
+            {
+              const TscopeIrqLine *line = tscope_trace_get_irq_line (trace, spans->what[i]);
+
+              span.number = line ? line->irq : -1;
+              span.name = line ? line->name : NULL;
+            }
+          else
+            {
+              span.number = spans->what[i];
+              for (guint k = 0; k < tscope_trace_get_n_softirqs (trace); k++)
+                if (tscope_trace_get_softirq (trace, k)->vec == spans->what[i])
+                  span.name = tscope_trace_get_softirq (trace, k)->name;
+            }
+          if ((TscopeTime) span.end < v.begin || !tscope_plugin_results_span_style (plugins, &span, &style))
+            continue;
+          a = (double) (MAX ((TscopeTime) span.begin, v.begin) - v.begin) / per_px;
+          b = (double) (MIN ((TscopeTime) span.end, v.end) - v.begin) / per_px;
+          rgba_of (style.color, &color);
+          rect (snapshot, &color, (float) (self->label_w + a), y + h - 4, (float) MAX (b - a, 1.0), 3);
+        }
+    }
+}
+
 static void
 draw_cpu_row (TscopeTimeline *self,
               GtkSnapshot    *snapshot,
@@ -114,6 +269,7 @@ draw_cpu_row (TscopeTimeline *self,
   GdkRGBA softirq = { 0.5f, 0.3f, 0.75f, 1 };
   GdkRGBA tick = { 0.2f, 0.2f, 0.2f, 0.8f };
   float body = h - 6;
+  TscopePluginResults *plugins = row_plugins (self, row);
 
   tscope_view_cpu_row (trace, row->id, v.begin, v.end, n, cells);
   for (guint c = 0; c < n;)
@@ -121,12 +277,13 @@ draw_cpu_row (TscopeTimeline *self,
       guint e = c + 1;
       GdkRGBA color;
 
-      while (e < n && cells[e].task == cells[c].task)
+      /* a plugin may colour two runs of one task apart */
+      while (e < n && cells[e].task == cells[c].task && (plugins == NULL || cells[e].index == cells[c].index))
         e++;
       if (cells[c].task != TSCOPE_NO_TASK)
         {
           running = TRUE;
-          tscope_color_for_pid (tscope_trace_get_task (trace, cells[c].task)->pid, &color);
+          running_color (plugins, trace, row->id, cells[c].index, cells[c].task, &color);
           rect (snapshot, &color, self->label_w + c, y + 2, e - c, body);
         }
       c = e;
@@ -166,6 +323,21 @@ draw_cpu_row (TscopeTimeline *self,
 
           rect (snapshot, &tick, self->label_w + c, y + 2 + body - bar, 1, bar);
         }
+  if (plugins)
+    {
+      /* the events plugins coloured: a taller tick in their colour */
+      tscope_view_plugin_events (plugins, row->id, v.begin, v.end, n, (guint32 *) counts);
+      for (guint c = 0; c < n; c++)
+        if (counts[c])
+          {
+            GdkRGBA color;
+
+            rgba_of (counts[c], &color);
+            rect (snapshot, &color, self->label_w + c, y, 1, 6);
+          }
+      draw_plugin_irqs (self, snapshot, plugins, trace, row->id, v, y, h);
+      draw_plugin_marks (self, snapshot, plugins, (gint) row->id, -1, v, y, h);
+    }
 }
 
 static void hatch (TscopeTimeline *self,
@@ -401,6 +573,7 @@ draw_vcpu_row (TscopeTimeline     *self,
   g_autofree guint16 *exit_reason = NULL;
   double per_px;
   GdkRGBA text = { 1, 1, 1, 1 };
+  TscopePluginResults *plugins = row_plugins (self, row);
 
   if (n == 0 || v.end <= v.begin)
     return;
@@ -474,6 +647,26 @@ draw_vcpu_row (TscopeTimeline     *self,
             tscope_color_for_exit_reason (exit_reason[c], &color);
           else
             tscope_color_for_vcpu_state (col[c], &color);
+          if (plugins && (col[c] == TSCOPE_VCPU_EXIT || col[c] == TSCOPE_VCPU_GUEST))
+            {
+              TscopePluginSpan span = { col[c] == TSCOPE_VCPU_EXIT ? TSCOPE_PLUGIN_SPAN_VCPU_EXIT
+                                                                   : TSCOPE_PLUGIN_SPAN_VCPU_GUEST };
+              TscopePluginStyle style;
+              const TscopeTask *task = tscope_trace_get_task (trace, row->id);
+
+              span.begin = (guint64) (v.begin + (TscopeTime) (c * per_px));
+              span.end = (guint64) (v.begin + (TscopeTime) (e * per_px));
+              span.pid = task->pid;
+              span.comm = task->comm;
+              span.number = -1;
+              if (col[c] == TSCOPE_VCPU_EXIT && exit_reason[c] != TSCOPE_VCPU_NO_REASON)
+                {
+                  span.number = exit_reason[c];
+                  span.name = tscope_trace_get_kvm_reason_name (trace, exit_reason[c]);
+                }
+              if (tscope_plugin_results_span_style (plugins, &span, &style))
+                rgba_of (style.color, &color);
+            }
           if (col[c] == TSCOPE_VCPU_SLEEPING || col[c] == TSCOPE_VCPU_UNTRACED)
             {
               top = y + h / 2 - 1;
@@ -570,7 +763,18 @@ draw_task_row (TscopeTimeline *self,
   GdkRGBA run;
   GdkRGBA text = { 1, 1, 1, 1 };
 
-  tscope_color_for_pid (tscope_trace_get_task (trace, row->id)->pid, &run);
+  TscopePluginResults *plugins = row_plugins (self, row);
+  TscopePluginStyle task_style;
+  gboolean styled_task = plugins && tscope_plugin_results_task_style (plugins, row->id, &task_style);
+  const guint32 *runs = NULL;
+  guint n_runs = 0;
+
+  if (styled_task)
+    rgba_of (task_style.color, &run);
+  else
+    tscope_color_for_pid (tscope_trace_get_task (trace, row->id)->pid, &run);
+  if (plugins && tscope_plugin_results_get_n_plugins (plugins) > 0)
+    runs = tscope_trace_get_task_runs (trace, row->id, &n_runs);
   tscope_view_task_row (trace, row->id, v.begin, v.end, n, cells);
   for (guint c = 0; c < n;)
     {
@@ -590,6 +794,16 @@ draw_task_row (TscopeTimeline *self,
           continue;
         case TSCOPE_STATE_RUNNING:
           color = run;
+          /* a plugin's colour for this run */
+          if (runs && cells[c].index < n_runs)
+            {
+              guint cpu, index;
+              TscopePluginStyle style;
+
+              tscope_trace_decode_run (trace, runs[cells[c].index], &cpu, &index);
+              if (tscope_plugin_results_running_style (plugins, cpu, index, &style))
+                rgba_of (style.color, &color);
+            }
           break;
         case TSCOPE_STATE_SLEEPING:
         case TSCOPE_STATE_IDLE:
@@ -619,6 +833,7 @@ draw_task_row (TscopeTimeline *self,
         }
       c = e;
     }
+  draw_plugin_marks (self, snapshot, plugins, -1, tscope_trace_get_task (trace, row->id)->pid, v, y, h);
 }
 
 static void

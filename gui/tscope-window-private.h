@@ -62,6 +62,15 @@ struct _TscopeWindow
   gulong              recent_handler;
   guint               sources_idle;     /* the Sources popover is made again */
   gboolean            loading;
+
+  /* plugins (tscope-window-plugins.c) */
+  GCancellable       *plugin_cancellable;
+  gulong              plugins_handler;
+  gboolean            plugins_running;
+  GtkStringList      *marks_model;
+  GArray             *mark_refs;        /* guint pairs: source, mark index; per line of the list */
+  GtkLabel           *marks_label;
+  GtkListView        *marks_view;
 };
 
 /* tscope-window.c */
@@ -80,5 +89,11 @@ void        _tscope_window_open_session    (TscopeWindow       *self,
 void        _tscope_window_restore_session (TscopeWindow       *self,
                                             TscopeSessionFile  *session);
 void        _tscope_window_class_init_session (GtkWidgetClass  *widget_class);
+
+/* tscope-window-plugins.c */
+void        _tscope_window_run_plugins     (TscopeWindow       *self);
+void        _tscope_window_init_plugins    (TscopeWindow       *self);
+void        _tscope_window_dispose_plugins (TscopeWindow       *self);
+void        _tscope_window_class_init_plugins (GtkWidgetClass  *widget_class);
 
 G_END_DECLS

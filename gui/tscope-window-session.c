@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "tscope-error.h"
+#include "tscope-application.h"
 #include "tscope-window-private.h"
 
 /* ---- opening ---- */
@@ -265,6 +266,9 @@ _tscope_window_restore_session (TscopeWindow      *self,
   self->session_path = g_strdup (file->path);
   self->session_foreign = !g_str_equal (file->origin, "tracescope");
   g_clear_pointer (&self->session_kept, tscope_session_file_free);
+  if (!self->session_foreign && TSCOPE_IS_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))))
+    tscope_plugin_store_apply_session (tscope_application_get_plugins (TSCOPE_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)))),
+                                       file->plugins);
   if (!self->session_foreign)
     {
       GPtrArray *none;
@@ -298,6 +302,7 @@ save_to (TscopeWindow *self,
 {
   g_autoptr(TscopeSessionFile) file = tscope_session_file_new ();
   TscopeDocument *doc = tscope_session_get_document (self->session);
+  TscopePluginStore *store = NULL;
 
   if (!tscope_session_file_capture (file, doc, error))
     return FALSE;
@@ -314,10 +319,19 @@ save_to (TscopeWindow *self,
     }
   tscope_timeline_save_rows (self->timeline, file);
   tscope_event_list_save_filters (self->event_list, file);
+  if (TSCOPE_IS_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))))
+    store = tscope_application_get_plugins (TSCOPE_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
+  if (store)
+    tscope_plugin_store_capture (store, file->plugins);
+  /* plugins the opened session named that are not found here go back as they were */
   for (guint i = 0; self->session_kept && i < self->session_kept->plugins->len; i++)
     {
       const TscopeSessionPlugin *p = self->session_kept->plugins->pdata[i];
-      TscopeSessionPlugin *copy = g_new0 (TscopeSessionPlugin, 1);
+      TscopeSessionPlugin *copy;
+
+      if (store && tscope_plugin_set_find (tscope_plugin_store_get_set (store), p->name) >= 0)
+        continue;
+      copy = g_new0 (TscopeSessionPlugin, 1);
 
       copy->name = g_strdup (p->name);
       copy->enabled = p->enabled;

@@ -475,6 +475,7 @@ loaded (GObject      *source,
       take_traces (self, job, traces);
       if (job->session)
         _tscope_window_restore_session (self, job->session);
+      _tscope_window_run_plugins (self);
       g_signal_emit_by_name (self, "trace-loaded");
     }
 }
@@ -839,7 +840,8 @@ tscope_window_save_png (TscopeWindow  *self,
   node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
   if (node == NULL || renderer == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: nothing to render", path);
+      /* no frame drawn yet (a busy machine): the caller may try again */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, "%s: nothing to render", path);
       return FALSE;
     }
   texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
@@ -1311,6 +1313,7 @@ tscope_window_dispose (GObject *object)
   TscopeWindow *self = TSCOPE_WINDOW (object);
 
   g_cancellable_cancel (self->cancellable);
+  _tscope_window_dispose_plugins (self);
   g_clear_handle_id (&self->sources_idle, g_source_remove);
   if (self->buffer_dialog)
     gtk_window_destroy (self->buffer_dialog);
@@ -1390,6 +1393,7 @@ tscope_window_class_init (TscopeWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.find-row", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
   _tscope_window_class_init_session (widget_class);
+  _tscope_window_class_init_plugins (widget_class);
 }
 
 static void
@@ -1400,6 +1404,7 @@ tscope_window_init (TscopeWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   make_banner (self);
   make_sources_popover (self);
+  _tscope_window_init_plugins (self);
   self->cancellable = g_cancellable_new ();
   gtk_scrollbar_set_adjustment (self->vscrollbar, tscope_timeline_get_vadjustment (self->timeline));
   tscope_timeline_add_shortcuts_to (self->timeline, GTK_WIDGET (self));

@@ -44,5 +44,7 @@ gboolean       tscope_window_save_session   (TscopeWindow      *self,
                                              const char        *path,
                                              GError           **error);
 const char    *tscope_window_get_session_path (TscopeWindow    *self);
+gboolean       tscope_window_is_running_plugins (TscopeWindow  *self);
+GtkListView   *tscope_window_get_marks_view (TscopeWindow      *self);
 
 G_END_DECLS

@@ -2506,6 +2506,9 @@ test_syscall_band (void)
   x = tscope_timeline_time_to_x (timeline, start + dur / 2);
   tip = _tscope_timeline_tooltip_text (timeline, x, y + h / 2.0);
   g_assert_nonnull (tip);
+  /* it once failed under load: say what the tooltip was */
+  if (strstr (tip, want) == NULL)
+    g_test_message ("tooltip at %d,%d: %s; wanted %s", x, y + h / 2, tip, want);
   g_assert_nonnull (strstr (tip, want));
   {
     g_autoptr(GdkTexture) shot = render_widget (GTK_WIDGET (timeline));
@@ -2514,6 +2517,217 @@ test_syscall_band (void)
     g_assert_cmpint (got[1], >, got[0] + 40);
     g_assert_cmpint (got[2], >, got[0] + 40);
   }
+  close_window (window);
+}
+
+/* ---- plugins ---- */
+
+static gboolean
+plugins_done (gpointer data)
+{
+  return !tscope_window_is_running_plugins (data);
+}
+
+/* Waits until source 0 holds results of @n plugins */
+static TscopePluginResults *
+wait_plugins (TscopeWindow *window,
+              guint         n)
+{
+  TscopeDocument *doc = tscope_session_get_document (tscope_window_get_session (window));
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  TscopePluginResults *r = NULL;
+
+  while (g_get_monotonic_time () < end)
+    {
+      r = tscope_source_get_plugin_results (tscope_document_get_source (doc, 0));
+      if (plugins_done (window) && r && tscope_plugin_results_get_n_plugins (r) == n)
+        break;
+      g_main_context_iteration (NULL, FALSE);
+    }
+  g_assert_nonnull (r);
+  g_assert_cmpuint (tscope_plugin_results_get_n_plugins (r), ==, n);
+  return r;
+}
+
+static GtkWidget *
+find_named (GtkWidget  *widget,
+            const char *name)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (g_strcmp0 (gtk_widget_get_name (c), name) == 0)
+        return c;
+      if ((found = find_named (c, name)))
+        return found;
+    }
+  return NULL;
+}
+
+static GtkLabel *
+find_label_containing (GtkWidget  *widget,
+                       const char *text)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkLabel *found;
+
+      if (GTK_IS_LABEL (c) && strstr (gtk_label_get_text (GTK_LABEL (c)), text))
+        return GTK_LABEL (c);
+      if ((found = find_label_containing (c, text)))
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+plugins_dialog_up (gpointer data)
+{
+  return find_toplevel_named ("plugins-dialog") != NULL;
+}
+
+/* The pixel of the first softirq_raise on the timeline, zoomed in on it */
+static void
+styled_pixel (TscopeWindow *window,
+              TscopeTime    ts,
+              guint         cpu,
+              guint8        got[3])
+{
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTimeline *timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  g_autoptr(GdkTexture) shot = NULL;
+  int y, h;
+
+  tscope_session_set_view (session, ts - 1000, ts + 1000, TRUE);
+  tscope_timeline_scroll_to_row (timeline, 0, TSCOPE_ROW_CPU, cpu);
+  spin_frames (3);
+  g_assert_true (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_CPU, cpu, &y, &h));
+  shot = render_widget (GTK_WIDGET (timeline));
+  pixel_at (shot, tscope_timeline_time_to_x (timeline, ts), y + 1, got);
+}
+
+/* The Plugins dialog lists what was found; its switch enables field-colour
+ * in every window, which colours softirq_raise and only it; its settings
+ * and state go into the session file and come back from it. */
+static void
+test_plugins (void)
+{
+  TscopeWindow *window = open_window ("sched");
+  TscopePluginStore *store = tscope_application_get_plugins (app);
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTrace *trace = tscope_session_get_trace (session, 0);
+  g_autoptr(TscopeCursor) c = tscope_cursor_new (trace);
+  g_autofree char *dir = g_dir_make_tmp ("tscope-plugins-XXXXXX", NULL);
+  g_autofree char *json = g_build_filename (dir, "found.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  TscopePluginResults *r;
+  GtkWidget *dialog;
+  GtkWidget *sw;
+  TscopeEvent e = { 0 };
+  guint32 color;
+  guint8 before[3], got[3];
+
+  wait_plugins (window, 0);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.plugins", NULL);
+  spin_until (plugins_dialog_up, NULL, 10);
+  dialog = find_toplevel_named ("plugins-dialog");
+  sw = find_named (dialog, "field-colour");
+  g_assert_true (GTK_IS_SWITCH (sw));
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (sw)));
+  /* a plugin refused is listed with its reason */
+  g_assert_nonnull (find_label_containing (dialog, "built for plugin ABI 99"));
+
+  /* the first softirq_raise of the trace */
+  g_assert_true (tscope_cursor_seek_row (c, 0));
+  do
+    g_assert_true (tscope_cursor_get (c, &e));
+  while (!g_str_equal (e.event_name, "softirq_raise") && tscope_cursor_next (c));
+  g_assert_cmpstr (e.event_name, ==, "softirq_raise");
+  styled_pixel (window, e.ts, e.cpu, before);
+
+  gtk_switch_set_active (GTK_SWITCH (sw), TRUE);
+  r = wait_plugins (window, 1);
+  g_assert_cmpstr (tscope_plugin_results_get_plugin (r, 0), ==, "field-colour");
+  g_assert_true (tscope_plugin_results_event_style (r, e.cpu, e.cpu_index, &color, NULL));
+  styled_pixel (window, e.ts, e.cpu, got);
+  g_assert_cmpint (ABS (got[0] - (int) (color >> 24)), <=, 2);
+  g_assert_cmpint (ABS (got[1] - (int) ((color >> 16) & 0xff)), <=, 2);
+  g_assert_cmpint (ABS (got[2] - (int) ((color >> 8) & 0xff)), <=, 2);
+  g_assert_false (got[0] == before[0] && got[1] == before[1] && got[2] == before[2]);
+
+  /* a setting, then the session */
+  g_assert_true (tscope_plugin_store_set_setting (store, "field-colour", "field", "action", &error));
+  g_assert_no_error (error);
+  wait_plugins (window, 1);
+  g_assert_true (tscope_window_save_session (window, json, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (json, &text, NULL, NULL));
+  /* the JSON without its layout */
+  {
+    char *to = text;
+
+    for (const char *from = text; *from; from++)
+      if (!g_ascii_isspace (*from))
+        *to++ = *from;
+    *to = '\0';
+  }
+  g_assert_nonnull (strstr (text, "{\"name\":\"field-colour\",\"enabled\":true,\"settings\":{\"field\":\"action\"}}"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  close_window (window);
+
+  tscope_plugin_store_set_enabled (store, "field-colour", FALSE);
+  g_assert_true (tscope_plugin_store_set_setting (store, "field-colour", "field", NULL, NULL));
+  window = open_session_window (json);
+  r = wait_plugins (window, 1);
+  g_assert_cmpstr (tscope_plugin_results_get_plugin (r, 0), ==, "field-colour");
+  g_assert_cmpstr (tscope_plugin_set_get_setting (tscope_plugin_store_get_set (store), "field-colour", "field"), ==,
+                   "action");
+
+  /* off again: the pixel is what it was */
+  tscope_plugin_store_set_enabled (store, "field-colour", FALSE);
+  tscope_plugin_store_set_setting (store, "field-colour", "field", NULL, NULL);
+  wait_plugins (window, 0);
+  styled_pixel (window, e.ts, e.cpu, got);
+  g_assert_cmpmem (got, 3, before, 3);
+  close_window (window);
+  g_assert_cmpint (g_remove (json), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+/* test-good's marks: listed in time order; activating one puts marker A
+ * on it and the view around it. */
+static void
+test_plugin_marks (void)
+{
+  TscopeWindow *window = open_window ("sched");
+  TscopePluginStore *store = tscope_application_get_plugins (app);
+  TscopeSession *session = tscope_window_get_session (window);
+  GtkListView *view = tscope_window_get_marks_view (window);
+  GListModel *model;
+  TscopePluginResults *r;
+  const TscopePluginMarkInfo *m;
+
+  tscope_plugin_store_set_enabled (store, "test-good", TRUE);
+  r = wait_plugins (window, 1);
+  g_assert_cmpuint (tscope_plugin_results_get_n_marks (r), >, 10);
+  model = G_LIST_MODEL (gtk_list_view_get_model (view));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, tscope_plugin_results_get_n_marks (r));
+  m = tscope_plugin_results_get_mark (r, 5);
+  {
+    g_autoptr(GtkStringObject) line = g_list_model_get_item (model, 5);
+
+    g_assert_nonnull (strstr (gtk_string_object_get_string (line), m->label));
+    g_assert_nonnull (strstr (gtk_string_object_get_string (line), "test-good"));
+  }
+  g_signal_emit_by_name (view, "activate", 5);
+  g_assert_cmpint (tscope_session_get_marker (session, TSCOPE_MARKER_A), ==, m->begin);
+  g_assert_cmpint (tscope_session_get_view (session).begin, <, m->begin);
+  g_assert_cmpint (tscope_session_get_view (session).end, >, m->begin);
+  tscope_plugin_store_set_enabled (store, "test-good", FALSE);
+  wait_plugins (window, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 0);
   close_window (window);
 }
 
@@ -2527,6 +2741,8 @@ main (int    argc,
 
   /* Open Recent is tested: keep the user's recent files out of it */
   g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  /* the test plugins first (one good, three refused), then the stock ones */
+  g_setenv ("TRACESCOPE_PLUGIN_PATH", TSCOPE_TEST_PLUGINS, TRUE);
   gtk_test_init (&argc, &argv, NULL);
   app = tscope_application_new ();
   g_application_register (G_APPLICATION (app), NULL, NULL);
@@ -2571,6 +2787,8 @@ main (int    argc,
   g_test_add_func ("/gui/sources/add-buffers-and-remove", test_add_buffers_and_remove);
   g_test_add_func ("/gui/sources/offset-moves-rows", test_offset_moves_rows);
   g_test_add_func ("/gui/syscall-band", test_syscall_band);
+  g_test_add_func ("/gui/plugins", test_plugins);
+  g_test_add_func ("/gui/plugin-marks", test_plugin_marks);
   g_test_add_func ("/gui/vm/rows", test_vm_rows);
   g_test_add_func ("/gui/vm/panel", test_vcpu_panel);
   g_test_add_func ("/gui/session/round-trip", test_session_round_trip);

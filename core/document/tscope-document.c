@@ -23,6 +23,7 @@ struct _TscopeSource
   /* owned */
   TscopeTrace *trace;
   char        *name;
+  TscopePluginResults *plugin_results;
 
   TscopeDocument *document;   /* weak: the document owns its sources */
   guint32      color;
@@ -38,6 +39,7 @@ enum
   SOURCE_PROP_NAME,
   SOURCE_PROP_COLOR,
   SOURCE_PROP_OFFSET,
+  SOURCE_PROP_PLUGIN_RESULTS,
   SOURCE_N_PROPS
 };
 
@@ -48,6 +50,7 @@ tscope_source_finalize (GObject *object)
 {
   TscopeSource *self = TSCOPE_SOURCE (object);
 
+  g_clear_pointer (&self->plugin_results, tscope_plugin_results_free);
   g_clear_object (&self->trace);
   g_free (self->name);
   G_OBJECT_CLASS (tscope_source_parent_class)->finalize (object);
@@ -92,7 +95,39 @@ tscope_source_class_init (TscopeSourceClass *klass)
   source_props[SOURCE_PROP_OFFSET] =
     g_param_spec_int64 ("offset", NULL, NULL, -TSCOPE_LIMIT_MAX_TS, TSCOPE_LIMIT_MAX_TS, 0,
                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* notified when plugins ran again */
+  source_props[SOURCE_PROP_PLUGIN_RESULTS] =
+    g_param_spec_pointer ("plugin-results", NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, SOURCE_N_PROPS, source_props);
+}
+
+/**
+ * tscope_source_get_plugin_results:
+ *
+ * Returns: (transfer none) (nullable): what the plugins made of the
+ * source's trace, if they ran
+ */
+TscopePluginResults *
+tscope_source_get_plugin_results (TscopeSource *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_SOURCE (self), NULL);
+  return self->plugin_results;
+}
+
+/**
+ * tscope_source_set_plugin_results:
+ * @results: (transfer full) (nullable): made for the source's trace
+ */
+void
+tscope_source_set_plugin_results (TscopeSource        *self,
+                                  TscopePluginResults *results)
+{
+  g_return_if_fail (TSCOPE_IS_SOURCE (self));
+  if (results == self->plugin_results)
+    return;
+  g_clear_pointer (&self->plugin_results, tscope_plugin_results_free);
+  self->plugin_results = results;
+  g_object_notify_by_pspec (G_OBJECT (self), source_props[SOURCE_PROP_PLUGIN_RESULTS]);
 }
 
 static void

@@ -13,6 +13,7 @@
 #include <gio/gio.h>
 
 #include "tscope-cursor.h"
+#include "tscope-plugins.h"
 #include "tscope-stats.h"
 #include "tscope-trace.h"
 
@@ -53,6 +54,9 @@ gboolean       tscope_source_get_guest_vcpu (TscopeSource  *self,
                                             TscopeSource **host,
                                             guint32       *task);
 char          *tscope_source_describe_clock (TscopeSource *self);
+TscopePluginResults *tscope_source_get_plugin_results (TscopeSource *self);
+void           tscope_source_set_plugin_results (TscopeSource        *self,
+                                                 TscopePluginResults *results);
 
 /* What the view shows, on the document's axis. */
 typedef struct
