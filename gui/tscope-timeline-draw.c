@@ -158,22 +158,50 @@ draw_plugin_marks (TscopeTimeline      *self,
     return;
   marks = tscope_view_plugin_marks (plugins, cpu, pid, v.begin, v.end);
   per_px = (double) (v.end - v.begin) / n;
-  for (guint i = 0; i < marks->len; i++)
-    {
-      const TscopePluginMarkInfo *m = tscope_plugin_results_get_mark (plugins, g_array_index (marks, guint, i));
-      double a = (double) (MAX (m->begin, v.begin) - v.begin) / per_px;
-      double b = (double) (MIN (m->end, v.end) - v.begin) / per_px;
-      GdkRGBA color;
+  /* zoomed out, thousands of marks share a few columns: one line per
+   * column, and touching bars of one colour drawn as one */
+  {
+    int last_x = G_MININT;
+    double bar_a = 0, bar_b = -1;
+    guint32 bar_color = 0;
+    GdkRGBA color;
 
-      rgba_of (m->color, &color);
-      if (m->end == m->begin)
-        {
-          rect (snapshot, &color, (float) (self->label_w + a), y, 2, h);
-          rect (snapshot, &color, (float) (self->label_w + a - 2), y, 6, 3);
-        }
-      else
-        rect (snapshot, &color, (float) (self->label_w + a), y + h - 5, (float) MAX (b - a, 1.0), 4);
-    }
+    for (guint i = 0; i < marks->len; i++)
+      {
+        const TscopePluginMarkInfo *m = tscope_plugin_results_get_mark (plugins, g_array_index (marks, guint, i));
+        double a = (double) (MAX (m->begin, v.begin) - v.begin) / per_px;
+        double b = MAX ((double) (MIN (m->end, v.end) - v.begin) / per_px, a + 1);
+
+        if (m->end == m->begin)
+          {
+            if ((int) a == last_x)
+              continue;
+            last_x = (int) a;
+            rgba_of (m->color, &color);
+            rect (snapshot, &color, (float) (self->label_w + a), y, 2, h);
+            rect (snapshot, &color, (float) (self->label_w + a - 2), y, 6, 3);
+            continue;
+          }
+        if (bar_b >= bar_a && m->color == bar_color && a <= bar_b + 1)
+          {
+            bar_b = MAX (bar_b, b);
+            continue;
+          }
+        if (bar_b >= bar_a)
+          {
+            rgba_of (bar_color, &color);
+            rect (snapshot, &color, (float) (self->label_w + bar_a), y + h - 5, (float) (bar_b - bar_a), 4);
+          }
+        bar_a = a;
+        bar_b = b;
+        bar_color = m->color;
+      }
+    if (bar_b >= bar_a)
+      {
+        rgba_of (bar_color, &color);
+        rect (snapshot, &color, (float) (self->label_w + bar_a), y + h - 5, (float) (bar_b - bar_a), 4);
+      }
+  }
 }
 
 /* Plugins' colours for the irq band, when few enough spans are in view to
@@ -277,13 +305,24 @@ draw_cpu_row (TscopeTimeline *self,
       guint e = c + 1;
       GdkRGBA color;
 
+      if (cells[c].task != TSCOPE_NO_TASK)
+        running_color (plugins, trace, row->id, cells[c].index, cells[c].task, &color);
       /* a plugin may colour two runs of one task apart */
-      while (e < n && cells[e].task == cells[c].task && (plugins == NULL || cells[e].index == cells[c].index))
-        e++;
+      while (e < n && cells[e].task == cells[c].task)
+        {
+          GdkRGBA next;
+
+          if (plugins && cells[e].task != TSCOPE_NO_TASK && cells[e].index != cells[c].index)
+            {
+              running_color (plugins, trace, row->id, cells[e].index, cells[e].task, &next);
+              if (!gdk_rgba_equal (&next, &color))
+                break;
+            }
+          e++;
+        }
       if (cells[c].task != TSCOPE_NO_TASK)
         {
           running = TRUE;
-          running_color (plugins, trace, row->id, cells[c].index, cells[c].task, &color);
           rect (snapshot, &color, self->label_w + c, y + 2, e - c, body);
         }
       c = e;
