@@ -2672,6 +2672,13 @@ test_plugins (void)
   g_assert_cmpint (ABS (got[1] - (int) ((color >> 16) & 0xff)), <=, 2);
   g_assert_cmpint (ABS (got[2] - (int) ((color >> 8) & 0xff)), <=, 2);
   g_assert_false (got[0] == before[0] && got[1] == before[1] && got[2] == before[2]);
+  if (g_getenv ("TSCOPE_TEST_PNG_DIR"))
+    {
+      g_autofree char *png = g_build_filename (g_getenv ("TSCOPE_TEST_PNG_DIR"), "plugins-dialog.png", NULL);
+      g_autoptr(GdkTexture) shot = render_widget (dialog);
+
+      g_assert_true (gdk_texture_save_to_png (shot, png));
+    }
 
   /* a setting, then the session */
   g_assert_true (tscope_plugin_store_set_setting (store, "field-colour", "field", "action", &error));
@@ -2739,6 +2746,14 @@ test_plugin_marks (void)
   }
   g_signal_emit_by_name (view, "activate", 5);
   g_assert_cmpint (tscope_session_get_marker (session, TSCOPE_MARKER_A), ==, m->begin);
+  if (g_getenv ("TSCOPE_TEST_PNG_DIR"))
+    {
+      g_autofree char *png = g_build_filename (g_getenv ("TSCOPE_TEST_PNG_DIR"), "plugin-marks.png", NULL);
+
+      gtk_notebook_set_current_page (window->notebook, gtk_notebook_get_n_pages (window->notebook) - 1);
+      spin_frames (5);
+      g_assert_true (tscope_window_save_png (window, png, NULL));
+    }
   g_assert_cmpint (tscope_session_get_view (session).begin, <, m->begin);
   g_assert_cmpint (tscope_session_get_view (session).end, >, m->begin);
   tscope_plugin_store_set_enabled (store, "test-good", FALSE);
