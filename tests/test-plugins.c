@@ -79,6 +79,7 @@ test_loading (void)
     { "wrong-abi", "wrong-abi.so", "built for plugin ABI 99, this Tracescope loads ABI 1" },
     { "no-entry", "no-entry.so", "no tracescope_plugin_descriptor() in it" },
     { "bad-descriptor", "bad-descriptor.so", "setting \"budget\": default \"fast\" is not a whole number" },
+    { "unresolved", "unresolved.so", "undefined symbol: tscope_test_no_such_function" },
     { "junk", "junk.so", "junk.so" },
     { "twin", "twin.so", "a plugin named \"test-good\" was loaded first from" },
   };
@@ -88,7 +89,7 @@ test_loading (void)
   g_assert_true (g_file_get_contents (good, &contents, &len, NULL));
   g_assert_true (g_file_set_contents (twin, contents, (gssize) len, NULL));
   set = tscope_plugin_set_new (dirs);
-  g_assert_cmpuint (tscope_plugin_set_get_n (set), ==, 6);
+  g_assert_cmpuint (tscope_plugin_set_get_n (set), ==, 7);
   g_assert_cmpint (tscope_plugin_set_find (set, "test-good"), >=, 0);
   g_assert_null (info_named (set, "test-good")->error);
   g_assert_cmpstr (info_named (set, "test-good")->description, ==, "Marks every Nth switch, colours a task");
