@@ -1265,6 +1265,89 @@ test_filter (void)
   full_stacks = FALSE;
 }
 
+/* plugins: latency-budget over sched.dat from the build's stock plugins
+ * prints a line per mark, the same marks as --json; every wakeup of the
+ * oracle with a budget below zero; a bad --set is one line, exit 2. */
+static void
+test_plugins (void)
+{
+  g_autofree char *path = tscope_test_data ("sched", ".dat");
+  g_autofree char *oracle_path = tscope_test_data ("sched", ".oracle.json");
+  json_object *oracle = json_object_from_file (oracle_path);
+  json_object *wl, *count;
+
+  g_assert_true (json_object_object_get_ex (oracle, "wakeup_latency", &wl));
+  g_assert_true (json_object_object_get_ex (json_object_object_get (wl, "overall"), "count", &count));
+  {
+    const char *args[] = { "plugins", "--path", TSCOPE_STOCK_PLUGINS, "--enable", "latency-budget",
+                           "--set", "latency-budget.budget-us=-1", path, NULL };
+    g_autofree char *out = run_ok (args);
+    g_auto(GStrv) lines = split_lines (out);
+    g_autofree char *head = g_strdup_printf ("; 0 events coloured, %d marks", json_object_get_int (count));
+
+    g_assert_true (g_str_has_prefix (lines[0], "plugins run: latency-budget ("));
+    g_assert_nonnull (strstr (lines[0], head));
+    /* a line per mark, then the empty string after the last newline */
+    g_assert_cmpuint (g_strv_length (lines), ==, (guint) json_object_get_int (count) + 2);
+  }
+  {
+    const char *args[] = { "plugins", "--path", TSCOPE_STOCK_PLUGINS, "--enable", "latency-budget",
+                           "--set", "latency-budget.budget-us=1000", path, NULL };
+    const char *json_args[] = { "plugins", "--path", TSCOPE_STOCK_PLUGINS, "--enable", "latency-budget",
+                                "--set", "latency-budget.budget-us=1000", "--json", path, NULL };
+    g_autofree char *out = run_ok (args);
+    g_autofree char *json = run_ok (json_args);
+    g_auto(GStrv) lines = split_lines (out);
+    json_object *o = json_tokener_parse (json);
+    json_object *marks;
+    guint n;
+
+    g_assert_nonnull (o);
+    g_assert_cmpuint (json_object_array_length (o), ==, 1);
+    g_assert_true (json_object_object_get_ex (json_object_array_get_idx (o, 0), "marks", &marks));
+    n = json_object_array_length (marks);
+    g_assert_cmpuint (n, >, 100);
+    g_assert_cmpuint (g_strv_length (lines), ==, n + 2);
+    for (guint i = 0; i < n; i++)
+      {
+        json_object *m = json_object_array_get_idx (marks, i);
+        const char *label = json_object_get_string (json_object_object_get (m, "label"));
+        gint64 begin = json_object_get_int64 (json_object_object_get (m, "begin"));
+        gint64 end = json_object_get_int64 (json_object_object_get (m, "end"));
+        g_autofree char *pid = g_strdup_printf ("pid %-7d latency-budget  ",
+                                                json_object_get_int (json_object_object_get (m, "pid")));
+
+        g_assert_cmpstr (json_object_get_string (json_object_object_get (m, "plugin")), ==, "latency-budget");
+        g_assert_cmpint (end - begin, >, 1000000);
+        g_assert_true (g_str_has_suffix (label, " > 1000 µs"));
+        g_assert_nonnull (strstr (lines[i + 1], pid));
+        g_assert_true (g_str_has_suffix (lines[i + 1], label));
+      }
+    json_object_put (o);
+  }
+  {
+    const char *bad[][2] = {
+      { "latency-budget.budget-us=fast", "is not a number" },
+      { "latency-budget.nope=1", "has no setting \"nope\"" },
+      { "budget-us=1", "expected PLUGIN.KEY=VALUE" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+      {
+        const char *args[] = { "plugins", "--path", TSCOPE_STOCK_PLUGINS, "--enable", "latency-budget",
+                               "--set", bad[i][0], path, NULL };
+        g_autofree char *out = NULL;
+        g_autofree char *err = NULL;
+
+        g_assert_cmpint (run (args, &out, &err), ==, 2);
+        g_assert_cmpstr (out, ==, "");
+        g_assert_nonnull (strstr (err, bad[i][1]));
+        g_assert_cmpint (strchr (err, '\n') - err, ==, (int) strlen (err) - 1);
+      }
+  }
+  json_object_put (oracle);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1297,5 +1380,6 @@ main (int    argc,
   g_test_add_func ("/cli/hostile", test_hostile);
   g_test_add_func ("/cli/kvm", test_kvm);
   g_test_add_func ("/cli/filter", test_filter);
+  g_test_add_func ("/cli/plugins", test_plugins);
   return g_test_run ();
 }

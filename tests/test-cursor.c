@@ -206,6 +206,88 @@ test_funcgraph (gconstpointer data)
   g_rand_free (rand);
 }
 
+/* The value libtraceevent prints for "KEY=" in the record's text */
+static gint64
+printed (TscopeCursor *c,
+         const char   *key)
+{
+  g_autoptr(GString) info = g_string_new (NULL);
+  g_autofree char *k = g_strdup_printf (" %s=", key);
+  const char *p;
+
+  g_string_append_c (info, ' ');
+  tscope_cursor_format_info (c, info);
+  p = strstr (info->str, k);
+  g_assert_nonnull (p);
+  return g_ascii_strtoll (p + strlen (k), NULL, 10);
+}
+
+/* Fields by name, as a plugin reads them: string constants and one buffer
+ * reused for every name (the cursor remembers fields it looked up by the
+ * name's address, so it must notice the text changed), copies at new
+ * addresses, more names than it remembers, over two events; every value as
+ * libtraceevent prints it. */
+static void
+test_fields (void)
+{
+  g_autofree char *path = tscope_test_data ("sched", ".dat");
+  g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, NULL);
+  g_autoptr(TscopeCursor) c = tscope_cursor_new (trace);
+  static const char *const switch_fields[] = { "prev_pid", "prev_prio", "next_pid", "next_prio" };
+  static const char *const waking_fields[] = { "pid", "prio", "target_cpu" };
+  char buf[32];
+  guint n_switch = 0, n_waking = 0;
+
+  g_assert_nonnull (trace);
+  g_assert_true (tscope_cursor_seek_row (c, 0));
+  do
+    {
+      TscopeEvent e;
+      gboolean is_switch;
+      const char *const *fields;
+      guint n;
+      gint64 v;
+
+      g_assert_true (tscope_cursor_get (c, &e));
+      is_switch = g_str_equal (e.event_name, "sched_switch");
+      if (!is_switch && !g_str_equal (e.event_name, "sched_waking"))
+        continue;
+      fields = is_switch ? switch_fields : waking_fields;
+      n = is_switch ? G_N_ELEMENTS (switch_fields) : G_N_ELEMENTS (waking_fields);
+      n_switch += is_switch;
+      n_waking += !is_switch;
+      for (guint i = 0; i < n; i++)
+        {
+          gint64 want = printed (c, fields[i]);
+
+          g_assert_true (tscope_cursor_field_int (c, fields[i], &v));
+          g_assert_cmpint (v, ==, want);
+          g_strlcpy (buf, fields[i], sizeof buf);
+          g_assert_true (tscope_cursor_field_int (c, buf, &v));
+          g_assert_cmpint (v, ==, want);
+          /* a new address each time (and, once freed, an old one again) */
+          {
+            g_autofree char *copy = g_strdup (fields[i]);
+
+            g_assert_true (tscope_cursor_field_int (c, copy, &v));
+            g_assert_cmpint (v, ==, want);
+          }
+        }
+      /* more names than the cursor keeps, through the same buffer */
+      for (guint i = 0; i < 20; i++)
+        {
+          g_snprintf (buf, sizeof buf, "no_such_field_%u", i);
+          g_assert_false (tscope_cursor_field_int (c, buf, &v));
+        }
+      g_assert_true (tscope_cursor_field_int (c, "common_pid", &v));
+      g_assert_cmpint (v, ==, e.pid);
+      g_assert_false (tscope_cursor_field_int (c, is_switch ? "pid" : "next_pid", &v));
+    }
+  while (tscope_cursor_next (c));
+  g_assert_cmpuint (n_switch, >, 1000);
+  g_assert_cmpuint (n_waking, >, 1000);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -226,5 +308,6 @@ main (int    argc,
       g_test_add_data_func (rows, tscope_test_funcgraph_traces[i], test_rows);
       g_test_add_data_func (name, tscope_test_funcgraph_traces[i], test_funcgraph);
     }
+  g_test_add_func ("/cursor/fields", test_fields);
   return g_test_run ();
 }

@@ -181,7 +181,9 @@ load_one (TscopePluginSet *self,
   char *why;
   gint other;
 
-  p->module = g_module_open (path, G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL);
+  /* RTLD_NOW: a symbol the plugin needs and nothing provides refuses it
+   * here, not with an abort in the middle of a run or a draw */
+  p->module = g_module_open (path, G_MODULE_BIND_LOCAL);
   if (p->module == NULL)
     {
       /* g_module_error() names the file already */

@@ -39,6 +39,17 @@ struct _TscopeCursor
   TscopeSpare   *spares;            /* [n_streams], NULL until a leaf is looked for */
   TscopeStream  *folded;            /* the exit shown on the last entry's line, or NULL */
   guint64        folded_index;
+
+  /* the last fields found by name, by event id and the caller's pointer to
+   * the name: a plugin pass asks for the same few fields of every record,
+   * and libtraceevent finds one by comparing every name before it */
+  struct
+  {
+    guint                    id;
+    const char              *name;
+    struct tep_format_field *field;
+  } field_cache[16];
+  guint          field_cache_next;  /* the entry to replace next */
 };
 
 static TscopeBuffer *
@@ -926,9 +937,29 @@ current_field (TscopeCursor *c,
 {
   TscopeStream *s = c->current;
   guint id = tscope_cursor_get_event_id (c);
-  struct tep_event *e = id != G_MAXUINT ? tep_find_event (c->trace->tep->tep, (int) id) : NULL;
-  struct tep_format_field *f = e ? tep_find_any_field (e, name) : NULL;
+  struct tep_format_field *f = NULL;
 
+  for (guint i = 0; i < G_N_ELEMENTS (c->field_cache); i++)
+    /* a hit still compares the name once: the caller may reuse its buffer */
+    if (c->field_cache[i].name == name && c->field_cache[i].id == id
+        && strcmp (c->field_cache[i].field->name, name) == 0)
+      {
+        f = c->field_cache[i].field;
+        break;
+      }
+  if (f == NULL && id != G_MAXUINT)
+    {
+      struct tep_event *e = tep_find_event (c->trace->tep->tep, (int) id);
+
+      if (e && (f = tep_find_any_field (e, name)) != NULL)
+        {
+          guint i = c->field_cache_next++ % G_N_ELEMENTS (c->field_cache);
+
+          c->field_cache[i].id = id;
+          c->field_cache[i].name = name;
+          c->field_cache[i].field = f;
+        }
+    }
   if (f == NULL || f->offset < 0 || f->size < 0 || (guint64) (guint) f->offset + (guint) f->size > s->rec_size)
     return NULL;
   return f;
