@@ -71,6 +71,14 @@ spin_frames (guint n)
     }
 }
 
+static gboolean
+laid_out (gpointer data)
+{
+  GtkWidget *timeline = tscope_window_get_timeline (data);
+
+  return !tscope_window_has_trace (data) || (gtk_widget_get_mapped (timeline) && gtk_widget_get_width (timeline) > 0);
+}
+
 static TscopeWindow *
 open_window (const char *name)
 {
@@ -82,6 +90,8 @@ open_window (const char *name)
   gtk_window_present (GTK_WINDOW (window));
   tscope_window_open (window, file);
   spin_until (not_loading, window, 60);
+  /* a busy machine lays the window out some frames later */
+  spin_until (laid_out, window, 30);
   return window;
 }
 
