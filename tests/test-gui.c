@@ -362,6 +362,191 @@ test_event_filter (void)
   close_window (window);
 }
 
+/* sched_switch records with prev_state @state, counted from the CPU
+ * intervals core built at load (each switch ends one), not with
+ * libtraceevent's filter. */
+static guint
+switches_in_state (TscopeTrace *trace,
+                   guint16      state)
+{
+  guint n = 0;
+
+  for (guint cpu = 0; cpu < tscope_trace_get_n_cpus (trace); cpu++)
+    {
+      const TscopeCpuIntervals *iv = tscope_trace_get_cpu_intervals (trace, cpu);
+
+      for (guint i = 0; i < iv->n; i++)
+        if (iv->state[i] != 0 && tscope_trace_get_prev_state (trace, iv->state[i]) == state)
+          n++;
+    }
+  return n;
+}
+
+static const char *refusal_wanted;
+
+static gboolean
+filter_refused (gpointer data)
+{
+  const char *error = tscope_event_list_get_filter_error (data);
+
+  return error != NULL && strstr (error, refusal_wanted) != NULL;
+}
+
+/* The task entry with its expression toggle: libtraceevent's filter
+ * syntax, a refused expression said in one line above the rows it left
+ * alone, and task names again with the toggle off. */
+static void
+test_event_expression (void)
+{
+  TscopeWindow *window = open_window ("sched-v6");
+  TscopeTrace *trace = tscope_session_get_trace (tscope_window_get_session (window), 0);
+  Shown s = { TSCOPE_EVENT_LIST (tscope_window_get_event_list (window)), 30465 };
+  guint d = switches_in_state (trace, 2);
+
+  g_test_message ("switches in D: %u, in S: %u", d, switches_in_state (trace, 1));
+  g_assert_cmpuint (d, >, 0);
+  g_assert_true (shows (&s));
+  /* sched-v6.dat has 181 sched_migrate_task records (tests/data/TRACES.md) */
+  tscope_event_list_set_expression (s.list, "sched/sched_migrate_task");
+  s.want = 181;
+  spin_until (shows, &s, 120);
+  tscope_event_list_set_expression (s.list, "sched/sched_switch : prev_state == 2");
+  s.want = d;
+  spin_until (shows, &s, 120);
+  g_assert_null (tscope_event_list_get_filter_error (s.list));
+  {
+    TscopeEventItem *first = g_list_model_get_item (tscope_event_list_get_model (s.list), 0);
+
+    g_assert_cmpstr (tscope_event_item_get_name (first), ==, "sched_switch");
+    g_assert_nonnull (strstr (tscope_event_item_get_info (first), " D ==> "));
+    g_object_unref (first);
+  }
+  /* libtraceevent 1.7 would crash on this one: refused first, in one line */
+  tscope_event_list_set_expression (s.list, "sched/sched_switch : prev_state ==");
+  refusal_wanted = "ends with an operator";
+  spin_until (filter_refused, s.list, 10);
+  g_assert_null (strchr (tscope_event_list_get_filter_error (s.list), '\n'));
+  g_assert_cmpuint (tscope_event_list_get_n_shown (s.list), ==, d);
+  /* libtraceevent's own reason */
+  tscope_event_list_set_expression (s.list, "sched/sched_switch : (prev_state == 2");
+  refusal_wanted = "Unbalanced";
+  spin_until (filter_refused, s.list, 10);
+  g_test_message ("refused: %s", tscope_event_list_get_filter_error (s.list));
+  g_assert_null (strchr (tscope_event_list_get_filter_error (s.list), '\n'));
+  g_assert_cmpuint (tscope_event_list_get_n_shown (s.list), ==, d);
+  /* plain task names again */
+  tscope_event_list_set_filter (s.list, -1, "migration", NULL);
+  g_assert_null (tscope_event_list_get_filter_error (s.list));
+  s.want = 30465;
+  spin_until (not_all_shown, &s, 120);
+  g_assert_cmpuint (tscope_event_list_get_n_shown (s.list), >, 0);
+  tscope_event_list_set_expression (s.list, NULL);
+  spin_until (shows, &s, 120);
+  close_window (window);
+}
+
+/* "f (ffffffff813a0245)\ng (...)": "f\ng" */
+static char *
+frame_names (const char *text)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i]; i++)
+    {
+      char *paren = strstr (lines[i], " (");
+
+      if (paren)
+        *paren = '\0';
+    }
+  return g_strjoinv ("\n", lines);
+}
+
+static void
+assert_frames (const char *got,
+               const char *want)
+{
+  g_autofree char *names = NULL;
+
+  g_assert_nonnull (got);
+  names = frame_names (got);
+  g_assert_cmpstr (names, ==, want);
+}
+
+/* stacks.dat: bash-7530's sched_switch at 546.681833897 (S) has its
+ * kernel_stack 25 us later on CPU 1, with other records between.  The
+ * list folds every stack record under its event; the stack pane and the
+ * unfolded row show the frames core's blocked interval has. */
+static void
+test_event_stacks (void)
+{
+  TscopeWindow *window = open_window ("stacks");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTrace *trace = tscope_session_get_trace (session, 0);
+  const TscopeBlocked *bl = tscope_trace_get_blocked (trace);
+  g_autoptr(GHashTable) counts = tscope_trace_dup_event_counts (trace);
+  guint64 *n_stacks = g_hash_table_lookup (counts, "kernel_stack");
+  TscopeEventList *list = TSCOPE_EVENT_LIST (tscope_window_get_event_list (window));
+  GListModel *model = tscope_event_list_get_model (list);
+  Shown s = { list, 0 };
+  g_auto(GStrv) frames = NULL;
+  g_autofree char *want = NULL;
+  TscopeEventItem *item;
+  guint64 row;
+  guint pos;
+  guint i;
+
+  g_assert_nonnull (n_stacks);
+  g_assert_cmpuint (*n_stacks, >, 0);
+  s.want = (guint) (tscope_trace_get_n_events (trace) - *n_stacks);
+  spin_until (shows, &s, 300);
+  for (i = 0; i < bl->n && bl->start[i] != 546681833897; i++)
+    ;
+  g_assert_cmpuint (i, <, bl->n);
+  frames = tscope_trace_get_stack_frames (trace, bl->stack[i]);
+  want = g_strjoinv ("\n", frames);
+  row = tscope_event_model_row_at_time (TSCOPE_EVENT_MODEL (model), 546681833897, 0, 1);
+  g_assert_cmpuint (row, !=, G_MAXUINT64);
+  pos = tscope_event_model_position_of (TSCOPE_EVENT_MODEL (model), row);
+  item = g_list_model_get_item (model, pos);
+  g_assert_cmpstr (tscope_event_item_get_name (item), ==, "sched_switch");
+  g_assert_cmpint (tscope_event_item_get_pid (item), ==, 7530);
+  g_assert_cmpuint (tscope_event_item_get_stack_row (item), ==, row + 1);
+  assert_frames (tscope_event_item_get_stack (item), want);
+  g_object_unref (item);
+  /* the record after it in the list is not its stack: folded */
+  item = g_list_model_get_item (model, pos + 1);
+  g_assert_false (tscope_event_item_is_stack (item));
+  g_object_unref (item);
+
+  /* selecting the event shows its stack beside the rows (once the view
+   * has its model: it waits for a size) */
+  spin_frames (5);
+  tscope_event_list_select (list, pos);
+  assert_frames (tscope_event_list_get_stack_text (list), want);
+  /* unfolded: the stack record under it, its frames one a line */
+  tscope_event_list_toggle_stack (list, pos);
+  g_assert_cmpuint (tscope_event_list_get_n_shown (list), ==, s.want + 1);
+  item = g_list_model_get_item (model, pos + 1);
+  g_assert_true (tscope_event_item_is_stack (item));
+  g_assert_cmpstr (tscope_event_item_get_name (item), ==, "kernel_stack");
+  g_assert_cmpint (tscope_event_item_get_cpu (item), ==, 1);
+  assert_frames (tscope_event_item_get_stack (item), want);
+  g_object_unref (item);
+  spin_frames (2);
+  assert_frames (tscope_event_list_get_stack_text (list), want);
+  /* the filter applied again keeps it unfolded; folded again, it goes */
+  tscope_event_list_set_filter (list, 1, NULL, NULL);
+  s.want = 0;
+  spin_until (not_all_shown, &s, 300);
+  tscope_event_list_set_filter (list, -1, NULL, NULL);
+  s.want = (guint) (tscope_trace_get_n_events (trace) - *n_stacks) + 1;
+  spin_until (shows, &s, 300);
+  pos = tscope_event_model_position_of (TSCOPE_EVENT_MODEL (model), row);
+  tscope_event_list_toggle_stack (list, pos);
+  g_assert_cmpuint (tscope_event_list_get_n_shown (list), ==, s.want - 1);
+  close_window (window);
+}
+
 static guint32
 task_of_pid (TscopeSession *session,
              gint32         pid)
@@ -2548,6 +2733,8 @@ main (int    argc,
   g_test_add_func ("/gui/latency-panel", test_latency_panel);
   g_test_add_func ("/gui/range-stats", test_range_stats);
   g_test_add_func ("/gui/event-filter", test_event_filter);
+  g_test_add_func ("/gui/event-expression", test_event_expression);
+  g_test_add_func ("/gui/event-stacks", test_event_stacks);
   g_test_add_func ("/gui/row-menu", test_row_menu);
   g_test_add_func ("/gui/event-list-scrolls", test_event_list_scrolls);
   g_test_add_func ("/gui/cancel-load", test_cancel_load);
