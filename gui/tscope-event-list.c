@@ -55,6 +55,7 @@ struct _TscopeEventList
   char               *applied;        /* the filter the model has, as text */
   gulong              session_handler;
   guint               attach_tick;    /* waiting to give the view its model */
+  guint64             pending_row;    /* to select once the view has its model, or G_MAXUINT64 */
   gboolean            syncing;        /* a selection made from the session */
 };
 
@@ -358,6 +359,12 @@ select_position (TscopeEventList *self,
 {
   if (position >= g_list_model_get_n_items (G_LIST_MODEL (self->model)))
     return;
+  /* on another tab, the view has no model yet: when it is shown */
+  if (gtk_single_selection_get_model (self->selection) == NULL)
+    {
+      self->pending_row = tscope_event_model_get_row (self->model, position);
+      return;
+    }
   self->syncing = TRUE;
   gtk_single_selection_set_selected (self->selection, position);
   scroll_to (self, position);
@@ -455,6 +462,45 @@ on_session_interval (TscopeEventList *self)
   row = tscope_event_model_row_at_time (self->model, t, source, (gint) cpu);
   if (row != G_MAXUINT64)
     select_position (self, tscope_event_model_position_of (self->model, row));
+}
+
+/* Blocked intervals marked (a frame of the off-CPU graph): the switch-out
+ * that began the first one, found on the CPU of the run it ended. */
+static void
+on_marked_blocked (TscopeEventList *self)
+{
+  const guint32 *marked;
+  const guint32 *runs;
+  const TscopeBlocked *bl;
+  TscopeTrace *trace;
+  guint source;
+  guint n;
+  guint n_runs;
+
+  marked = tscope_session_get_marked_blocked (self->session, &source, &n);
+  if (self->model == NULL || n == 0)
+    return;
+  trace = tscope_session_get_trace (self->session, source);
+  bl = tscope_trace_get_blocked (trace);
+  if (marked[0] >= bl->n)
+    return;
+  runs = tscope_trace_get_task_runs (trace, bl->task[marked[0]], &n_runs);
+  for (guint i = 0; i < n_runs; i++)
+    {
+      guint cpu;
+      guint index;
+      guint64 row;
+
+      tscope_trace_decode_run (trace, runs[i], &cpu, &index);
+      if (tscope_trace_interval_end (trace, cpu, index) != bl->start[marked[0]])
+        continue;
+      row = tscope_event_model_row_at_time (self->model, tscope_session_from_source (self->session, source,
+                                                                                     bl->start[marked[0]]),
+                                            source, (gint) cpu);
+      if (row != G_MAXUINT64)
+        select_position (self, tscope_event_model_position_of (self->model, row));
+      return;
+    }
 }
 
 /* ---- filters ---- */
@@ -923,6 +969,8 @@ on_session_notify (TscopeEventList *self,
     on_session_interval (self);
   else if (g_str_equal (pspec->name, "file-error"))
     file_changed (self);
+  else if (g_str_equal (pspec->name, "marked-blocked"))
+    on_marked_blocked (self);
   else if (g_str_equal (pspec->name, "sources"))
     rebuild (self);
 }
@@ -983,6 +1031,9 @@ attach_when_shown (GtkWidget     *widget,
     return G_SOURCE_CONTINUE;
   self->attach_tick = 0;
   gtk_single_selection_set_model (self->selection, self->model ? G_LIST_MODEL (self->model) : NULL);
+  if (self->model && self->pending_row != G_MAXUINT64)
+    select_position (self, tscope_event_model_position_of (self->model, self->pending_row));
+  self->pending_row = G_MAXUINT64;
   return G_SOURCE_REMOVE;
 }
 
@@ -999,6 +1050,7 @@ attach_model (TscopeEventList *self)
       return;
     }
   gtk_single_selection_set_model (self->selection, NULL);
+  self->pending_row = G_MAXUINT64;
   self->attach_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->view), attach_when_shown, self, NULL);
 }
 
@@ -1159,6 +1211,7 @@ tscope_event_list_init (TscopeEventList *self)
   GtkWidget *next = gtk_button_new_from_icon_name ("go-down-symbolic");
   GtkWidget *scroller = gtk_scrolled_window_new ();
 
+  self->pending_row = G_MAXUINT64;
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   gtk_widget_set_margin_start (bar, 6);
   gtk_widget_set_margin_end (bar, 6);

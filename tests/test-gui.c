@@ -17,12 +17,14 @@
 
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <json-c/json.h>
 
 #include "tscope-application.h"
 #include "tscope-colors.h"
 #include "tscope-event-list.h"
 #include "tscope-event-model.h"
 #include "tscope-latency-panel.h"
+#include "tscope-offcpu-panel.h"
 #include "tscope-ruler.h"
 #include "tscope-stats-panel.h"
 #include "tscope-vcpu-panel.h"
@@ -2702,6 +2704,201 @@ test_syscall_band (void)
   close_window (window);
 }
 
+/* The oracle's offcpu time of @pid (every pid: -1) */
+static TscopeTime
+oracle_offcpu (gint32 pid)
+{
+  g_autofree char *path = tscope_test_data ("stacks", ".oracle.json");
+  json_object *root = json_object_from_file (path);
+  json_object *list;
+  TscopeTime sum = 0;
+
+  g_assert_nonnull (root);
+  g_assert_true (json_object_object_get_ex (root, "offcpu", &list));
+  for (gsize i = 0; i < json_object_array_length (list); i++)
+    {
+      json_object *e = json_object_array_get_idx (list, i);
+      json_object *v;
+
+      g_assert_true (json_object_object_get_ex (e, "pid", &v));
+      if (pid >= 0 && json_object_get_int (v) != pid)
+        continue;
+      g_assert_true (json_object_object_get_ex (e, "total_ns", &v));
+      sum += json_object_get_int64 (v);
+    }
+  json_object_put (root);
+  return sum;
+}
+
+typedef struct
+{
+  TscopeOffcpuPanel *panel;
+  TscopeTime         want;
+} RootIs;
+
+static gboolean
+root_is (gpointer data)
+{
+  RootIs *r = data;
+  TscopeOffcpuTree *tree = tscope_offcpu_panel_get_tree (r->panel);
+
+  return tree != NULL && tree->nodes[0].total_ns == r->want;
+}
+
+/* The Off-CPU tab on stacks.dat: the whole trace, a pid typed, a task row
+ * selected and a range, each against the oracle or core's tree; a frame
+ * clicked marks its intervals on the timeline and takes the event list
+ * to the first switch-out. */
+static void
+test_offcpu_panel (void)
+{
+  TscopeWindow *window = open_window ("stacks");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTrace *trace = tscope_session_get_trace (session, 0);
+  const TscopeBlocked *bl = tscope_trace_get_blocked (trace);
+  TscopeOffcpuPanel *panel = TSCOPE_OFFCPU_PANEL (tscope_window_get_offcpu_panel (window));
+  TscopeTimeline *timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  TscopeEventList *list = TSCOPE_EVENT_LIST (tscope_window_get_event_list (window));
+  GtkNotebook *notebook = window->notebook;
+  RootIs r = { panel, oracle_offcpu (-1) };
+  TscopeOffcpuTree *tree;
+  guint32 task = 0;
+  g_autofree char *tip = NULL;
+  g_autofree char *total = NULL;
+  guint pick = 0;
+  guint32 first = G_MAXUINT32;
+  graphene_rect_t rect;
+
+  /* pid 7530 is two tasks (profile.md): the one that blocked */
+  for (guint32 t = 1; t < tscope_trace_get_n_tasks (trace); t++)
+    for (guint i = 0; i < bl->n && task == 0; i++)
+      if (bl->task[i] == t && tscope_trace_get_task (trace, t)->pid == 7530)
+        task = t;
+  g_assert_cmpuint (task, >, 0);
+  gtk_notebook_set_current_page (notebook, gtk_notebook_page_num (notebook, GTK_WIDGET (panel)));
+  spin_until (root_is, &r, 30);
+  g_assert_nonnull (strstr (tscope_offcpu_panel_get_summary (panel), "every task"));
+  /* a pid typed: its tasks */
+  tscope_offcpu_panel_set_tasks (panel, "7530");
+  r.want = oracle_offcpu (7530);
+  spin_until (root_is, &r, 30);
+  g_assert_nonnull (strstr (tscope_offcpu_panel_get_summary (panel), "bash:7530"));
+  /* none typed: the task row selected */
+  tscope_offcpu_panel_set_tasks (panel, NULL);
+  tscope_session_select_row (session, 0, TSCOPE_ROW_TASK, task);
+  {
+    g_autoptr(TscopeOffcpuTree) want = tscope_trace_offcpu_tree (trace, &task, 1, G_MININT64, G_MAXINT64);
+
+    r.want = want->nodes[0].total_ns;
+    g_assert_cmpint (r.want, >, 0);
+    g_assert_cmpint (r.want, <=, oracle_offcpu (7530));
+  }
+  spin_until (root_is, &r, 30);
+  /* and a range */
+  {
+    TscopeTime a = bl->start[0];
+    TscopeTime b = a + (tscope_trace_get_last_ts (trace) - a) / 2;
+    g_autoptr(TscopeOffcpuTree) want = tscope_trace_offcpu_tree (trace, &task, 1, a, b);
+
+    tscope_session_set_selection (session, a, b);
+    r.want = want->nodes[0].total_ns;
+    spin_until (root_is, &r, 30);
+    g_assert_nonnull (strstr (tscope_offcpu_panel_get_summary (panel), "in the "));
+    tscope_session_set_selection (session, 0, 0);
+  }
+  {
+    g_autoptr(TscopeOffcpuTree) want = tscope_trace_offcpu_tree (trace, &task, 1, G_MININT64, G_MAXINT64);
+
+    r.want = want->nodes[0].total_ns;
+  }
+  spin_until (root_is, &r, 30);
+  spin_frames (5);
+
+  /* drawn: the root a full-width blue bar, labelled; a tooltip says it */
+  tree = tscope_offcpu_panel_get_tree (panel);
+  g_assert_true (tscope_offcpu_panel_node_rect (panel, 0, &rect));
+  g_assert_cmpfloat (rect.size.width, ==, gtk_widget_get_width (tscope_offcpu_panel_get_graph (panel)));
+  {
+    g_autoptr(GdkTexture) shot = render_widget (tscope_offcpu_panel_get_graph (panel));
+    guint8 px[3];
+
+    pixel_at (shot, (int) (rect.size.width - 4), 9, px);
+    g_assert_cmpint (px[2], >, px[0] + 40);
+  }
+  g_test_message ("graph drawn in %" G_GINT64_FORMAT " us, %u nodes",
+                  tscope_offcpu_panel_get_last_draw_us (panel), tree->n);
+  g_assert_cmpint (tscope_offcpu_panel_node_at (panel, 5, 5), ==, 0);
+  tip = tscope_offcpu_panel_tooltip_text (panel, 0);
+  total = tscope_time_format_duration (tree->nodes[0].total_ns);
+  g_assert_nonnull (strstr (tip, "<b>all</b>"));
+  g_assert_nonnull (strstr (tip, total));
+
+  /* the deepest frame with the most intervals under the root's widest child */
+  for (guint i = 1; i < tree->n; i++)
+    if (tree->nodes[i].depth >= 3 && (pick == 0 || tree->nodes[i].count > tree->nodes[pick].count))
+      pick = i;
+  g_assert_cmpuint (pick, >, 0);
+  g_assert_true (tscope_offcpu_panel_node_rect (panel, pick, &rect));
+  g_assert_cmpint (tscope_offcpu_panel_node_at (panel, rect.origin.x + rect.size.width / 2,
+                                                rect.origin.y + rect.size.height / 2), ==, pick);
+  tscope_offcpu_panel_pick (panel, pick);
+  {
+    guint source;
+    guint n;
+    const guint32 *marked = tscope_session_get_marked_blocked (session, &source, &n);
+
+    g_assert_cmpuint (n, ==, tree->nodes[pick].count);
+    for (guint i = 0; i < n; i++)
+      {
+        g_assert_cmpuint (bl->task[marked[i]], ==, task);
+        if (first == G_MAXUINT32 || bl->start[marked[i]] < bl->start[first])
+          first = marked[i];
+      }
+    g_assert_cmpuint (marked[0], ==, first);
+  }
+  /* the event list is on the switch-out that began the first one, once
+   * shown */
+  {
+    GListModel *model = tscope_event_list_get_model (list);
+    TscopeEventItem *item;
+
+    gtk_notebook_set_current_page (notebook, 0);
+    spin_frames (5);
+    item = g_list_model_get_item (model, gtk_single_selection_get_selected (
+                                    GTK_SINGLE_SELECTION (gtk_column_view_get_model (
+                                      GTK_COLUMN_VIEW (find_descendant (GTK_WIDGET (list),
+                                                                           GTK_TYPE_COLUMN_VIEW))))));
+    g_assert_nonnull (item);
+    g_assert_cmpstr (tscope_event_item_get_name (item), ==, "sched_switch");
+    g_assert_cmpint (tscope_event_item_get_ts (item), ==, bl->start[first]);
+    g_assert_cmpint (tscope_event_item_get_pid (item), ==, 7530);
+    g_object_unref (item);
+  }
+  /* the timeline frames it in the task's row, in magenta */
+  {
+    int x;
+    int y;
+    int h;
+    guint8 px[3];
+    g_autoptr(GdkTexture) shot = NULL;
+
+    spin_frames (5);
+    g_assert_true (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_TASK, task, &y, &h));
+    x = tscope_timeline_time_to_x (timeline, bl->start[first] + (bl->end[first] - bl->start[first]) / 2);
+    shot = render_widget (GTK_WIDGET (timeline));
+    pixel_at (shot, x, y + 1, px);
+    g_test_message ("x %d y %d h %d: %u %u %u", x, y, h, px[0], px[1], px[2]);
+    g_assert_cmpint (px[0], >, 180);
+    g_assert_cmpint (px[1], <, 80);
+    g_assert_cmpint (px[2], >, 120);
+  }
+  gtk_notebook_set_current_page (notebook, gtk_notebook_page_num (notebook, GTK_WIDGET (panel)));
+  spin_frames (5);
+  if (g_getenv ("TSCOPE_OFFCPU_PNG"))
+    g_assert_true (tscope_window_save_png (window, g_getenv ("TSCOPE_OFFCPU_PNG"), NULL));
+  close_window (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2758,6 +2955,7 @@ main (int    argc,
   g_test_add_func ("/gui/sources/add-buffers-and-remove", test_add_buffers_and_remove);
   g_test_add_func ("/gui/sources/offset-moves-rows", test_offset_moves_rows);
   g_test_add_func ("/gui/syscall-band", test_syscall_band);
+  g_test_add_func ("/gui/offcpu-panel", test_offcpu_panel);
   g_test_add_func ("/gui/vm/rows", test_vm_rows);
   g_test_add_func ("/gui/vm/panel", test_vcpu_panel);
   g_test_add_func ("/gui/session/round-trip", test_session_round_trip);
