@@ -2899,6 +2899,62 @@ test_offcpu_panel (void)
   close_window (window);
 }
 
+static gboolean
+latency_is_filled (gpointer data)
+{
+  return tscope_latency_panel_is_filled (data) && tscope_latency_panel_get_n_items (data) > 0;
+}
+
+/* The latency panel's worst syscalls on stacks.dat: the longest first;
+ * activating it puts A and B on its enter and exit and selects its task. */
+static void
+test_latency_syscalls (void)
+{
+  TscopeWindow *window = open_window ("stacks");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTrace *trace = tscope_session_get_trace (session, 0);
+  const TscopeSyscalls *sc = tscope_trace_get_syscalls (trace);
+  TscopeLatencyPanel *panel = TSCOPE_LATENCY_PANEL (tscope_window_get_latency_panel (window));
+  g_autofree char *dur_text = NULL;
+  g_autofree char *want = NULL;
+  TscopeTime dur = 0;
+  TscopeSpan v;
+  TscopeRowKind kind;
+  guint32 task;
+  guint best = 0;
+
+  for (guint i = 0; i < sc->n; i++)
+    if (tscope_trace_get_syscall_duration (trace, i) > dur)
+      {
+        dur = tscope_trace_get_syscall_duration (trace, i);
+        best = i;
+      }
+  spin_until (latency_is_filled, panel, 60);
+  tscope_latency_panel_show_syscalls (panel, TRUE);
+  spin_until (latency_is_filled, panel, 60);
+  g_assert_true (tscope_latency_panel_activate (panel, 0));
+  g_assert_cmpint (tscope_session_get_marker (session, TSCOPE_MARKER_A), ==, sc->start[best]);
+  g_assert_cmpint (tscope_session_get_marker (session, TSCOPE_MARKER_B), ==, sc->start[best] + dur);
+  v = tscope_session_get_view (session);
+  g_assert_cmpint (v.begin, <, sc->start[best]);
+  g_assert_cmpint (v.end, >, sc->start[best] + dur);
+  g_assert_true (tscope_session_get_selected_row (session, NULL, &kind, &task));
+  g_assert_cmpint (kind, ==, TSCOPE_ROW_TASK);
+  g_assert_cmpuint (task, ==, sc->task[best]);
+  spin_frames (2);
+  dur_text = tscope_time_format_duration (dur);
+  want = g_strdup_printf ("B − A %s", dur_text);
+  g_test_message ("%s / %s", tscope_window_get_markers_text (window), want);
+  g_assert_nonnull (strstr (tscope_window_get_markers_text (window), "B − A "));
+  /* and back to the wakeups: the oracle's worst is there again */
+  tscope_latency_panel_show_syscalls (panel, FALSE);
+  spin_until (latency_is_filled, panel, 60);
+  g_assert_true (tscope_latency_panel_activate (panel, 0));
+  g_assert_cmpint (tscope_session_get_marker (session, TSCOPE_MARKER_B) - tscope_session_get_marker (session, TSCOPE_MARKER_A),
+                   !=, dur);
+  close_window (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2928,6 +2984,7 @@ main (int    argc,
   g_test_add_func ("/gui/timeline-pixels", test_timeline_pixels);
   g_test_add_func ("/gui/markers", test_markers);
   g_test_add_func ("/gui/latency-panel", test_latency_panel);
+  g_test_add_func ("/gui/latency-syscalls", test_latency_syscalls);
   g_test_add_func ("/gui/range-stats", test_range_stats);
   g_test_add_func ("/gui/event-filter", test_event_filter);
   g_test_add_func ("/gui/event-expression", test_event_expression);
