@@ -524,17 +524,18 @@ filtered (GObject      *source,
       g_object_unref (self);
       return;
     }
-  gtk_widget_set_visible (GTK_WIDGET (self->filter_error), FALSE);
-  gtk_widget_remove_css_class (GTK_WIDGET (self->task_filter), "error");
   if (error != NULL)
     {
       /* not cancelled: the file changed under the trace, which the
-       * session tells the window, and us (file_changed()) */
+       * session tells the window, and us (file_changed()); cancelled: a
+       * later filter (or refusal) says what is shown */
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && self->session)
         tscope_session_check_file (self->session);
       g_object_unref (self);
       return;
     }
+  gtk_widget_set_visible (GTK_WIDGET (self->filter_error), FALSE);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->task_filter), "error");
   gtk_spinner_stop (self->spinner);
   update_count (self);
   g_object_unref (self);
