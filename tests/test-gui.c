@@ -2745,6 +2745,21 @@ root_is (gpointer data)
   return tree != NULL && tree->nodes[0].total_ns == r->want;
 }
 
+static void
+wait_root (RootIs *r)
+{
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  TscopeOffcpuTree *tree;
+
+  while (!root_is (r) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+  tree = tscope_offcpu_panel_get_tree (r->panel);
+  if (!root_is (r))
+    g_test_message ("root %" G_GINT64_FORMAT ", want %" G_GINT64_FORMAT ": %s", tree ? tree->nodes[0].total_ns : -1,
+                    r->want, tscope_offcpu_panel_get_summary (r->panel));
+  g_assert_true (root_is (r));
+}
+
 /* The Off-CPU tab on stacks.dat: the whole trace, a pid typed, a task row
  * selected and a range, each against the oracle or core's tree; a frame
  * clicked marks its intervals on the timeline and takes the event list
@@ -2776,12 +2791,12 @@ test_offcpu_panel (void)
         task = t;
   g_assert_cmpuint (task, >, 0);
   gtk_notebook_set_current_page (notebook, gtk_notebook_page_num (notebook, GTK_WIDGET (panel)));
-  spin_until (root_is, &r, 30);
+  wait_root (&r);
   g_assert_nonnull (strstr (tscope_offcpu_panel_get_summary (panel), "every task"));
   /* a pid typed: its tasks */
   tscope_offcpu_panel_set_tasks (panel, "7530");
   r.want = oracle_offcpu (7530);
-  spin_until (root_is, &r, 30);
+  wait_root (&r);
   g_assert_nonnull (strstr (tscope_offcpu_panel_get_summary (panel), "bash:7530"));
   /* none typed: the task row selected */
   tscope_offcpu_panel_set_tasks (panel, NULL);
@@ -2793,7 +2808,7 @@ test_offcpu_panel (void)
     g_assert_cmpint (r.want, >, 0);
     g_assert_cmpint (r.want, <=, oracle_offcpu (7530));
   }
-  spin_until (root_is, &r, 30);
+  wait_root (&r);
   /* and a range */
   {
     TscopeTime a = bl->start[0];
@@ -2802,7 +2817,7 @@ test_offcpu_panel (void)
 
     tscope_session_set_selection (session, a, b);
     r.want = want->nodes[0].total_ns;
-    spin_until (root_is, &r, 30);
+    wait_root (&r);
     g_assert_nonnull (strstr (tscope_offcpu_panel_get_summary (panel), "in the "));
     tscope_session_set_selection (session, 0, 0);
   }
@@ -2811,7 +2826,7 @@ test_offcpu_panel (void)
 
     r.want = want->nodes[0].total_ns;
   }
-  spin_until (root_is, &r, 30);
+  wait_root (&r);
   spin_frames (5);
 
   /* drawn: the root a full-width blue bar, labelled; a tooltip says it */
