@@ -394,6 +394,17 @@ filter_refused (gpointer data)
   return error != NULL && strstr (error, refusal_wanted) != NULL;
 }
 
+/* What the list shows before each wait, for a failure to say */
+static void
+expression_step (TscopeEventList *list,
+                 guint            step)
+{
+  const char *error = tscope_event_list_get_filter_error (list);
+
+  g_test_message ("expression step %u: %u shown, refusal %s", step, tscope_event_list_get_n_shown (list),
+                  error ? error : "none");
+}
+
 /* The task entry with its expression toggle: libtraceevent's filter
  * syntax, a refused expression said in one line above the rows it left
  * alone, and task names again with the toggle off. */
@@ -411,9 +422,11 @@ test_event_expression (void)
   /* sched-v6.dat has 181 sched_migrate_task records (tests/data/TRACES.md) */
   tscope_event_list_set_expression (s.list, "sched/sched_migrate_task");
   s.want = 181;
+  expression_step (s.list, 1);
   spin_until (shows, &s, 120);
   tscope_event_list_set_expression (s.list, "sched/sched_switch : prev_state == 2");
   s.want = d;
+  expression_step (s.list, 2);
   spin_until (shows, &s, 120);
   g_assert_null (tscope_event_list_get_filter_error (s.list));
   {
@@ -426,12 +439,14 @@ test_event_expression (void)
   /* libtraceevent 1.7 would crash on this one: refused first, in one line */
   tscope_event_list_set_expression (s.list, "sched/sched_switch : prev_state ==");
   refusal_wanted = "ends with an operator";
+  expression_step (s.list, 3);
   spin_until (filter_refused, s.list, 10);
   g_assert_null (strchr (tscope_event_list_get_filter_error (s.list), '\n'));
   g_assert_cmpuint (tscope_event_list_get_n_shown (s.list), ==, d);
   /* libtraceevent's own reason */
   tscope_event_list_set_expression (s.list, "sched/sched_switch : (prev_state == 2");
   refusal_wanted = "Unbalanced";
+  expression_step (s.list, 4);
   spin_until (filter_refused, s.list, 10);
   g_test_message ("refused: %s", tscope_event_list_get_filter_error (s.list));
   g_assert_null (strchr (tscope_event_list_get_filter_error (s.list), '\n'));
@@ -440,9 +455,11 @@ test_event_expression (void)
   tscope_event_list_set_filter (s.list, -1, "migration", NULL);
   g_assert_null (tscope_event_list_get_filter_error (s.list));
   s.want = 30465;
+  expression_step (s.list, 5);
   spin_until (not_all_shown, &s, 120);
   g_assert_cmpuint (tscope_event_list_get_n_shown (s.list), >, 0);
   tscope_event_list_set_expression (s.list, NULL);
+  expression_step (s.list, 6);
   spin_until (shows, &s, 120);
   close_window (window);
 }
