@@ -5,12 +5,20 @@
  * TscopeEventModel (every source's records merged by document time, with a
  * Source column when there are several), filters by CPU, task and event,
  * and a text search (Ctrl+F, Enter, Shift+Enter) that runs in a thread.
+ * The task entry takes, with its toggle on, an expression in
+ * libtraceevent's filter syntax instead (trace-cmd report -F's).  A
+ * record with a kernel or user stack after it has a disclosure button that
+ * unfolds the stack record under it, and the pane beside the rows shows
+ * the stack of the record selected.
  */
 #include "config.h"
+
+#include <string.h>
 
 #include <glib/gi18n.h>
 
 #include "tscope-cursor.h"
+#include "tscope-error.h"
 #include "tscope-event-list.h"
 #include "tscope-event-model.h"
 
@@ -22,7 +30,9 @@ struct _TscopeEventList
   GtkWidget          *filter_bar;
   GtkDropDown        *cpu_filter;
   GtkSearchEntry     *task_filter;
+  GtkToggleButton    *expr_toggle;    /* the task entry holds an expression */
   GtkDropDown        *event_filter;
+  GtkLabel           *filter_error;   /* why the expression was refused, one line */
   GtkLabel           *count;
   GtkSpinner         *spinner;
   GtkSearchBar       *search_bar;
@@ -30,6 +40,8 @@ struct _TscopeEventList
   GtkLabel           *search_status;
   GtkColumnView      *view;
   GtkColumnViewColumn *source_column;
+  GtkWidget          *stack_pane;     /* shown when a source has stack events */
+  GtkLabel           *stack_label;
 
   /* owned */
   TscopeSession      *session;
@@ -43,6 +55,7 @@ struct _TscopeEventList
   char               *applied;        /* the filter the model has, as text */
   gulong              session_handler;
   guint               attach_tick;    /* waiting to give the view its model */
+  guint64             pending_row;    /* to select once the view has its model, or G_MAXUINT64 */
   gboolean            syncing;        /* a selection made from the session */
 };
 
@@ -112,6 +125,91 @@ bind_source_cell (TscopeEventList *self,
   gtk_widget_queue_draw (swatch);
 }
 
+/* Folds or unfolds the stack under the row at @position.  The row is
+ * made again (its button turns): it stays selected if it was. */
+static void
+toggle_fold (TscopeEventList *self,
+             guint            position)
+{
+  g_autoptr(TscopeEventItem) item = NULL;
+  guint sel = gtk_single_selection_get_selected (self->selection);
+  guint64 stack;
+
+  if (self->model == NULL)
+    return;
+  item = g_list_model_get_item (G_LIST_MODEL (self->model), position);
+  if (item == NULL || (stack = tscope_event_item_get_stack_row (item)) == G_MAXUINT64)
+    return;
+  self->syncing = TRUE;
+  tscope_event_model_set_unfolded (self->model, position,
+                                   !tscope_event_model_is_unfolded (self->model, position, stack));
+  if (sel == position)
+    gtk_single_selection_set_selected (self->selection, position);
+  self->syncing = FALSE;
+}
+
+static void
+fold_clicked (GtkGestureClick *click,
+              int              n_press,
+              double           x,
+              double           y,
+              GtkListItem     *item)
+{
+  GtkWidget *arrow = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (click));
+
+  gtk_gesture_set_state (GTK_GESTURE (click), GTK_EVENT_SEQUENCE_CLAIMED);
+  toggle_fold (g_object_get_data (G_OBJECT (arrow), "list"), gtk_list_item_get_position (item));
+}
+
+/* The Event column: a disclosure arrow when a stack record belongs to
+ * the row (an image, not a button: rows keep a label's height), then the
+ * event's name. */
+static void
+setup_event_cell (TscopeEventList *self,
+                  GtkListItem     *item,
+                  GtkWidget       *label)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
+  GtkWidget *fold = gtk_image_new_from_icon_name ("pan-end-symbolic");
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  gtk_widget_set_valign (fold, GTK_ALIGN_START);
+  gtk_widget_set_tooltip_text (fold, _("The kernel stack recorded after this event (click, or Enter)"));
+  g_object_set_data (G_OBJECT (fold), "list", self);
+  g_signal_connect (click, "pressed", G_CALLBACK (fold_clicked), item);
+  gtk_widget_add_controller (fold, GTK_EVENT_CONTROLLER (click));
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  gtk_widget_set_valign (label, GTK_ALIGN_START);
+  gtk_box_append (GTK_BOX (box), fold);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_list_item_set_child (item, box);
+}
+
+static void
+bind_event_cell (TscopeEventList *self,
+                 GtkListItem     *item)
+{
+  TscopeEventItem *ev = gtk_list_item_get_item (item);
+  GtkWidget *fold = gtk_widget_get_first_child (gtk_list_item_get_child (item));
+  GtkLabel *label = GTK_LABEL (gtk_widget_get_next_sibling (fold));
+  guint64 stack = tscope_event_item_get_stack_row (ev);
+  g_autofree char *text = NULL;
+
+  gtk_widget_set_visible (fold, stack != G_MAXUINT64);
+  if (stack != G_MAXUINT64)
+    gtk_image_set_from_icon_name (GTK_IMAGE (fold), tscope_event_model_is_unfolded (self->model,
+                                                                                    gtk_list_item_get_position (item),
+                                                                                    stack)
+                                                    ? "pan-down-symbolic" : "pan-end-symbolic");
+  /* names line up after the arrows */
+  gtk_widget_set_margin_start (GTK_WIDGET (label), stack == G_MAXUINT64 && self->model
+                                                   && tscope_event_model_has_stacks (self->model) ? 18 : 0);
+  text = tscope_event_item_is_stack (ev) ? g_strdup_printf ("↳ %s", tscope_event_item_get_name (ev))
+                                         : g_strdup (tscope_event_item_get_name (ev));
+  gtk_label_set_text (label, text);
+}
+
 static void
 setup_cell (GtkSignalListItemFactory *factory,
             GtkListItem              *item,
@@ -123,6 +221,11 @@ setup_cell (GtkSignalListItemFactory *factory,
   if (col == COL_SOURCE)
     {
       setup_source_cell (item);
+      return;
+    }
+  if (col == COL_EVENT)
+    {
+      setup_event_cell (g_object_get_data (G_OBJECT (factory), "list"), item, label);
       return;
     }
 
@@ -150,7 +253,17 @@ bind_cell (GtkSignalListItemFactory *factory,
       bind_source_cell (g_object_get_data (G_OBJECT (factory), "list"), item);
       return;
     }
+  if (GPOINTER_TO_UINT (data) == COL_EVENT)
+    {
+      bind_event_cell (g_object_get_data (G_OBJECT (factory), "list"), item);
+      return;
+    }
   label = GTK_LABEL (gtk_list_item_get_child (item));
+  /* an unfolded stack shows its frames, one a line */
+  gtk_label_set_single_line_mode (label, !tscope_event_item_is_stack (ev));
+  gtk_widget_set_valign (GTK_WIDGET (label), GTK_ALIGN_START);
+  if (GPOINTER_TO_UINT (data) == COL_INFO)
+    gtk_label_set_ellipsize (label, tscope_event_item_is_stack (ev) ? PANGO_ELLIPSIZE_NONE : PANGO_ELLIPSIZE_END);
   switch (GPOINTER_TO_UINT (data))
     {
     case COL_ROW:
@@ -168,12 +281,12 @@ bind_cell (GtkSignalListItemFactory *factory,
     case COL_PID:
       text = g_strdup_printf ("%d", tscope_event_item_get_pid (ev));
       break;
-    case COL_EVENT:
-      text = g_strdup (tscope_event_item_get_name (ev));
-      break;
     case COL_INFO:
     default:
-      text = g_strdup (tscope_event_item_get_info (ev));
+      if (tscope_event_item_is_stack (ev))
+        text = g_strdup (tscope_event_item_get_stack (ev));
+      else
+        text = g_strdup (tscope_event_item_get_info (ev));
       break;
     }
   gtk_label_set_text (label, text);
@@ -246,10 +359,65 @@ select_position (TscopeEventList *self,
 {
   if (position >= g_list_model_get_n_items (G_LIST_MODEL (self->model)))
     return;
+  /* on another tab, the view has no model yet: when it is shown */
+  if (gtk_single_selection_get_model (self->selection) == NULL)
+    {
+      self->pending_row = tscope_event_model_get_row (self->model, position);
+      return;
+    }
   self->syncing = TRUE;
   gtk_single_selection_set_selected (self->selection, position);
   scroll_to (self, position);
   self->syncing = FALSE;
+}
+
+/* The pane beside the rows: the stack of the record selected. */
+static void
+show_stack (TscopeEventList *self,
+            TscopeEventItem *item)
+{
+  const char *stack = item ? tscope_event_item_get_stack (item) : NULL;
+
+  if (stack != NULL)
+    {
+      /* the names: the pane is narrow, the addresses are in the row */
+      g_auto(GStrv) lines = g_strsplit (stack, "\n", -1);
+      g_autofree char *names = NULL;
+
+      for (guint i = 0; lines[i]; i++)
+        {
+          char *paren = strstr (lines[i], " (");
+
+          if (paren)
+            *paren = '\0';
+        }
+      names = g_strjoinv ("\n", lines);
+      gtk_label_set_text (self->stack_label, names);
+    }
+  else
+    gtk_label_set_text (self->stack_label, item ? _("No stack was recorded after this event.")
+                                                : _("Select an event to see the kernel stack recorded after it."));
+}
+
+/* Enter or a double click on a row with a stack folds or unfolds it */
+static void
+on_activate (GtkColumnView   *view,
+             guint            position,
+             TscopeEventList *self)
+{
+  toggle_fold (self, position);
+}
+
+/**
+ * tscope_event_list_toggle_stack:
+ *
+ * Folds or unfolds the stack under row @position, as its button does.
+ */
+void
+tscope_event_list_toggle_stack (TscopeEventList *self,
+                                guint            position)
+{
+  toggle_fold (self, position);
 }
 
 static void
@@ -259,6 +427,7 @@ on_selection_changed (TscopeEventList *self)
   TscopeSpan v;
   TscopeTime ts;
 
+  show_stack (self, item);
   if (item == NULL || self->session == NULL || self->syncing || !tscope_session_check_file (self->session))
     return;
   ts = tscope_event_item_get_ts (item);
@@ -295,6 +464,45 @@ on_session_interval (TscopeEventList *self)
     select_position (self, tscope_event_model_position_of (self->model, row));
 }
 
+/* Blocked intervals marked (a frame of the off-CPU graph): the switch-out
+ * that began the first one, found on the CPU of the run it ended. */
+static void
+on_marked_blocked (TscopeEventList *self)
+{
+  const guint32 *marked;
+  const guint32 *runs;
+  const TscopeBlocked *bl;
+  TscopeTrace *trace;
+  guint source;
+  guint n;
+  guint n_runs;
+
+  marked = tscope_session_get_marked_blocked (self->session, &source, &n);
+  if (self->model == NULL || n == 0)
+    return;
+  trace = tscope_session_get_trace (self->session, source);
+  bl = tscope_trace_get_blocked (trace);
+  if (marked[0] >= bl->n)
+    return;
+  runs = tscope_trace_get_task_runs (trace, bl->task[marked[0]], &n_runs);
+  for (guint i = 0; i < n_runs; i++)
+    {
+      guint cpu;
+      guint index;
+      guint64 row;
+
+      tscope_trace_decode_run (trace, runs[i], &cpu, &index);
+      if (tscope_trace_interval_end (trace, cpu, index) != bl->start[marked[0]])
+        continue;
+      row = tscope_event_model_row_at_time (self->model, tscope_session_from_source (self->session, source,
+                                                                                     bl->start[marked[0]]),
+                                            source, (gint) cpu);
+      if (row != G_MAXUINT64)
+        select_position (self, tscope_event_model_position_of (self->model, row));
+      return;
+    }
+}
+
 /* ---- filters ---- */
 
 static void
@@ -305,15 +513,29 @@ filtered (GObject      *source,
   TscopeEventList *self = data;
   g_autoptr(GError) error = NULL;
 
-  if (!tscope_event_model_filter_finish (TSCOPE_EVENT_MODEL (source), result, &error))
+  if (!tscope_event_model_filter_finish (TSCOPE_EVENT_MODEL (source), result, &error)
+      && g_error_matches (error, TSCOPE_ERROR, TSCOPE_ERROR_INVALID))
+    {
+      /* the rows stay those of the last filter that applied */
+      gtk_label_set_text (self->filter_error, error->message);
+      gtk_widget_set_visible (GTK_WIDGET (self->filter_error), TRUE);
+      gtk_widget_add_css_class (GTK_WIDGET (self->task_filter), "error");
+      gtk_spinner_stop (self->spinner);
+      g_object_unref (self);
+      return;
+    }
+  if (error != NULL)
     {
       /* not cancelled: the file changed under the trace, which the
-       * session tells the window, and us (file_changed()) */
+       * session tells the window, and us (file_changed()); cancelled: a
+       * later filter (or refusal) says what is shown */
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && self->session)
         tscope_session_check_file (self->session);
       g_object_unref (self);
       return;
     }
+  gtk_widget_set_visible (GTK_WIDGET (self->filter_error), FALSE);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->task_filter), "error");
   gtk_spinner_stop (self->spinner);
   update_count (self);
   g_object_unref (self);
@@ -367,7 +589,8 @@ apply_filters (TscopeEventList *self)
   g_autoptr(GArray) pids = g_array_new (FALSE, FALSE, sizeof (gint32));
   g_autoptr(GPtrArray) comms = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) events = g_ptr_array_new ();
-  TscopeEventFilter filter = { cpus, pids, NULL, NULL };
+  g_autofree char *expression = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->task_filter)));
+  TscopeEventFilter filter = { cpus, pids, NULL, NULL, NULL };
   guint cpu = gtk_drop_down_get_selected (self->cpu_filter);
   guint ev = gtk_drop_down_get_selected (self->event_filter);
   g_autoptr(GString) key = g_string_new (NULL);
@@ -387,7 +610,10 @@ apply_filters (TscopeEventList *self)
       g_ptr_array_add (events, self->event_set[i]);
   else if (ev != GTK_INVALID_LIST_POSITION && ev > 0)
     g_ptr_array_add (events, (gpointer) gtk_string_list_get_string (self->event_names, ev));
-  split_tasks (gtk_editable_get_text (GTK_EDITABLE (self->task_filter)), pids, comms);
+  if (gtk_toggle_button_get_active (self->expr_toggle))
+    filter.expression = g_strstrip (expression);
+  else
+    split_tasks (expression, pids, comms);
   g_ptr_array_add (comms, NULL);
   g_ptr_array_add (events, NULL);
   filter.comms = (GStrv) comms->pdata;
@@ -402,6 +628,8 @@ apply_filters (TscopeEventList *self)
     g_string_append_printf (key, "t%s\n", filter.comms[i]);
   for (guint i = 0; filter.events[i]; i++)
     g_string_append_printf (key, "e%s\n", filter.events[i]);
+  if (filter.expression && *filter.expression)
+    g_string_append_printf (key, "x%s\n", filter.expression);
   if (g_strcmp0 (key->str, self->applied) == 0)
     return;
   g_free (self->applied);
@@ -441,8 +669,58 @@ tscope_event_list_set_filter (TscopeEventList *self,
                               const char      *event)
 {
   gtk_drop_down_set_selected (self->cpu_filter, cpu < 0 ? 0 : (guint) cpu + 1);
+  gtk_toggle_button_set_active (self->expr_toggle, FALSE);
   gtk_editable_set_text (GTK_EDITABLE (self->task_filter), task ? task : "");
   select_string (self->event_filter, event);
+  apply_filters (self);
+}
+
+/**
+ * tscope_event_list_set_expression:
+ * @expression: libtraceevent's filter syntax, or %NULL for none
+ *
+ * Shows the records that pass @expression (and the CPU and event
+ * dropdowns), as the task entry does with its expression toggle on.
+ */
+void
+tscope_event_list_set_expression (TscopeEventList *self,
+                                  const char      *expression)
+{
+  gtk_toggle_button_set_active (self->expr_toggle, expression != NULL);
+  gtk_editable_set_text (GTK_EDITABLE (self->task_filter), expression ? expression : "");
+  apply_filters (self);
+}
+
+/**
+ * tscope_event_list_get_filter_error:
+ *
+ * Returns: (nullable): why the expression was refused, as the list shows
+ *   it, or %NULL when it applies
+ */
+const char *
+tscope_event_list_get_filter_error (TscopeEventList *self)
+{
+  if (!gtk_widget_get_visible (GTK_WIDGET (self->filter_error)))
+    return NULL;
+  return gtk_label_get_text (self->filter_error);
+}
+
+/* The entry says what it takes: task names and pids, or an expression
+ * (KernelShark's advanced filter, trace-cmd report -F). */
+static void
+expr_toggled (TscopeEventList *self)
+{
+  gboolean expr = gtk_toggle_button_get_active (self->expr_toggle);
+
+  g_object_set (self->task_filter, "placeholder-text",
+                expr ? _("sched/sched_switch : prev_state == 2 && prev_comm ~ \"kworker*\"")
+                     : _("Task names or pids, separated by commas"), NULL);
+  gtk_widget_set_size_request (GTK_WIDGET (self->task_filter), expr ? 480 : -1, -1);
+  if (!expr)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->filter_error), FALSE);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->task_filter), "error");
+    }
   apply_filters (self);
 }
 
@@ -529,6 +807,7 @@ tscope_event_list_restore_filters (TscopeEventList         *self,
 
       select_string (self->event_filter, slash ? slash + 1 : name);
     }
+  gtk_toggle_button_set_active (self->expr_toggle, FALSE);
   gtk_editable_set_text (GTK_EDITABLE (self->task_filter), tasks->str);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), file->search ? file->search : "");
   if (file->search && file->search[0])
@@ -691,6 +970,8 @@ on_session_notify (TscopeEventList *self,
     on_session_interval (self);
   else if (g_str_equal (pspec->name, "file-error"))
     file_changed (self);
+  else if (g_str_equal (pspec->name, "marked-blocked"))
+    on_marked_blocked (self);
   else if (g_str_equal (pspec->name, "sources"))
     rebuild (self);
 }
@@ -751,6 +1032,9 @@ attach_when_shown (GtkWidget     *widget,
     return G_SOURCE_CONTINUE;
   self->attach_tick = 0;
   gtk_single_selection_set_model (self->selection, self->model ? G_LIST_MODEL (self->model) : NULL);
+  if (self->model && self->pending_row != G_MAXUINT64)
+    select_position (self, tscope_event_model_position_of (self->model, self->pending_row));
+  self->pending_row = G_MAXUINT64;
   return G_SOURCE_REMOVE;
 }
 
@@ -767,6 +1051,7 @@ attach_model (TscopeEventList *self)
       return;
     }
   gtk_single_selection_set_model (self->selection, NULL);
+  self->pending_row = G_MAXUINT64;
   self->attach_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->view), attach_when_shown, self, NULL);
 }
 
@@ -801,6 +1086,8 @@ rebuild (TscopeEventList *self)
     if (g_str_equal (gtk_string_list_get_string (self->event_names, i), event))
       gtk_drop_down_set_selected (self->event_filter, i);
   gtk_column_view_column_set_visible (self->source_column, tscope_session_get_n_sources (self->session) > 1);
+  gtk_widget_set_visible (self->stack_pane, tscope_event_model_has_stacks (self->model));
+  show_stack (self, NULL);
   attach_model (self);
   update_count (self);
   apply_filters (self);
@@ -824,10 +1111,39 @@ tscope_event_list_set_session (TscopeEventList *self,
       fill_filters (self, tscope_event_model_get_document (self->model));
       gtk_column_view_column_set_visible (self->source_column, tscope_session_get_n_sources (session) > 1);
     }
+  gtk_widget_set_visible (self->stack_pane, self->model && tscope_event_model_has_stacks (self->model));
+  show_stack (self, NULL);
   gtk_widget_set_sensitive (self->filter_bar, TRUE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->search_bar), TRUE);
   attach_model (self);
   update_count (self);
+  /* stack records are folded by a pass over the rows */
+  if (self->model && tscope_event_model_has_stacks (self->model))
+    apply_filters (self);
+}
+
+/**
+ * tscope_event_list_get_stack_text:
+ *
+ * Returns: what the stack pane shows (for tests)
+ */
+const char *
+tscope_event_list_get_stack_text (TscopeEventList *self)
+{
+  return gtk_label_get_text (self->stack_label);
+}
+
+/**
+ * tscope_event_list_select:
+ *
+ * Selects the row at @position as a click does.
+ */
+void
+tscope_event_list_select (TscopeEventList *self,
+                          guint            position)
+{
+  gtk_single_selection_set_selected (self->selection, position);
+  scroll_to (self, position);
 }
 
 /* Returns: (transfer none) (nullable): the model shown (for tests) */
@@ -896,6 +1212,7 @@ tscope_event_list_init (TscopeEventList *self)
   GtkWidget *next = gtk_button_new_from_icon_name ("go-down-symbolic");
   GtkWidget *scroller = gtk_scrolled_window_new ();
 
+  self->pending_row = G_MAXUINT64;
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   gtk_widget_set_margin_start (bar, 6);
   gtk_widget_set_margin_end (bar, 6);
@@ -904,12 +1221,21 @@ tscope_event_list_init (TscopeEventList *self)
   self->cpu_filter = GTK_DROP_DOWN (gtk_drop_down_new_from_strings ((const char *[]) { _("All CPUs"), NULL }));
   self->task_filter = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
   g_object_set (self->task_filter, "placeholder-text", _("Task names or pids, separated by commas"), NULL);
+  self->expr_toggle = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_label ("ƒ(x)"));
+  gtk_widget_set_tooltip_markup (GTK_WIDGET (self->expr_toggle),
+                                 _("Filter with an expression in libtraceevent's syntax, as <tt>trace-cmd report -F</tt> "
+                                   "and KernelShark's advanced filter take it:\n"
+                                   "<tt>sched/sched_switch : prev_state == 2 &amp;&amp; prev_comm ~ \"kworker*\"</tt>\n"
+                                   "<tt>sys_enter : id == 0 || common_pid == 7530</tt>\n"
+                                   "Off: task names or pids, separated by commas.  "
+                                   "Ctrl+F searches the text of the lines."));
   self->event_filter = GTK_DROP_DOWN (gtk_drop_down_new_from_strings ((const char *[]) { _("All events"), NULL }));
   gtk_drop_down_set_enable_search (self->event_filter, TRUE);
   self->count = GTK_LABEL (gtk_label_new (NULL));
   self->spinner = GTK_SPINNER (gtk_spinner_new ());
   gtk_box_append (GTK_BOX (bar), labelled (_("Filter")));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->cpu_filter));
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->expr_toggle));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->task_filter));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->event_filter));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->spinner));
@@ -918,6 +1244,16 @@ tscope_event_list_init (TscopeEventList *self)
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->count));
   gtk_box_append (GTK_BOX (self), bar);
   self->filter_bar = bar;
+  self->filter_error = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->filter_error, 0);
+  gtk_label_set_single_line_mode (self->filter_error, TRUE);
+  gtk_label_set_ellipsize (self->filter_error, PANGO_ELLIPSIZE_END);
+  gtk_label_set_selectable (self->filter_error, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->filter_error), "error");
+  gtk_widget_set_margin_start (GTK_WIDGET (self->filter_error), 8);
+  gtk_widget_set_margin_bottom (GTK_WIDGET (self->filter_error), 4);
+  gtk_widget_set_visible (GTK_WIDGET (self->filter_error), FALSE);
+  gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->filter_error));
 
   self->search_bar = GTK_SEARCH_BAR (gtk_search_bar_new ());
   self->search_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
@@ -951,7 +1287,36 @@ tscope_event_list_init (TscopeEventList *self)
   add_column (self, _("Info"), COL_INFO, -1, TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->view));
   gtk_widget_set_vexpand (scroller, TRUE);
-  gtk_box_append (GTK_BOX (self), scroller);
+  gtk_widget_set_hexpand (scroller, TRUE);
+  {
+    GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+    GtkWidget *pane = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+    GtkWidget *title = labelled (_("Kernel stack"));
+    GtkWidget *frames = gtk_scrolled_window_new ();
+
+    self->stack_label = GTK_LABEL (gtk_label_new (NULL));
+    gtk_label_set_xalign (self->stack_label, 0);
+    gtk_label_set_yalign (self->stack_label, 0);
+    gtk_label_set_selectable (self->stack_label, TRUE);
+    gtk_widget_add_css_class (GTK_WIDGET (self->stack_label), "monospace");
+    gtk_widget_set_margin_start (GTK_WIDGET (self->stack_label), 6);
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (frames), GTK_WIDGET (self->stack_label));
+    gtk_widget_set_vexpand (frames, TRUE);
+    gtk_label_set_xalign (GTK_LABEL (title), 0);
+    gtk_widget_set_margin_start (title, 6);
+    gtk_box_append (GTK_BOX (pane), title);
+    gtk_box_append (GTK_BOX (pane), frames);
+    gtk_widget_set_size_request (pane, 300, -1);
+    gtk_widget_set_visible (pane, FALSE);
+    self->stack_pane = pane;
+    gtk_paned_set_start_child (GTK_PANED (paned), scroller);
+    gtk_paned_set_end_child (GTK_PANED (paned), pane);
+    gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
+    gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
+    gtk_widget_set_vexpand (paned, TRUE);
+    gtk_box_append (GTK_BOX (self), paned);
+  }
+  g_signal_connect (self->view, "activate", G_CALLBACK (on_activate), self);
 
   g_signal_connect_swapped (self->selection, "selection-changed", G_CALLBACK (on_selection_changed), self);
   g_signal_connect_swapped (self->cpu_filter, "notify::selected", G_CALLBACK (apply_filters), self);
@@ -961,6 +1326,7 @@ tscope_event_list_init (TscopeEventList *self)
   g_signal_connect_swapped (self->task_filter, "search-changed", G_CALLBACK (apply_filters), self);
   g_signal_connect_swapped (self->task_filter, "activate", G_CALLBACK (apply_filters), self);
   g_signal_connect_swapped (self->task_filter, "stop-search", G_CALLBACK (apply_filters), self);
+  g_signal_connect_swapped (self->expr_toggle, "toggled", G_CALLBACK (expr_toggled), self);
   g_signal_connect_swapped (self->search_entry, "activate", G_CALLBACK (search_next), self);
   g_signal_connect_swapped (self->search_entry, "next-match", G_CALLBACK (search_next), self);
   g_signal_connect_swapped (self->search_entry, "previous-match", G_CALLBACK (search_previous), self);

@@ -23,6 +23,14 @@ void       tscope_event_list_set_filter  (TscopeEventList *self,
                                           gint             cpu,
                                           const char      *task,
                                           const char      *event);
+void       tscope_event_list_set_expression (TscopeEventList *self,
+                                          const char      *expression);
+const char *tscope_event_list_get_filter_error (TscopeEventList *self);
+const char *tscope_event_list_get_stack_text (TscopeEventList *self);
+void       tscope_event_list_select      (TscopeEventList *self,
+                                          guint            position);
+void       tscope_event_list_toggle_stack (TscopeEventList *self,
+                                          guint            position);
 void       tscope_event_list_restore_filters (TscopeEventList         *self,
                                           const TscopeSessionFile *file);
 void       tscope_event_list_save_filters (TscopeEventList   *self,

@@ -8,6 +8,10 @@
  * and text search run in worker threads with cursors of their own, over a
  * copy of the document made with the model (sources added or shifted later
  * make a new model).
+ *
+ * A kernel_stack or user_stack record belongs to the record before it on
+ * its CPU (the `stacktrace` trigger, `trace-cmd record -T`): the model
+ * leaves it out, folded under that record, until it is unfolded.
  */
 #include "config.h"
 
@@ -30,6 +34,9 @@ struct _TscopeEventItem
   char      *comm;
   const char *name;           /* owned by libtraceevent, lives as long as the trace */
   char      *info;
+  guint64    stack_row;       /* the stack record that belongs to this one, or G_MAXUINT64 */
+  char      *stack;           /* its frames, one a line, or NULL */
+  gboolean   is_stack;        /* this is a stack record */
 };
 
 G_DEFINE_FINAL_TYPE (TscopeEventItem, tscope_event_item, G_TYPE_OBJECT)
@@ -41,6 +48,7 @@ tscope_event_item_finalize (GObject *object)
 
   g_free (self->comm);
   g_free (self->info);
+  g_free (self->stack);
   G_OBJECT_CLASS (tscope_event_item_parent_class)->finalize (object);
 }
 
@@ -63,6 +71,17 @@ gint32      tscope_event_item_get_pid  (TscopeEventItem *item) { return item->pi
 const char *tscope_event_item_get_comm (TscopeEventItem *item) { return item->comm; }
 const char *tscope_event_item_get_name (TscopeEventItem *item) { return item->name; }
 const char *tscope_event_item_get_info (TscopeEventItem *item) { return item->info; }
+guint64     tscope_event_item_get_stack_row (TscopeEventItem *item) { return item->stack_row; }
+gboolean    tscope_event_item_is_stack (TscopeEventItem *item) { return item->is_stack; }
+
+/**
+ * tscope_event_item_get_stack:
+ *
+ * Returns: (nullable): the frames of the kernel or user stack recorded
+ *   right after this record on its CPU (or of this stack record), one a
+ *   line, innermost first
+ */
+const char *tscope_event_item_get_stack (TscopeEventItem *item) { return item->stack; }
 
 /* ---- the model ---- */
 
@@ -74,8 +93,12 @@ struct _TscopeEventModel
   TscopeSession *session;        /* says when a file changed under its trace */
   TscopeDocument *doc;           /* a copy of the session's, for this model's life */
   TscopeDocumentCursor *cursor;  /* the main thread's, for items */
+  TscopeDocumentCursor *peek;    /* the main thread's, for the record after an item's */
   GArray       *rows;            /* guint32 rows that pass the filter, or NULL: all */
   GString      *line;
+  GHashTable  **stack_ids;       /* [source]: ids of the stack events (id + 1), NULL: none */
+  GHashTable   *unfolded;        /* stack rows shown */
+  gboolean      has_stacks;      /* some source has a stack event */
 };
 
 static void list_model_iface_init (GListModelInterface *iface);
@@ -136,6 +159,62 @@ check_files (TscopeDocument *doc,
   return TRUE;
 }
 
+static gboolean
+is_stack_event (TscopeEventModel *self,
+                guint             source,
+                guint             id)
+{
+  return self->stack_ids && self->stack_ids[source]
+         && g_hash_table_contains (self->stack_ids[source], GUINT_TO_POINTER (id + 1));
+}
+
+/* "<stack trace >\n=> f (addr)\n=> g (addr)": the names, one a line */
+static char *
+stack_frames (const char *info)
+{
+  g_auto(GStrv) lines = g_strsplit (info, "\n", -1);
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  for (guint i = 0; lines[i]; i++)
+    if (g_str_has_prefix (lines[i], "=> "))
+      g_string_append_printf (out, "%s%s", out->len ? "\n" : "", lines[i] + 3);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* The stack record that belongs to @item: the next record of its source
+ * on its CPU, when it is one.  Other CPUs' records come between, a few. */
+static void
+find_stack (TscopeEventModel *self,
+            TscopeEventItem  *item,
+            guint64           row,
+            guint             source,
+            guint             cpu)
+{
+  TscopeEvent e;
+  guint s;
+
+  if (!cursor_to_row (self->peek, row + 1))
+    return;
+  for (guint steps = 0; steps < 4096; steps++)
+    {
+      if (!tscope_document_cursor_get (self->peek, &s, &e))
+        return;
+      if (s == source && e.cpu == cpu)
+        {
+          if (is_stack_event (self, source, e.event_id))
+            {
+              item->stack_row = tscope_document_cursor_get_row (self->peek);
+              g_string_truncate (self->line, 0);
+              tscope_cursor_format_info (tscope_document_cursor_current (self->peek), self->line);
+              item->stack = stack_frames (self->line->str);
+            }
+          return;
+        }
+      if (!tscope_document_cursor_next (self->peek))
+        return;
+    }
+}
+
 static gpointer
 get_item (GListModel *model,
           guint       position)
@@ -176,6 +255,12 @@ get_item (GListModel *model,
   while (self->line->len > 0 && self->line->str[self->line->len - 1] == '\n')
     g_string_truncate (self->line, self->line->len - 1);
   item->info = g_strdup (self->line->str);
+  item->stack_row = G_MAXUINT64;
+  item->is_stack = is_stack_event (self, source, e.event_id);
+  if (item->is_stack)
+    item->stack = stack_frames (item->info);
+  else if (self->has_stacks)
+    find_stack (self, item, row, source, e.cpu);
   return item;
 }
 
@@ -193,7 +278,12 @@ tscope_event_model_finalize (GObject *object)
   TscopeEventModel *self = TSCOPE_EVENT_MODEL (object);
 
   g_clear_pointer (&self->cursor, tscope_document_cursor_free);
+  g_clear_pointer (&self->peek, tscope_document_cursor_free);
   g_clear_pointer (&self->rows, g_array_unref);
+  for (guint i = 0; self->stack_ids && i < tscope_document_get_n_sources (self->doc); i++)
+    g_clear_pointer (&self->stack_ids[i], g_hash_table_unref);
+  g_free (self->stack_ids);
+  g_clear_pointer (&self->unfolded, g_hash_table_unref);
   g_string_free (self->line, TRUE);
   g_clear_object (&self->doc);
   g_clear_object (&self->session);
@@ -210,6 +300,7 @@ static void
 tscope_event_model_init (TscopeEventModel *self)
 {
   self->line = g_string_new (NULL);
+  self->unfolded = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 }
 
 /**
@@ -227,8 +318,26 @@ tscope_event_model_new (TscopeSession *session)
   self->session = g_object_ref (session);
   self->doc = tscope_session_dup_document (session);
   self->cursor = tscope_document_cursor_new (self->doc);
+  self->peek = tscope_document_cursor_new (self->doc);
+  self->stack_ids = g_new0 (GHashTable *, MAX (tscope_document_get_n_sources (self->doc), 1));
   for (guint i = 0; i < tscope_document_get_n_sources (self->doc); i++)
-    tscope_trace_load_plugins (tscope_document_get_trace (self->doc, i));
+    {
+      TscopeTrace *trace = tscope_document_get_trace (self->doc, i);
+      static const char *const stacks[] = { "ftrace/kernel_stack", "ftrace/user_stack" };
+
+      tscope_trace_load_plugins (trace);
+      for (guint k = 0; k < G_N_ELEMENTS (stacks); k++)
+        {
+          gint id = tscope_trace_find_event_id (trace, stacks[k]);
+
+          if (id < 0)
+            continue;
+          if (self->stack_ids[i] == NULL)
+            self->stack_ids[i] = g_hash_table_new (NULL, NULL);
+          g_hash_table_add (self->stack_ids[i], GUINT_TO_POINTER ((guint) id + 1));
+          self->has_stacks = TRUE;
+        }
+    }
   return self;
 }
 
@@ -243,6 +352,78 @@ gboolean
 tscope_event_model_is_filtered (TscopeEventModel *self)
 {
   return self->rows != NULL;
+}
+
+/**
+ * tscope_event_model_has_stacks:
+ *
+ * Returns: whether a source has kernel_stack or user_stack events, which
+ *   the model folds under the record they belong to
+ */
+gboolean
+tscope_event_model_has_stacks (TscopeEventModel *self)
+{
+  return self->has_stacks;
+}
+
+/**
+ * tscope_event_model_set_unfolded:
+ * @position: the position of a record with a stack
+ *   (tscope_event_item_get_stack_row())
+ *
+ * Shows the stack record under the record at @position, or folds it away
+ * again.  Returns: whether the rows changed
+ */
+gboolean
+tscope_event_model_set_unfolded (TscopeEventModel *self,
+                                 guint             position,
+                                 gboolean          unfolded)
+{
+  g_autoptr(TscopeEventItem) item = g_list_model_get_item (G_LIST_MODEL (self), position);
+  guint32 stack;
+  gboolean shown;
+
+  if (item == NULL || item->stack_row == G_MAXUINT64 || item->stack_row > G_MAXUINT32 || self->rows == NULL)
+    return FALSE;
+  stack = (guint32) item->stack_row;
+  shown = tscope_event_model_is_unfolded (self, position, stack);
+  if (unfolded == shown)
+    return FALSE;
+  if (unfolded)
+    {
+      gint64 *key = g_new (gint64, 1);
+
+      *key = stack;
+      g_hash_table_add (self->unfolded, key);
+      g_array_insert_val (self->rows, position + 1, stack);
+      /* the record's row too: its disclosure button turns */
+      g_list_model_items_changed (G_LIST_MODEL (self), position, 1, 2);
+    }
+  else
+    {
+      gint64 key = stack;
+
+      g_hash_table_remove (self->unfolded, &key);
+      g_array_remove_index (self->rows, position + 1);
+      g_list_model_items_changed (G_LIST_MODEL (self), position, 2, 1);
+    }
+  return TRUE;
+}
+
+/**
+ * tscope_event_model_is_unfolded:
+ * @position: the position of a record
+ * @stack_row: its stack record's row
+ *
+ * Returns: whether the stack record is shown under it
+ */
+gboolean
+tscope_event_model_is_unfolded (TscopeEventModel *self,
+                                guint             position,
+                                guint64           stack_row)
+{
+  return self->rows != NULL && position + 1 < self->rows->len
+         && g_array_index (self->rows, guint32, position + 1) == stack_row;
 }
 
 /**
@@ -316,6 +497,8 @@ typedef struct
   guint             n_cpus;
   GHashTable      **pids;         /* [source]: pids that pass; NULL: any */
   GHashTable      **events;       /* [source]: event ids that pass; NULL: any */
+  TscopeRecordFilter **exprs;     /* [source]: the expression; a NULL one passes nothing; NULL: any */
+  GHashTable       *unfolded;     /* stack rows shown: a copy of the model's, or NULL: stacks not folded */
   guint             n_sources;
   GArray           *rows;
 } FilterJob;
@@ -328,8 +511,12 @@ filter_job_free (FilterJob *job)
     g_clear_pointer (&job->pids[i], g_hash_table_unref);
   for (guint i = 0; job->events && i < job->n_sources; i++)
     g_clear_pointer (&job->events[i], g_hash_table_unref);
+  for (guint i = 0; job->exprs && i < job->n_sources; i++)
+    g_clear_pointer (&job->exprs[i], tscope_record_filter_free);
   g_free (job->pids);
   g_free (job->events);
+  g_free (job->exprs);
+  g_clear_pointer (&job->unfolded, g_hash_table_unref);
   g_clear_pointer (&job->rows, g_array_unref);
   g_free (job);
 }
@@ -367,6 +554,17 @@ filter_thread (GTask        *task,
         continue;
       if (job->pids && !g_hash_table_contains (job->pids[source], GINT_TO_POINTER (e.pid)))
         continue;
+      if (job->unfolded && is_stack_event (self, source, e.event_id))
+        {
+          gint64 key = row;
+
+          if (g_hash_table_contains (job->unfolded, &key))
+            g_array_append_val (job->rows, row);
+          continue;
+        }
+      if (job->exprs && (job->exprs[source] == NULL
+                         || !tscope_cursor_matches (tscope_document_cursor_current (c), job->exprs[source])))
+        continue;
       g_array_append_val (job->rows, row);
     }
   /* rows read from a file that changed are no filter: the caller gets the error */
@@ -402,13 +600,41 @@ source_pids (TscopeTrace             *trace,
   return pids;
 }
 
+/* The expression for each source (sources are traces of their own, with
+ * their own formats).  It is an error only when no source takes it: an
+ * event that only one source has is a good filter of the document. */
+static gboolean
+parse_expression (FilterJob      *job,
+                  TscopeDocument *doc,
+                  const char     *expression,
+                  GError        **error)
+{
+  gboolean any = FALSE;
+
+  job->exprs = g_new0 (TscopeRecordFilter *, MAX (job->n_sources, 1));
+  for (guint i = 0; i < job->n_sources; i++)
+    {
+      g_autoptr(GError) local = NULL;
+
+      job->exprs[i] = tscope_record_filter_new (tscope_document_get_trace (doc, i), expression, &local);
+      any |= job->exprs[i] != NULL;
+      if (local && error && *error == NULL)
+        *error = g_steal_pointer (&local);
+    }
+  if (any)
+    g_clear_error (error);
+  return any;
+}
+
 /**
  * tscope_event_model_filter_async:
  * @filter: (nullable): what to keep; %NULL or an empty filter keeps all
  *
  * Computes the rows that pass @filter in a thread; the model changes when
  * tscope_event_model_filter_finish() is called.  Names are resolved per
- * source: an event's id and a task name's pids are each source's own.
+ * source: an event's id and a task name's pids are each source's own.  An
+ * expression that no source takes fails with %TSCOPE_ERROR_INVALID and
+ * libtraceevent's reason in one line, and leaves the rows as they were.
  */
 void
 tscope_event_model_filter_async (TscopeEventModel        *self,
@@ -419,6 +645,7 @@ tscope_event_model_filter_async (TscopeEventModel        *self,
 {
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
   FilterJob *job = g_new0 (FilterJob, 1);
+  g_autoptr(GError) error = NULL;
   gboolean by_task = filter && ((filter->pids && filter->pids->len) || (filter->comms && filter->comms[0]));
 
   job->n_sources = tscope_document_get_n_sources (self->doc);
@@ -457,7 +684,23 @@ tscope_event_model_filter_async (TscopeEventModel        *self,
       for (guint i = 0; i < job->n_sources; i++)
         job->pids[i] = source_pids (tscope_document_get_trace (self->doc, i), filter, folded);
     }
-  if (job->cpus == NULL && job->events == NULL && job->pids == NULL)
+  if (filter && filter->expression && *filter->expression && !parse_expression (job, self->doc, filter->expression, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  /* an event or an expression that names the stack events shows them */
+  if (self->has_stacks && job->events == NULL && job->exprs == NULL)
+    {
+      GHashTableIter iter;
+      gpointer key;
+
+      job->unfolded = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      g_hash_table_iter_init (&iter, self->unfolded);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        g_hash_table_add (job->unfolded, g_memdup2 (key, sizeof (gint64)));
+    }
+  if (job->cpus == NULL && job->events == NULL && job->pids == NULL && job->exprs == NULL && job->unfolded == NULL)
     {
       g_task_return_boolean (task, TRUE);
       return;

@@ -21,6 +21,9 @@ gint32      tscope_event_item_get_pid   (TscopeEventItem *item);
 const char *tscope_event_item_get_comm  (TscopeEventItem *item);
 const char *tscope_event_item_get_name  (TscopeEventItem *item);
 const char *tscope_event_item_get_info  (TscopeEventItem *item);
+guint64     tscope_event_item_get_stack_row (TscopeEventItem *item);
+const char *tscope_event_item_get_stack (TscopeEventItem *item);
+gboolean    tscope_event_item_is_stack  (TscopeEventItem *item);
 
 /* What the list shows: every record, or those that pass each condition
  * given (NULL or empty: no condition). */
@@ -30,6 +33,7 @@ typedef struct
   GArray *pids;         /* gint32: of one of these pids, or of a task of @comms */
   GStrv   comms;        /* parts of task names (case does not count) */
   GStrv   events;       /* event names, "name" or "system/name" (ids differ between sources) */
+  const char *expression; /* libtraceevent's filter syntax (trace-cmd report -F), or NULL */
 } TscopeEventFilter;
 
 #define TSCOPE_TYPE_EVENT_MODEL (tscope_event_model_get_type ())
@@ -46,6 +50,13 @@ gboolean          tscope_event_model_filter_finish (TscopeEventModel       *self
                                                    GAsyncResult            *result,
                                                    GError                 **error);
 gboolean          tscope_event_model_is_filtered  (TscopeEventModel        *self);
+gboolean          tscope_event_model_has_stacks   (TscopeEventModel        *self);
+gboolean          tscope_event_model_set_unfolded (TscopeEventModel        *self,
+                                                   guint                    position,
+                                                   gboolean                 unfolded);
+gboolean          tscope_event_model_is_unfolded  (TscopeEventModel        *self,
+                                                   guint                    position,
+                                                   guint64                  stack_row);
 guint64           tscope_event_model_get_row      (TscopeEventModel        *self,
                                                    guint                    position);
 guint             tscope_event_model_position_of  (TscopeEventModel        *self,

@@ -4,7 +4,8 @@
  * The worst wakeups of every source (from core), filterable by task.
  * Activating one puts marker A on the wakeup, B on the switch-in (document
  * time), selects the running interval (its wakeup arrow shows) and zooms
- * there: the measurement users come for.
+ * there: the measurement users come for.  Or the worst syscalls, longest
+ * first: activating one puts A on its sys_enter and B on its sys_exit.
  */
 #include "config.h"
 
@@ -14,6 +15,7 @@
 
 #include "tscope-latency-panel.h"
 #include "tscope-stats.h"
+#include "tscope-syscalls.h"
 
 #define TOP 500                 /* rows listed; the summary counts them all */
 
@@ -30,7 +32,9 @@ struct _TscopeLatencyItem
   TscopeLatencySample sample;         /* times on the document's axis */
   TscopeWakeup        wakeup;
   char               *wakee;
-  char               *waker;
+  char               *waker;         /* a syscall's: its name */
+  guint               syscall;       /* an index of tscope_trace_get_syscalls(), or G_MAXUINT: a wakeup */
+  TscopeTime          duration;      /* a syscall's */
 };
 
 G_DEFINE_FINAL_TYPE (TscopeLatencyItem, tscope_latency_item, G_TYPE_OBJECT)
@@ -55,6 +59,7 @@ tscope_latency_item_class_init (TscopeLatencyItemClass *klass)
 static void
 tscope_latency_item_init (TscopeLatencyItem *self)
 {
+  self->syscall = G_MAXUINT;
 }
 
 /* ---- the panel ---- */
@@ -64,10 +69,12 @@ struct _TscopeLatencyPanel
   GtkBox              parent_instance;
 
   /* children */
+  GtkDropDown        *kind;           /* wakeups or syscalls */
   GtkSearchEntry     *filter;
   GtkLabel           *summary;
   GtkColumnView      *view;
   GtkColumnViewColumn *source_column;
+  GtkColumnViewColumn *columns[8];    /* by COL_*, retitled for syscalls */
 
   /* owned */
   TscopeSession      *session;
@@ -91,6 +98,37 @@ enum
   COL_WAKEUP,
   COL_SWITCH,
 };
+
+/**
+ * tscope_latency_panel_show_syscall:
+ * @source: the source's index in the document
+ * @syscall: an index of tscope_trace_get_syscalls() in that source's trace
+ *
+ * Markers A and B on the sys_enter and the sys_exit, the task's row
+ * selected, the view around both, in document time.
+ */
+void
+tscope_latency_panel_show_syscall (TscopeSession *session,
+                                   guint          source,
+                                   guint          syscall)
+{
+  TscopeTrace *trace = tscope_session_get_trace (session, source);
+  const TscopeSyscalls *sc;
+  TscopeTime margin;
+  TscopeTime a;
+  TscopeTime b;
+
+  if (trace == NULL || (sc = tscope_trace_get_syscalls (trace)) == NULL || syscall >= sc->n)
+    return;
+  a = tscope_session_from_source (session, source, sc->start[syscall]);
+  b = a + tscope_trace_get_syscall_duration (trace, syscall);
+  margin = MAX ((b - a) / 2, 2000);
+  tscope_session_set_marker (session, TSCOPE_MARKER_A, a);
+  tscope_session_set_marker (session, TSCOPE_MARKER_B, b);
+  tscope_session_pin_row_auto (session, source, TSCOPE_ROW_TASK, sc->task[syscall]);
+  tscope_session_select_row (session, source, TSCOPE_ROW_TASK, sc->task[syscall]);
+  tscope_session_set_view (session, a - margin, b + margin, TRUE);
+}
 
 /**
  * tscope_latency_panel_show_wakeup:
@@ -151,6 +189,30 @@ bind_cell (GtkSignalListItemFactory *factory,
   GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (item));
   g_autofree char *text = NULL;
 
+  if (it->syscall != G_MAXUINT)
+    switch (GPOINTER_TO_UINT (data))
+      {
+      case COL_LATENCY:
+        text = tscope_time_format_duration (it->duration);
+        break;
+      case COL_WAKEUP:
+        text = tscope_time_format_timestamp (it->sample.wakeup_ts);
+        break;
+      case COL_SWITCH:
+        text = tscope_time_format_timestamp (it->sample.switch_ts);
+        break;
+      case COL_CPU:
+      case COL_TARGET:
+        text = g_strdup ("");
+        break;
+      default:
+        break;
+      }
+  if (text != NULL)
+    {
+      gtk_label_set_text (label, text);
+      return;
+    }
   switch (GPOINTER_TO_UINT (data))
     {
     case COL_LATENCY:
@@ -199,6 +261,7 @@ add_column (TscopeLatencyPanel *self,
   gtk_column_view_append_column (self->view, column);
   if (col == COL_SOURCE)
     self->source_column = column;
+  self->columns[col] = column;
   g_object_unref (column);
 }
 
@@ -208,6 +271,7 @@ typedef struct
 {
   TscopeDocument *doc;         /* a copy: the user may add or remove sources meanwhile */
   char        *needle;         /* task name part, or a pid */
+  gboolean     syscalls;       /* the worst syscalls, not wakeups */
   GPtrArray   *items;
   TscopeLatencySummary summary;
 } Job;
@@ -230,6 +294,92 @@ label_of (TscopeTrace *trace,
   return g_strdup_printf ("%s:%d", t->comm, t->pid);
 }
 
+static gboolean
+task_matches (TscopeTrace *trace,
+              guint32      task,
+              const char  *needle)
+{
+  const TscopeTask *t = tscope_trace_get_task (trace, task);
+  g_autofree char *name = NULL;
+  char *end = NULL;
+  gint64 pid;
+
+  if (needle == NULL)
+    return TRUE;
+  pid = g_ascii_strtoll (needle, &end, 10);
+  if (end && *end == '\0')
+    return t->pid == pid;
+  name = g_utf8_casefold (t->comm, -1);
+  return strstr (name, needle) != NULL;
+}
+
+typedef struct
+{
+  guint      source;
+  guint      index;
+  TscopeTime duration;
+} Span;
+
+static gint
+cmp_longest (gconstpointer a,
+             gconstpointer b)
+{
+  const Span *x = a;
+  const Span *y = b;
+
+  if (x->duration != y->duration)
+    return x->duration > y->duration ? -1 : 1;
+  return x->source != y->source ? (x->source < y->source ? -1 : 1) : (x->index < y->index ? -1 : x->index > y->index);
+}
+
+/* The syscalls of every source, longest first */
+static void
+syscalls_thread (Job *job)
+{
+  g_autoptr(GArray) kept = g_array_new (FALSE, FALSE, sizeof (Span));
+  g_autofree TscopeTime *d = NULL;
+
+  for (guint s = 0; s < tscope_document_get_n_sources (job->doc); s++)
+    {
+      TscopeTrace *trace = tscope_document_get_trace (job->doc, s);
+      const TscopeSyscalls *sc = tscope_trace_get_syscalls (trace);
+
+      for (guint i = 0; sc && i < sc->n; i++)
+        if (task_matches (trace, sc->task[i], job->needle))
+          {
+            Span span = { s, i, tscope_trace_get_syscall_duration (trace, i) };
+
+            g_array_append_val (kept, span);
+          }
+    }
+  d = g_new (TscopeTime, kept->len + 1);
+  for (guint i = 0; i < kept->len; i++)
+    d[i] = g_array_index (kept, Span, i).duration;
+  tscope_times_sort (d, kept->len);
+  tscope_latency_summarize (d, kept->len, &job->summary);
+  g_array_sort (kept, cmp_longest);
+  job->items = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < MIN (kept->len, TOP); i++)
+    {
+      TscopeLatencyItem *it = g_object_new (TSCOPE_TYPE_LATENCY_ITEM, NULL);
+      Span *span = &g_array_index (kept, Span, i);
+      TscopeDocument *doc = job->doc;
+      TscopeTrace *trace = tscope_document_get_trace (doc, span->source);
+      const TscopeSyscalls *sc = tscope_trace_get_syscalls (trace);
+
+      it->source = span->source;
+      it->source_name = g_strdup (tscope_source_get_name (tscope_document_get_source (doc, span->source)));
+      it->syscall = span->index;
+      it->duration = span->duration;
+      it->sample.wakeup_ts = tscope_document_from_source (doc, span->source, sc->start[span->index]);
+      it->sample.switch_ts = it->sample.wakeup_ts + span->duration;
+      it->wakee = label_of (trace, sc->task[span->index]);
+      it->waker = g_strdup (tscope_trace_get_syscall_name (trace, tscope_trace_get_syscall_nr (trace,
+                                                                                             sc->nr[span->index])));
+      g_ptr_array_add (job->items, it);
+    }
+}
+
 static void
 job_thread (GTask        *task,
             gpointer      source_object,
@@ -237,13 +387,20 @@ job_thread (GTask        *task,
             GCancellable *cancellable)
 {
   Job *job = data;
-  g_autoptr(GArray) all = tscope_document_latency_samples (job->doc, -1, NULL, G_MININT64, G_MAXINT64);
+  g_autoptr(GArray) all = NULL;
   g_autoptr(GArray) kept = g_array_new (FALSE, FALSE, sizeof (TscopeSourceLatency));
   g_autofree TscopeTime *lat = NULL;
   char *end = NULL;
   gint64 pid = job->needle ? g_ascii_strtoll (job->needle, &end, 10) : -1;
   gboolean by_pid = job->needle && end && *end == '\0';
 
+  if (job->syscalls)
+    {
+      syscalls_thread (job);
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  all = tscope_document_latency_samples (job->doc, -1, NULL, G_MININT64, G_MAXINT64);
   for (guint i = 0; i < all->len; i++)
     {
       TscopeSourceLatency *s = &g_array_index (all, TscopeSourceLatency, i);
@@ -297,7 +454,19 @@ job_done (GObject      *source,
   g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)), job->items->pdata,
                        job->items->len);
   self->filled = TRUE;
-  if (job->summary.count == 0)
+  if (job->syscalls && job->summary.count == 0)
+    text = g_strdup (_("No syscall (a sys_enter followed by its task's sys_exit)."));
+  else if (job->syscalls)
+    {
+      g_autofree char *p50 = tscope_time_format_duration (job->summary.p50);
+      g_autofree char *p99 = tscope_time_format_duration (job->summary.p99);
+      g_autofree char *max = tscope_time_format_duration (job->summary.max);
+
+      text = g_strdup_printf (_("%u syscalls   p50 %s   p99 %s   max %s   (longest %u listed; "
+                                "activate one to measure it)"),
+                              job->summary.count, p50, p99, max, job->items->len);
+    }
+  else if (job->summary.count == 0)
     text = g_strdup (_("No completed wakeup (a wakeup followed by a switch-in)."));
   else
     {
@@ -312,6 +481,20 @@ job_done (GObject      *source,
                               job->summary.count, mean, p50, p95, p99, max, job->items->len);
     }
   gtk_label_set_text (self->summary, text);
+}
+
+/* The columns say what a syscall's row holds */
+static void
+retitle (TscopeLatencyPanel *self,
+         gboolean            syscalls)
+{
+  gtk_column_view_column_set_title (self->columns[COL_LATENCY], syscalls ? _("Duration") : _("Latency"));
+  gtk_column_view_column_set_title (self->columns[COL_TASK], syscalls ? _("Task") : _("Woken task"));
+  gtk_column_view_column_set_title (self->columns[COL_WAKER], syscalls ? _("Syscall") : _("Waker"));
+  gtk_column_view_column_set_title (self->columns[COL_WAKEUP], syscalls ? _("Enter") : _("Wakeup"));
+  gtk_column_view_column_set_title (self->columns[COL_SWITCH], syscalls ? _("Exit") : _("Switch-in"));
+  gtk_column_view_column_set_visible (self->columns[COL_CPU], !syscalls);
+  gtk_column_view_column_set_visible (self->columns[COL_TARGET], !syscalls);
 }
 
 static void
@@ -330,6 +513,8 @@ refresh (TscopeLatencyPanel *self)
   job->doc = tscope_session_dup_document (self->session);
   gtk_column_view_column_set_visible (self->source_column, tscope_session_get_n_sources (self->session) > 1);
   job->needle = *text ? g_utf8_casefold (text, -1) : NULL;
+  job->syscalls = gtk_drop_down_get_selected (self->kind) == 1;
+  retitle (self, job->syscalls);
   task = g_task_new (self, self->cancel, job_done, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
   g_task_run_in_thread (task, job_thread);
@@ -349,7 +534,10 @@ tscope_latency_panel_activate (TscopeLatencyPanel *self,
 
   if (it == NULL || self->session == NULL)
     return FALSE;
-  tscope_latency_panel_show_wakeup (self->session, it->source, it->sample.index);
+  if (it->syscall != G_MAXUINT)
+    tscope_latency_panel_show_syscall (self->session, it->source, it->syscall);
+  else
+    tscope_latency_panel_show_wakeup (self->session, it->source, it->sample.index);
   return TRUE;
 }
 
@@ -377,6 +565,19 @@ gboolean
 tscope_latency_panel_is_filled (TscopeLatencyPanel *self)
 {
   return self->filled;
+}
+
+/**
+ * tscope_latency_panel_show_syscalls:
+ *
+ * Lists the worst syscalls (%TRUE) or the worst wakeups.
+ */
+void
+tscope_latency_panel_show_syscalls (TscopeLatencyPanel *self,
+                                    gboolean            syscalls)
+{
+  self->filled = FALSE;
+  gtk_drop_down_set_selected (self->kind, syscalls ? 1 : 0);
 }
 
 void
@@ -450,12 +651,17 @@ tscope_latency_panel_init (TscopeLatencyPanel *self)
   gtk_widget_set_margin_end (bar, 6);
   gtk_widget_set_margin_top (bar, 4);
   gtk_widget_set_margin_bottom (bar, 4);
+  self->kind = GTK_DROP_DOWN (gtk_drop_down_new_from_strings ((const char *[]) { _("Worst wakeups"),
+                                                                                  _("Worst syscalls"), NULL }));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->kind), _("Wakeup latency (wakeup to switch-in), or syscall time "
+                                                          "(sys_enter to sys_exit)"));
   self->filter = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
   g_object_set (self->filter, "placeholder-text", _("Task name or pid"), NULL);
   self->summary = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->summary, 0);
   gtk_label_set_ellipsize (self->summary, PANGO_ELLIPSIZE_END);
   gtk_widget_set_hexpand (GTK_WIDGET (self->summary), TRUE);
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->kind));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->filter));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->summary));
   gtk_box_append (GTK_BOX (self), bar);
@@ -479,6 +685,7 @@ tscope_latency_panel_init (TscopeLatencyPanel *self)
   gtk_widget_set_vexpand (scroller, TRUE);
   gtk_box_append (GTK_BOX (self), scroller);
   g_signal_connect_swapped (self->filter, "search-changed", G_CALLBACK (refresh), self);
+  g_signal_connect_swapped (self->kind, "notify::selected", G_CALLBACK (refresh), self);
 }
 
 GtkWidget *

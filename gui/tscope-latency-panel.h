@@ -21,6 +21,11 @@ guint      tscope_latency_panel_get_n_items (TscopeLatencyPanel *self);
 gboolean   tscope_latency_panel_is_filled   (TscopeLatencyPanel *self);
 gboolean   tscope_latency_panel_activate    (TscopeLatencyPanel *self,
                                              guint               position);
+void       tscope_latency_panel_show_syscalls (TscopeLatencyPanel *self,
+                                             gboolean            syscalls);
+void       tscope_latency_panel_show_syscall (TscopeSession     *session,
+                                             guint               source,
+                                             guint               syscall);
 void       tscope_latency_panel_show_wakeup (TscopeSession      *session,
                                              guint               source,
                                              guint               wakeup);

@@ -48,6 +48,8 @@ struct _TscopeSession
   gulong       items_handler;
   GError      *file_error;    /* a file changed under its trace: read no more */
   guint        file_error_idle;
+  GArray      *marked;        /* guint32: blocked intervals marked (a flame graph's frame), by start */
+  guint        marked_source; /* their source's id */
 };
 
 G_DEFINE_FINAL_TYPE (TscopeSession, tscope_session, G_TYPE_OBJECT)
@@ -64,6 +66,7 @@ enum {
   PROP_FILE_ERROR,
   PROP_SOURCES,
   PROP_NOTES,
+  PROP_MARKED_BLOCKED,
   N_PROPS
 };
 
@@ -87,6 +90,7 @@ tscope_session_finalize (GObject *object)
   g_array_unref (self->forward);
   g_array_unref (self->pins);
   g_array_unref (self->notes);
+  g_clear_pointer (&self->marked, g_array_unref);
   G_OBJECT_CLASS (tscope_session_parent_class)->finalize (object);
 }
 
@@ -127,6 +131,8 @@ tscope_session_class_init (TscopeSessionClass *klass)
                                                    G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_NOTES] = g_param_spec_boolean ("notes", NULL, NULL, FALSE,
                                                  G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MARKED_BLOCKED] = g_param_spec_boolean ("marked-blocked", NULL, NULL, FALSE,
+                                                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -723,6 +729,59 @@ guint64
 tscope_session_get_selected_event (TscopeSession *self)
 {
   return self->event_row;
+}
+
+/**
+ * tscope_session_mark_blocked:
+ * @source: the source's index in the document
+ * @blocked: (array length=n) (nullable): indices of its
+ *   tscope_trace_get_blocked(), sorted by start
+ *
+ * Marks blocked intervals (what a frame of the off-CPU flame graph
+ * stands for) for the timeline to show; @n = 0 clears the marks.
+ */
+void
+tscope_session_mark_blocked (TscopeSession *self,
+                             guint          source,
+                             const guint32 *blocked,
+                             guint          n)
+{
+  TscopeSource *src = tscope_document_get_source (self->document, source);
+
+  g_clear_pointer (&self->marked, g_array_unref);
+  if (n > 0 && src != NULL)
+    {
+      self->marked = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n);
+      g_array_append_vals (self->marked, blocked, n);
+      self->marked_source = tscope_source_get_id (src);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MARKED_BLOCKED]);
+}
+
+/**
+ * tscope_session_get_marked_blocked:
+ * @source: (out): the source's index
+ * @n: (out): how many
+ *
+ * Returns: (nullable) (transfer none): the blocked intervals marked, by
+ *   start, or %NULL
+ */
+const guint32 *
+tscope_session_get_marked_blocked (TscopeSession *self,
+                                   guint         *source,
+                                   guint         *n)
+{
+  TscopeSource *src;
+
+  *n = 0;
+  if (self->marked == NULL)
+    return NULL;
+  src = tscope_document_find_source (self->document, self->marked_source);
+  if (src == NULL)
+    return NULL;
+  *source = tscope_document_index_of (self->document, src);
+  *n = self->marked->len;
+  return (const guint32 *) self->marked->data;
 }
 
 /**

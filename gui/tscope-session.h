@@ -140,6 +140,13 @@ guint64        tscope_session_get_selected_event (TscopeSession *self);
 void           tscope_session_select_event   (TscopeSession *self,
                                               guint64        row,
                                               TscopeTime     ts);
+void           tscope_session_mark_blocked   (TscopeSession *self,
+                                              guint          source,
+                                              const guint32 *blocked,
+                                              guint          n);
+const guint32 *tscope_session_get_marked_blocked (TscopeSession *self,
+                                              guint         *source,
+                                              guint         *n);
 guint          tscope_session_add_note       (TscopeSession *self,
                                               TscopeTime     begin,
                                               TscopeTime     end,

@@ -535,6 +535,100 @@ draw_syscall_band (TscopeTimeline *self,
     }
 }
 
+/* The blocked intervals a flame graph's frame marked, per task row (made
+ * again when the marks change). */
+static GArray *
+marked_of (TscopeTimeline *self,
+           guint           source,
+           guint32         task)
+{
+  const guint32 *marked;
+  guint msource;
+  guint n;
+  guint64 key = vcpu_key (source, task);
+
+  if (self->marked_index == NULL)
+    {
+      const TscopeBlocked *bl;
+
+      self->marked_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                  (GDestroyNotify) g_array_unref);
+      marked = tscope_session_get_marked_blocked (self->session, &msource, &n);
+      bl = n ? tscope_trace_get_blocked (tscope_session_get_trace (self->session, msource)) : NULL;
+      for (guint i = 0; i < n; i++)
+        {
+          guint64 k;
+          GArray *list;
+
+          if (marked[i] >= bl->n)
+            continue;
+          k = vcpu_key (msource, bl->task[marked[i]]);
+          list = g_hash_table_lookup (self->marked_index, &k);
+          if (list == NULL)
+            {
+              list = g_array_new (FALSE, FALSE, sizeof (guint32));
+              g_hash_table_insert (self->marked_index, g_memdup2 (&k, sizeof k), list);
+            }
+          g_array_append_val (list, marked[i]);
+        }
+    }
+  return g_hash_table_lookup (self->marked_index, &key);
+}
+
+/* Marked blocked intervals: a magenta frame around each, at least 3 px
+ * wide so that a short one zoomed out still shows. */
+static void
+draw_marked_blocked (TscopeTimeline *self,
+                     GtkSnapshot    *snapshot,
+                     const Row      *row,
+                     float           y,
+                     int             h)
+{
+  GArray *list = marked_of (self, row->source, row->id);
+  const TscopeBlocked *bl;
+  TscopeSpan v = _tscope_timeline_row_view (self, row);
+  int n = _tscope_timeline_plot_width (self);
+  GdkRGBA fill = { 0.85f, 0.10f, 0.65f, 0.30f };
+  GdkRGBA edge = { 0.85f, 0.10f, 0.65f, 1.0f };
+  guint lo = 0;
+  guint hi;
+  double per_px;
+
+  if (list == NULL || n <= 0 || v.end <= v.begin)
+    return;
+  bl = tscope_trace_get_blocked (_tscope_timeline_row_trace (self, row));
+  per_px = (double) (v.end - v.begin) / n;
+  /* one task's blocked intervals do not overlap: their ends are sorted too */
+  hi = list->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (bl->end[g_array_index (list, guint32, mid)] < v.begin)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (guint k = lo; k < list->len; k++)
+    {
+      guint32 i = g_array_index (list, guint32, k);
+      double x0;
+      double x1;
+      float w;
+
+      if (bl->start[i] > v.end)
+        break;
+      x0 = (MAX (bl->start[i], v.begin) - v.begin) / per_px;
+      x1 = (MIN (bl->end[i], v.end) - v.begin) / per_px;
+      w = (float) MAX (x1 - x0, 3.0);
+      rect (snapshot, &fill, self->label_w + (float) x0, y + 1, w, h - 2);
+      rect (snapshot, &edge, self->label_w + (float) x0, y + 1, w, 1);
+      rect (snapshot, &edge, self->label_w + (float) x0, y + h - 2, w, 1);
+      rect (snapshot, &edge, self->label_w + (float) x0, y + 1, 1, h - 2);
+      rect (snapshot, &edge, self->label_w + (float) x0 + w - 1, y + 1, 1, h - 2);
+    }
+}
+
 /* The syscall under the pointer, for the tooltip. */
 static void
 append_syscall (TscopeTimeline *self,
@@ -986,6 +1080,7 @@ draw_rows (TscopeTimeline *self,
           else
             draw_task_row (self, snapshot, row, y, h);
           draw_syscall_band (self, snapshot, row, y, h);
+          draw_marked_blocked (self, snapshot, row, y, h);
         }
     }
   /* the label column's edge */

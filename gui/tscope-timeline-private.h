@@ -67,6 +67,7 @@ struct _TscopeTimeline
   GHashTable    *label_layouts;     /* row index -> PangoLayout */
   GHashTable    *guest_index;       /* source << 32 | vCPU task -> TscopeVcpuTimeline */
   GHashTable    *syscall_index;     /* source << 32 | task -> GArray of its syscall spans' indices */
+  GHashTable    *marked_index;      /* source << 32 | task -> GArray of its marked blocked intervals */
   GArray        *rows_source_ids;   /* guint: the ids of the sources the rows were built for */
   GHashTable    *collapsed_sources; /* ids of the sources whose rows are folded away */
   GtkGesture    *drag;

@@ -1062,6 +1062,7 @@ sources_changed (TscopeTimeline *self)
   g_hash_table_remove_all (self->label_layouts);
   g_clear_pointer (&self->guest_index, g_hash_table_unref);
   g_clear_pointer (&self->syscall_index, g_hash_table_unref);
+  g_clear_pointer (&self->marked_index, g_hash_table_unref);
   build_rows (self);
   fit_label_width (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
@@ -1080,6 +1081,17 @@ on_session_notify (TscopeTimeline *self,
     _tscope_timeline_layout_rows (self);
   if (g_str_equal (pspec->name, "sources"))
     sources_changed (self);
+  if (g_str_equal (pspec->name, "marked-blocked"))
+    {
+      const guint32 *marked = tscope_session_get_marked_blocked (self->session, &source, &id);
+
+      g_clear_pointer (&self->marked_index, g_hash_table_unref);
+      /* the first one's task row comes into view */
+      if (marked != NULL && marked[0] < tscope_trace_get_blocked (tscope_session_get_trace (self->session, source))->n)
+        tscope_timeline_scroll_to_row (self, source, TSCOPE_ROW_TASK,
+                                       tscope_trace_get_blocked (tscope_session_get_trace (self->session,
+                                                                                           source))->task[marked[0]]);
+    }
   /* a row picked elsewhere (latency panel, row finder) comes into view */
   if (g_str_equal (pspec->name, "selected-row")
       && tscope_session_get_selected_row (self->session, &source, &kind, &id))
@@ -1122,6 +1134,7 @@ tscope_timeline_set_session (TscopeTimeline *self,
   g_hash_table_remove_all (self->label_layouts);
   g_clear_pointer (&self->guest_index, g_hash_table_unref);
   g_clear_pointer (&self->syscall_index, g_hash_table_unref);
+  g_clear_pointer (&self->marked_index, g_hash_table_unref);
   g_clear_pointer (&self->minimap, g_free);
   g_clear_pointer (&self->frozen, gsk_render_node_unref);
   g_array_set_size (self->rows, 0);
@@ -1241,6 +1254,7 @@ tscope_timeline_finalize (GObject *object)
   g_hash_table_unref (self->label_layouts);
   g_clear_pointer (&self->guest_index, g_hash_table_unref);
   g_clear_pointer (&self->syscall_index, g_hash_table_unref);
+  g_clear_pointer (&self->marked_index, g_hash_table_unref);
   g_free (self->minimap);
   g_clear_pointer (&self->frozen, gsk_render_node_unref);
   g_clear_object (&self->hatch);

@@ -7,6 +7,7 @@
 
 #include "tscope-event-list.h"
 #include "tscope-latency-panel.h"
+#include "tscope-offcpu-panel.h"
 #include "tscope-session-file.h"
 #include "tscope-stats-panel.h"
 #include "tscope-vcpu-panel.h"
@@ -35,6 +36,7 @@ struct _TscopeWindow
   TscopeEventList    *event_list;
   TscopeLatencyPanel *latency_panel;
   TscopeStatsPanel   *stats_panel;
+  TscopeOffcpuPanel  *offcpu_panel;
   TscopeVcpuPanel    *vcpu_panel;
   GtkLabel           *markers_label;
   GtkLabel           *view_label;

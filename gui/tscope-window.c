@@ -280,6 +280,7 @@ set_session (TscopeWindow  *self,
   tscope_event_list_set_session (self->event_list, session);
   tscope_latency_panel_set_session (self->latency_panel, session);
   tscope_stats_panel_set_session (self->stats_panel, session);
+  tscope_offcpu_panel_set_session (self->offcpu_panel, session);
   tscope_vcpu_panel_set_session (self->vcpu_panel, session);
   if (session)
     self->session_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (on_session_notify), self);
@@ -802,6 +803,12 @@ GtkWidget *
 tscope_window_get_stats_panel (TscopeWindow *self)
 {
   return GTK_WIDGET (self->stats_panel);
+}
+
+GtkWidget *
+tscope_window_get_offcpu_panel (TscopeWindow *self)
+{
+  return GTK_WIDGET (self->offcpu_panel);
 }
 
 GtkWidget *
@@ -1355,6 +1362,7 @@ tscope_window_class_init (TscopeWindowClass *klass)
   g_type_ensure (TSCOPE_TYPE_EVENT_LIST);
   g_type_ensure (TSCOPE_TYPE_LATENCY_PANEL);
   g_type_ensure (TSCOPE_TYPE_STATS_PANEL);
+  g_type_ensure (TSCOPE_TYPE_OFFCPU_PANEL);
   g_type_ensure (TSCOPE_TYPE_VCPU_PANEL);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tracescope/Tracescope/tscope-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, title);
@@ -1372,6 +1380,7 @@ tscope_window_class_init (TscopeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, event_list);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, latency_panel);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, stats_panel);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, offcpu_panel);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, vcpu_panel);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, markers_label);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, view_label);

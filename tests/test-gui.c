@@ -17,12 +17,14 @@
 
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <json-c/json.h>
 
 #include "tscope-application.h"
 #include "tscope-colors.h"
 #include "tscope-event-list.h"
 #include "tscope-event-model.h"
 #include "tscope-latency-panel.h"
+#include "tscope-offcpu-panel.h"
 #include "tscope-ruler.h"
 #include "tscope-stats-panel.h"
 #include "tscope-vcpu-panel.h"
@@ -369,6 +371,208 @@ test_event_filter (void)
   tscope_event_list_set_filter (s.list, -1, NULL, NULL);
   s.want = 30465;
   spin_until (shows, &s, 120);
+  close_window (window);
+}
+
+/* sched_switch records with prev_state @state, counted from the CPU
+ * intervals core built at load (each switch ends one), not with
+ * libtraceevent's filter. */
+static guint
+switches_in_state (TscopeTrace *trace,
+                   guint16      state)
+{
+  guint n = 0;
+
+  for (guint cpu = 0; cpu < tscope_trace_get_n_cpus (trace); cpu++)
+    {
+      const TscopeCpuIntervals *iv = tscope_trace_get_cpu_intervals (trace, cpu);
+
+      for (guint i = 0; i < iv->n; i++)
+        if (iv->state[i] != 0 && tscope_trace_get_prev_state (trace, iv->state[i]) == state)
+          n++;
+    }
+  return n;
+}
+
+static const char *refusal_wanted;
+
+static gboolean
+filter_refused (gpointer data)
+{
+  const char *error = tscope_event_list_get_filter_error (data);
+
+  return error != NULL && strstr (error, refusal_wanted) != NULL;
+}
+
+/* What the list shows before each wait, for a failure to say */
+static void
+expression_step (TscopeEventList *list,
+                 guint            step)
+{
+  const char *error = tscope_event_list_get_filter_error (list);
+
+  g_test_message ("expression step %u: %u shown, refusal %s", step, tscope_event_list_get_n_shown (list),
+                  error ? error : "none");
+}
+
+/* The task entry with its expression toggle: libtraceevent's filter
+ * syntax, a refused expression said in one line above the rows it left
+ * alone, and task names again with the toggle off. */
+static void
+test_event_expression (void)
+{
+  TscopeWindow *window = open_window ("sched-v6");
+  TscopeTrace *trace = tscope_session_get_trace (tscope_window_get_session (window), 0);
+  Shown s = { TSCOPE_EVENT_LIST (tscope_window_get_event_list (window)), 30465 };
+  guint d = switches_in_state (trace, 2);
+
+  g_test_message ("switches in D: %u, in S: %u", d, switches_in_state (trace, 1));
+  g_assert_cmpuint (d, >, 0);
+  g_assert_true (shows (&s));
+  /* sched-v6.dat has 181 sched_migrate_task records (tests/data/TRACES.md) */
+  tscope_event_list_set_expression (s.list, "sched/sched_migrate_task");
+  s.want = 181;
+  expression_step (s.list, 1);
+  spin_until (shows, &s, 120);
+  tscope_event_list_set_expression (s.list, "sched/sched_switch : prev_state == 2");
+  s.want = d;
+  expression_step (s.list, 2);
+  spin_until (shows, &s, 120);
+  g_assert_null (tscope_event_list_get_filter_error (s.list));
+  {
+    TscopeEventItem *first = g_list_model_get_item (tscope_event_list_get_model (s.list), 0);
+
+    g_assert_cmpstr (tscope_event_item_get_name (first), ==, "sched_switch");
+    g_assert_nonnull (strstr (tscope_event_item_get_info (first), " D ==> "));
+    g_object_unref (first);
+  }
+  /* libtraceevent 1.7 would crash on this one: refused first, in one line */
+  tscope_event_list_set_expression (s.list, "sched/sched_switch : prev_state ==");
+  refusal_wanted = "ends with an operator";
+  expression_step (s.list, 3);
+  spin_until (filter_refused, s.list, 10);
+  g_assert_null (strchr (tscope_event_list_get_filter_error (s.list), '\n'));
+  g_assert_cmpuint (tscope_event_list_get_n_shown (s.list), ==, d);
+  /* libtraceevent's own reason */
+  tscope_event_list_set_expression (s.list, "sched/sched_switch : (prev_state == 2");
+  refusal_wanted = "Unbalanced";
+  expression_step (s.list, 4);
+  spin_until (filter_refused, s.list, 10);
+  g_test_message ("refused: %s", tscope_event_list_get_filter_error (s.list));
+  g_assert_null (strchr (tscope_event_list_get_filter_error (s.list), '\n'));
+  g_assert_cmpuint (tscope_event_list_get_n_shown (s.list), ==, d);
+  /* plain task names again */
+  tscope_event_list_set_filter (s.list, -1, "migration", NULL);
+  g_assert_null (tscope_event_list_get_filter_error (s.list));
+  s.want = 30465;
+  expression_step (s.list, 5);
+  spin_until (not_all_shown, &s, 120);
+  g_assert_cmpuint (tscope_event_list_get_n_shown (s.list), >, 0);
+  tscope_event_list_set_expression (s.list, NULL);
+  expression_step (s.list, 6);
+  spin_until (shows, &s, 120);
+  close_window (window);
+}
+
+/* "f (ffffffff813a0245)\ng (...)": "f\ng" */
+static char *
+frame_names (const char *text)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i]; i++)
+    {
+      char *paren = strstr (lines[i], " (");
+
+      if (paren)
+        *paren = '\0';
+    }
+  return g_strjoinv ("\n", lines);
+}
+
+static void
+assert_frames (const char *got,
+               const char *want)
+{
+  g_autofree char *names = NULL;
+
+  g_assert_nonnull (got);
+  names = frame_names (got);
+  g_assert_cmpstr (names, ==, want);
+}
+
+/* stacks.dat: bash-7530's sched_switch at 546.681833897 (S) has its
+ * kernel_stack 25 us later on CPU 1, with other records between.  The
+ * list folds every stack record under its event; the stack pane and the
+ * unfolded row show the frames core's blocked interval has. */
+static void
+test_event_stacks (void)
+{
+  TscopeWindow *window = open_window ("stacks");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTrace *trace = tscope_session_get_trace (session, 0);
+  const TscopeBlocked *bl = tscope_trace_get_blocked (trace);
+  g_autoptr(GHashTable) counts = tscope_trace_dup_event_counts (trace);
+  guint64 *n_stacks = g_hash_table_lookup (counts, "kernel_stack");
+  TscopeEventList *list = TSCOPE_EVENT_LIST (tscope_window_get_event_list (window));
+  GListModel *model = tscope_event_list_get_model (list);
+  Shown s = { list, 0 };
+  g_auto(GStrv) frames = NULL;
+  g_autofree char *want = NULL;
+  TscopeEventItem *item;
+  guint64 row;
+  guint pos;
+  guint i;
+
+  g_assert_nonnull (n_stacks);
+  g_assert_cmpuint (*n_stacks, >, 0);
+  s.want = (guint) (tscope_trace_get_n_events (trace) - *n_stacks);
+  spin_until (shows, &s, 300);
+  for (i = 0; i < bl->n && bl->start[i] != 546681833897; i++)
+    ;
+  g_assert_cmpuint (i, <, bl->n);
+  frames = tscope_trace_get_stack_frames (trace, bl->stack[i]);
+  want = g_strjoinv ("\n", frames);
+  row = tscope_event_model_row_at_time (TSCOPE_EVENT_MODEL (model), 546681833897, 0, 1);
+  g_assert_cmpuint (row, !=, G_MAXUINT64);
+  pos = tscope_event_model_position_of (TSCOPE_EVENT_MODEL (model), row);
+  item = g_list_model_get_item (model, pos);
+  g_assert_cmpstr (tscope_event_item_get_name (item), ==, "sched_switch");
+  g_assert_cmpint (tscope_event_item_get_pid (item), ==, 7530);
+  g_assert_cmpuint (tscope_event_item_get_stack_row (item), ==, row + 1);
+  assert_frames (tscope_event_item_get_stack (item), want);
+  g_object_unref (item);
+  /* the record after it in the list is not its stack: folded */
+  item = g_list_model_get_item (model, pos + 1);
+  g_assert_false (tscope_event_item_is_stack (item));
+  g_object_unref (item);
+
+  /* selecting the event shows its stack beside the rows (once the view
+   * has its model: it waits for a size) */
+  spin_frames (5);
+  tscope_event_list_select (list, pos);
+  assert_frames (tscope_event_list_get_stack_text (list), want);
+  /* unfolded: the stack record under it, its frames one a line */
+  tscope_event_list_toggle_stack (list, pos);
+  g_assert_cmpuint (tscope_event_list_get_n_shown (list), ==, s.want + 1);
+  item = g_list_model_get_item (model, pos + 1);
+  g_assert_true (tscope_event_item_is_stack (item));
+  g_assert_cmpstr (tscope_event_item_get_name (item), ==, "kernel_stack");
+  g_assert_cmpint (tscope_event_item_get_cpu (item), ==, 1);
+  assert_frames (tscope_event_item_get_stack (item), want);
+  g_object_unref (item);
+  spin_frames (2);
+  assert_frames (tscope_event_list_get_stack_text (list), want);
+  /* the filter applied again keeps it unfolded; folded again, it goes */
+  tscope_event_list_set_filter (list, 1, NULL, NULL);
+  s.want = 0;
+  spin_until (not_all_shown, &s, 300);
+  tscope_event_list_set_filter (list, -1, NULL, NULL);
+  s.want = (guint) (tscope_trace_get_n_events (trace) - *n_stacks) + 1;
+  spin_until (shows, &s, 300);
+  pos = tscope_event_model_position_of (TSCOPE_EVENT_MODEL (model), row);
+  tscope_event_list_toggle_stack (list, pos);
+  g_assert_cmpuint (tscope_event_list_get_n_shown (list), ==, s.want - 1);
   close_window (window);
 }
 
@@ -2772,6 +2976,272 @@ test_plugin_marks (void)
   close_window (window);
 }
 
+/* The oracle's offcpu time of @pid (every pid: -1) */
+static TscopeTime
+oracle_offcpu (gint32 pid)
+{
+  g_autofree char *path = tscope_test_data ("stacks", ".oracle.json");
+  json_object *root = json_object_from_file (path);
+  json_object *list;
+  TscopeTime sum = 0;
+
+  g_assert_nonnull (root);
+  g_assert_true (json_object_object_get_ex (root, "offcpu", &list));
+  for (gsize i = 0; i < json_object_array_length (list); i++)
+    {
+      json_object *e = json_object_array_get_idx (list, i);
+      json_object *v;
+
+      g_assert_true (json_object_object_get_ex (e, "pid", &v));
+      if (pid >= 0 && json_object_get_int (v) != pid)
+        continue;
+      g_assert_true (json_object_object_get_ex (e, "total_ns", &v));
+      sum += json_object_get_int64 (v);
+    }
+  json_object_put (root);
+  return sum;
+}
+
+typedef struct
+{
+  TscopeOffcpuPanel *panel;
+  TscopeTime         want;
+} RootIs;
+
+static gboolean
+root_is (gpointer data)
+{
+  RootIs *r = data;
+  TscopeOffcpuTree *tree = tscope_offcpu_panel_get_tree (r->panel);
+
+  return tree != NULL && tree->nodes[0].total_ns == r->want;
+}
+
+static void
+wait_root (RootIs *r)
+{
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  TscopeOffcpuTree *tree;
+
+  while (!root_is (r) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+  tree = tscope_offcpu_panel_get_tree (r->panel);
+  if (!root_is (r))
+    g_test_message ("root %" G_GINT64_FORMAT ", want %" G_GINT64_FORMAT ": %s", tree ? tree->nodes[0].total_ns : -1,
+                    r->want, tscope_offcpu_panel_get_summary (r->panel));
+  g_assert_true (root_is (r));
+}
+
+/* The Off-CPU tab on stacks.dat: the whole trace, a pid typed, a task row
+ * selected and a range, each against the oracle or core's tree; a frame
+ * clicked marks its intervals on the timeline and takes the event list
+ * to the first switch-out. */
+static void
+test_offcpu_panel (void)
+{
+  TscopeWindow *window = open_window ("stacks");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTrace *trace = tscope_session_get_trace (session, 0);
+  const TscopeBlocked *bl = tscope_trace_get_blocked (trace);
+  TscopeOffcpuPanel *panel = TSCOPE_OFFCPU_PANEL (tscope_window_get_offcpu_panel (window));
+  TscopeTimeline *timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  TscopeEventList *list = TSCOPE_EVENT_LIST (tscope_window_get_event_list (window));
+  GtkNotebook *notebook = window->notebook;
+  RootIs r = { panel, oracle_offcpu (-1) };
+  TscopeOffcpuTree *tree;
+  guint32 task = 0;
+  g_autofree char *tip = NULL;
+  g_autofree char *total = NULL;
+  guint pick = 0;
+  guint32 first = G_MAXUINT32;
+  graphene_rect_t rect;
+
+  /* pid 7530 is two tasks (profile.md): the one that blocked */
+  for (guint32 t = 1; t < tscope_trace_get_n_tasks (trace); t++)
+    for (guint i = 0; i < bl->n && task == 0; i++)
+      if (bl->task[i] == t && tscope_trace_get_task (trace, t)->pid == 7530)
+        task = t;
+  g_assert_cmpuint (task, >, 0);
+  gtk_notebook_set_current_page (notebook, gtk_notebook_page_num (notebook, GTK_WIDGET (panel)));
+  wait_root (&r);
+  g_assert_nonnull (strstr (tscope_offcpu_panel_get_summary (panel), "every task"));
+  /* a pid typed: its tasks */
+  tscope_offcpu_panel_set_tasks (panel, "7530");
+  r.want = oracle_offcpu (7530);
+  wait_root (&r);
+  g_assert_nonnull (strstr (tscope_offcpu_panel_get_summary (panel), "bash:7530"));
+  /* none typed: the task row selected */
+  tscope_offcpu_panel_set_tasks (panel, NULL);
+  tscope_session_select_row (session, 0, TSCOPE_ROW_TASK, task);
+  {
+    g_autoptr(TscopeOffcpuTree) want = tscope_trace_offcpu_tree (trace, &task, 1, G_MININT64, G_MAXINT64);
+
+    r.want = want->nodes[0].total_ns;
+    g_assert_cmpint (r.want, >, 0);
+    g_assert_cmpint (r.want, <=, oracle_offcpu (7530));
+  }
+  wait_root (&r);
+  /* and a range */
+  {
+    TscopeTime a = bl->start[0];
+    TscopeTime b = a + (tscope_trace_get_last_ts (trace) - a) / 2;
+    g_autoptr(TscopeOffcpuTree) want = tscope_trace_offcpu_tree (trace, &task, 1, a, b);
+
+    tscope_session_set_selection (session, a, b);
+    r.want = want->nodes[0].total_ns;
+    wait_root (&r);
+    g_assert_nonnull (strstr (tscope_offcpu_panel_get_summary (panel), "in the "));
+    tscope_session_set_selection (session, 0, 0);
+  }
+  {
+    g_autoptr(TscopeOffcpuTree) want = tscope_trace_offcpu_tree (trace, &task, 1, G_MININT64, G_MAXINT64);
+
+    r.want = want->nodes[0].total_ns;
+  }
+  wait_root (&r);
+  spin_frames (5);
+
+  /* drawn: the root a full-width blue bar, labelled; a tooltip says it */
+  tree = tscope_offcpu_panel_get_tree (panel);
+  g_assert_true (tscope_offcpu_panel_node_rect (panel, 0, &rect));
+  g_assert_cmpfloat (rect.size.width, ==, gtk_widget_get_width (tscope_offcpu_panel_get_graph (panel)));
+  {
+    g_autoptr(GdkTexture) shot = render_widget (tscope_offcpu_panel_get_graph (panel));
+    guint8 px[3];
+
+    pixel_at (shot, (int) (rect.size.width - 4), 9, px);
+    g_assert_cmpint (px[2], >, px[0] + 40);
+  }
+  g_test_message ("graph drawn in %" G_GINT64_FORMAT " us, %u nodes",
+                  tscope_offcpu_panel_get_last_draw_us (panel), tree->n);
+  g_assert_cmpint (tscope_offcpu_panel_node_at (panel, 5, 5), ==, 0);
+  tip = tscope_offcpu_panel_tooltip_text (panel, 0);
+  total = tscope_time_format_duration (tree->nodes[0].total_ns);
+  g_assert_nonnull (strstr (tip, "<b>all</b>"));
+  g_assert_nonnull (strstr (tip, total));
+
+  /* the deepest frame with the most intervals under the root's widest child */
+  for (guint i = 1; i < tree->n; i++)
+    if (tree->nodes[i].depth >= 3 && (pick == 0 || tree->nodes[i].count > tree->nodes[pick].count))
+      pick = i;
+  g_assert_cmpuint (pick, >, 0);
+  g_assert_true (tscope_offcpu_panel_node_rect (panel, pick, &rect));
+  g_assert_cmpint (tscope_offcpu_panel_node_at (panel, rect.origin.x + rect.size.width / 2,
+                                                rect.origin.y + rect.size.height / 2), ==, pick);
+  tscope_offcpu_panel_pick (panel, pick);
+  {
+    guint source;
+    guint n;
+    const guint32 *marked = tscope_session_get_marked_blocked (session, &source, &n);
+
+    g_assert_cmpuint (n, ==, tree->nodes[pick].count);
+    for (guint i = 0; i < n; i++)
+      {
+        g_assert_cmpuint (bl->task[marked[i]], ==, task);
+        if (first == G_MAXUINT32 || bl->start[marked[i]] < bl->start[first])
+          first = marked[i];
+      }
+    g_assert_cmpuint (marked[0], ==, first);
+  }
+  /* the event list is on the switch-out that began the first one, once
+   * shown */
+  {
+    GListModel *model = tscope_event_list_get_model (list);
+    TscopeEventItem *item;
+
+    gtk_notebook_set_current_page (notebook, 0);
+    spin_frames (5);
+    item = g_list_model_get_item (model, gtk_single_selection_get_selected (
+                                    GTK_SINGLE_SELECTION (gtk_column_view_get_model (
+                                      GTK_COLUMN_VIEW (find_descendant (GTK_WIDGET (list),
+                                                                           GTK_TYPE_COLUMN_VIEW))))));
+    g_assert_nonnull (item);
+    g_assert_cmpstr (tscope_event_item_get_name (item), ==, "sched_switch");
+    g_assert_cmpint (tscope_event_item_get_ts (item), ==, bl->start[first]);
+    g_assert_cmpint (tscope_event_item_get_pid (item), ==, 7530);
+    g_object_unref (item);
+  }
+  /* the timeline frames it in the task's row, in magenta */
+  {
+    int x;
+    int y;
+    int h;
+    guint8 px[3];
+    g_autoptr(GdkTexture) shot = NULL;
+
+    spin_frames (5);
+    g_assert_true (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_TASK, task, &y, &h));
+    x = tscope_timeline_time_to_x (timeline, bl->start[first] + (bl->end[first] - bl->start[first]) / 2);
+    shot = render_widget (GTK_WIDGET (timeline));
+    pixel_at (shot, x, y + 1, px);
+    g_test_message ("x %d y %d h %d: %u %u %u", x, y, h, px[0], px[1], px[2]);
+    g_assert_cmpint (px[0], >, 180);
+    g_assert_cmpint (px[1], <, 80);
+    g_assert_cmpint (px[2], >, 120);
+  }
+  gtk_notebook_set_current_page (notebook, gtk_notebook_page_num (notebook, GTK_WIDGET (panel)));
+  spin_frames (5);
+  if (g_getenv ("TSCOPE_OFFCPU_PNG"))
+    g_assert_true (tscope_window_save_png (window, g_getenv ("TSCOPE_OFFCPU_PNG"), NULL));
+  close_window (window);
+}
+
+static gboolean
+latency_is_filled (gpointer data)
+{
+  return tscope_latency_panel_is_filled (data) && tscope_latency_panel_get_n_items (data) > 0;
+}
+
+/* The latency panel's worst syscalls on stacks.dat: the longest first;
+ * activating it puts A and B on its enter and exit and selects its task. */
+static void
+test_latency_syscalls (void)
+{
+  TscopeWindow *window = open_window ("stacks");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTrace *trace = tscope_session_get_trace (session, 0);
+  const TscopeSyscalls *sc = tscope_trace_get_syscalls (trace);
+  TscopeLatencyPanel *panel = TSCOPE_LATENCY_PANEL (tscope_window_get_latency_panel (window));
+  g_autofree char *dur_text = NULL;
+  g_autofree char *want = NULL;
+  TscopeTime dur = 0;
+  TscopeSpan v;
+  TscopeRowKind kind;
+  guint32 task;
+  guint best = 0;
+
+  for (guint i = 0; i < sc->n; i++)
+    if (tscope_trace_get_syscall_duration (trace, i) > dur)
+      {
+        dur = tscope_trace_get_syscall_duration (trace, i);
+        best = i;
+      }
+  spin_until (latency_is_filled, panel, 60);
+  tscope_latency_panel_show_syscalls (panel, TRUE);
+  spin_until (latency_is_filled, panel, 60);
+  g_assert_true (tscope_latency_panel_activate (panel, 0));
+  g_assert_cmpint (tscope_session_get_marker (session, TSCOPE_MARKER_A), ==, sc->start[best]);
+  g_assert_cmpint (tscope_session_get_marker (session, TSCOPE_MARKER_B), ==, sc->start[best] + dur);
+  v = tscope_session_get_view (session);
+  g_assert_cmpint (v.begin, <, sc->start[best]);
+  g_assert_cmpint (v.end, >, sc->start[best] + dur);
+  g_assert_true (tscope_session_get_selected_row (session, NULL, &kind, &task));
+  g_assert_cmpint (kind, ==, TSCOPE_ROW_TASK);
+  g_assert_cmpuint (task, ==, sc->task[best]);
+  spin_frames (2);
+  dur_text = tscope_time_format_duration (dur);
+  want = g_strdup_printf ("B − A %s", dur_text);
+  g_test_message ("%s / %s", tscope_window_get_markers_text (window), want);
+  g_assert_nonnull (strstr (tscope_window_get_markers_text (window), "B − A "));
+  /* and back to the wakeups: the oracle's worst is there again */
+  tscope_latency_panel_show_syscalls (panel, FALSE);
+  spin_until (latency_is_filled, panel, 60);
+  g_assert_true (tscope_latency_panel_activate (panel, 0));
+  g_assert_cmpint (tscope_session_get_marker (session, TSCOPE_MARKER_B) - tscope_session_get_marker (session, TSCOPE_MARKER_A),
+                   !=, dur);
+  close_window (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2803,8 +3273,11 @@ main (int    argc,
   g_test_add_func ("/gui/timeline-pixels", test_timeline_pixels);
   g_test_add_func ("/gui/markers", test_markers);
   g_test_add_func ("/gui/latency-panel", test_latency_panel);
+  g_test_add_func ("/gui/latency-syscalls", test_latency_syscalls);
   g_test_add_func ("/gui/range-stats", test_range_stats);
   g_test_add_func ("/gui/event-filter", test_event_filter);
+  g_test_add_func ("/gui/event-expression", test_event_expression);
+  g_test_add_func ("/gui/event-stacks", test_event_stacks);
   g_test_add_func ("/gui/row-menu", test_row_menu);
   g_test_add_func ("/gui/event-list-scrolls", test_event_list_scrolls);
   g_test_add_func ("/gui/cancel-load", test_cancel_load);
@@ -2830,6 +3303,7 @@ main (int    argc,
   g_test_add_func ("/gui/syscall-band", test_syscall_band);
   g_test_add_func ("/gui/plugins", test_plugins);
   g_test_add_func ("/gui/plugin-marks", test_plugin_marks);
+  g_test_add_func ("/gui/offcpu-panel", test_offcpu_panel);
   g_test_add_func ("/gui/vm/rows", test_vm_rows);
   g_test_add_func ("/gui/vm/panel", test_vcpu_panel);
   g_test_add_func ("/gui/session/round-trip", test_session_round_trip);
