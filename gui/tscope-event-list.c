@@ -207,7 +207,19 @@ bind_event_cell (TscopeEventList *self,
                                                    && tscope_event_model_has_stacks (self->model) ? 18 : 0);
   text = tscope_event_item_is_stack (ev) ? g_strdup_printf ("↳ %s", tscope_event_item_get_name (ev))
                                          : g_strdup (tscope_event_item_get_name (ev));
+  /* a plugin's colour: a dot before the name, its label in the tooltip */
+  if (tscope_event_item_get_plugin_color (ev))
+    {
+      g_autofree char *escaped = g_markup_escape_text (text, -1);
+      g_autofree char *markup = g_strdup_printf ("<span foreground=\"#%06x\">●</span> %s",
+                                                 tscope_event_item_get_plugin_color (ev) >> 8, escaped);
+
+      gtk_label_set_markup (label, markup);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (label), tscope_event_item_get_plugin_label (ev));
+      return;
+    }
   gtk_label_set_text (label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (label), NULL);
 }
 
 static void
@@ -406,6 +418,18 @@ on_activate (GtkColumnView   *view,
              TscopeEventList *self)
 {
   toggle_fold (self, position);
+}
+
+/**
+ * tscope_event_list_restyle:
+ *
+ * Shows the colours the plugins give events now.
+ */
+void
+tscope_event_list_restyle (TscopeEventList *self)
+{
+  if (self->model)
+    tscope_event_model_restyle (self->model);
 }
 
 /**

@@ -36,4 +36,6 @@ void       tscope_event_list_restore_filters (TscopeEventList         *self,
 void       tscope_event_list_save_filters (TscopeEventList   *self,
                                           TscopeSessionFile *file);
 
+void       tscope_event_list_restyle     (TscopeEventList *self);
+
 G_END_DECLS

@@ -37,6 +37,8 @@ struct _TscopeEventItem
   guint64    stack_row;       /* the stack record that belongs to this one, or G_MAXUINT64 */
   char      *stack;           /* its frames, one a line, or NULL */
   gboolean   is_stack;        /* this is a stack record */
+  guint32    plugin_color;    /* 0xRRGGBBAA a plugin gave it, 0: none */
+  char      *plugin_label;    /* and its label, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (TscopeEventItem, tscope_event_item, G_TYPE_OBJECT)
@@ -49,6 +51,7 @@ tscope_event_item_finalize (GObject *object)
   g_free (self->comm);
   g_free (self->info);
   g_free (self->stack);
+  g_free (self->plugin_label);
   G_OBJECT_CLASS (tscope_event_item_parent_class)->finalize (object);
 }
 
@@ -73,6 +76,8 @@ const char *tscope_event_item_get_name (TscopeEventItem *item) { return item->na
 const char *tscope_event_item_get_info (TscopeEventItem *item) { return item->info; }
 guint64     tscope_event_item_get_stack_row (TscopeEventItem *item) { return item->stack_row; }
 gboolean    tscope_event_item_is_stack (TscopeEventItem *item) { return item->is_stack; }
+guint32     tscope_event_item_get_plugin_color (TscopeEventItem *item) { return item->plugin_color; }
+const char *tscope_event_item_get_plugin_label (TscopeEventItem *item) { return item->plugin_label; }
 
 /**
  * tscope_event_item_get_stack:
@@ -256,6 +261,16 @@ get_item (GListModel *model,
     g_string_truncate (self->line, self->line->len - 1);
   item->info = g_strdup (self->line->str);
   item->stack_row = G_MAXUINT64;
+  {
+    /* plugins run over the session's sources; this model reads a copy */
+    TscopeDocument *shown = tscope_session_get_document (self->session);
+    TscopePluginResults *r = source < tscope_document_get_n_sources (shown)
+                             ? tscope_source_get_plugin_results (tscope_document_get_source (shown, source)) : NULL;
+    const char *label = NULL;
+
+    if (tscope_plugin_results_event_style (r, e.cpu, e.cpu_index, &item->plugin_color, &label) && label[0])
+      item->plugin_label = g_strdup (label);
+  }
   item->is_stack = is_stack_event (self, source, e.event_id);
   if (item->is_stack)
     item->stack = stack_frames (item->info);
@@ -339,6 +354,20 @@ tscope_event_model_new (TscopeSession *session)
         }
     }
   return self;
+}
+
+/**
+ * tscope_event_model_restyle:
+ *
+ * The plugins ran again: the rows shown are made again with their colours.
+ */
+void
+tscope_event_model_restyle (TscopeEventModel *self)
+{
+  guint n = get_n_items (G_LIST_MODEL (self));
+
+  if (n > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, n, n);
 }
 
 /* Returns: (transfer none): the copy of the document the model lists */

@@ -24,6 +24,8 @@ const char *tscope_event_item_get_info  (TscopeEventItem *item);
 guint64     tscope_event_item_get_stack_row (TscopeEventItem *item);
 const char *tscope_event_item_get_stack (TscopeEventItem *item);
 gboolean    tscope_event_item_is_stack  (TscopeEventItem *item);
+guint32     tscope_event_item_get_plugin_color (TscopeEventItem *item);
+const char *tscope_event_item_get_plugin_label (TscopeEventItem *item);
 
 /* What the list shows: every record, or those that pass each condition
  * given (NULL or empty: no condition). */
@@ -41,6 +43,7 @@ G_DECLARE_FINAL_TYPE (TscopeEventModel, tscope_event_model, TSCOPE, EVENT_MODEL,
 
 TscopeEventModel *tscope_event_model_new          (TscopeSession           *session);
 TscopeDocument   *tscope_event_model_get_document (TscopeEventModel        *self);
+void              tscope_event_model_restyle      (TscopeEventModel        *self);
 void              tscope_event_model_filter_async (TscopeEventModel        *self,
                                                    const TscopeEventFilter *filter,
                                                    GCancellable            *cancellable,

@@ -180,11 +180,14 @@ source_index (TscopeSession *self,
 
 static void sources_changed (TscopeSession *self);
 
-/* a new offset moves the whole span; a name or colour only shows */
+/* a new offset moves the whole span; a name or colour only shows; what
+ * plugins made goes straight to those who draw it (the window) */
 static void
 on_source_notify (TscopeSession *self,
                   GParamSpec    *pspec)
 {
+  if (g_str_equal (pspec->name, "plugin-results"))
+    return;
   if (g_str_equal (pspec->name, "offset"))
     sources_changed (self);
   else

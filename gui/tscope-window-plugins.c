@@ -94,6 +94,7 @@ plugins_ran (GObject      *source,
           break;
         }
   gtk_widget_queue_draw (GTK_WIDGET (self->timeline));
+  tscope_event_list_restyle (self->event_list);
   update_marks (self);
   g_signal_emit_by_name (self, "plugins-ran");
 }

@@ -2442,8 +2442,8 @@ test_session_bad (void)
   g_rmdir (dir);
 }
 
-/* What the window does not show yet (plugins and their settings, the
- * colour scheme) is written back as it was read. */
+/* What the window does not use (a plugin not installed here, the colour
+ * scheme) is written back as it was read. */
 static void
 test_session_keeps_plugins (void)
 {
@@ -2459,7 +2459,8 @@ test_session_keeps_plugins (void)
 
   source->fingerprint = tscope_fingerprint_file (trace, &source->size, &error);
   g_assert_no_error (error);
-  plugin->name = g_strdup ("latency-budget");
+  /* a plugin of the colleague's that this machine does not have */
+  plugin->name = g_strdup ("team-driver-colours");
   plugin->enabled = TRUE;
   plugin->settings = json_tokener_parse ("{ \"budget_ns\": 50000 }");
   g_ptr_array_add (file->plugins, plugin);
@@ -2471,9 +2472,10 @@ test_session_keeps_plugins (void)
   close_window (window);
   again = tscope_session_file_read (json, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (again->plugins->len, ==, 1);
-  plugin = again->plugins->pdata[0];
-  g_assert_cmpstr (plugin->name, ==, "latency-budget");
+  /* after the plugins found here, as they are (all off) */
+  g_assert_cmpuint (again->plugins->len, >, 1);
+  plugin = again->plugins->pdata[again->plugins->len - 1];
+  g_assert_cmpstr (plugin->name, ==, "team-driver-colours");
   g_assert_true (plugin->enabled);
   g_assert_cmpint (json_object_get_int64 (json_object_object_get (plugin->settings, "budget_ns")), ==, 50000);
   g_assert_cmpstr (again->color_scheme, ==, "dark");
@@ -2886,6 +2888,31 @@ test_plugins (void)
   g_assert_cmpint (ABS (got[1] - (int) ((color >> 16) & 0xff)), <=, 2);
   g_assert_cmpint (ABS (got[2] - (int) ((color >> 8) & 0xff)), <=, 2);
   g_assert_false (got[0] == before[0] && got[1] == before[1] && got[2] == before[2]);
+  /* the event list's row of it has the colour and the label; a
+   * sched_switch has none */
+  {
+    TscopeEventModel *model = TSCOPE_EVENT_MODEL (tscope_event_list_get_model (
+      TSCOPE_EVENT_LIST (tscope_window_get_event_list (window))));
+    guint64 row = tscope_cursor_get_row (c);
+    g_autoptr(TscopeEventItem) item = g_list_model_get_item (G_LIST_MODEL (model),
+                                                             tscope_event_model_position_of (model, row));
+    g_autoptr(TscopeEventItem) other = NULL;
+    const char *label;
+
+    g_assert_true (tscope_plugin_results_event_style (r, e.cpu, e.cpu_index, &color, &label));
+    g_assert_cmpuint (tscope_event_item_get_row (item), ==, row);
+    g_assert_cmphex (tscope_event_item_get_plugin_color (item), ==, color);
+    g_assert_cmpstr (tscope_event_item_get_plugin_label (item), ==, label);
+    g_assert_true (g_str_has_prefix (label, "vec="));
+    while (tscope_cursor_next (c) && tscope_cursor_get (c, &e) && !g_str_equal (e.event_name, "sched_switch"))
+      ;
+    other = g_list_model_get_item (G_LIST_MODEL (model), tscope_event_model_position_of (model, tscope_cursor_get_row (c)));
+    g_assert_cmpstr (tscope_event_item_get_name (other), ==, "sched_switch");
+    g_assert_cmphex (tscope_event_item_get_plugin_color (other), ==, 0);
+    g_assert_null (tscope_event_item_get_plugin_label (other));
+    g_assert_true (tscope_cursor_seek_row (c, row));
+    g_assert_true (tscope_cursor_get (c, &e));
+  }
   if (g_getenv ("TSCOPE_TEST_PNG_DIR"))
     {
       g_autofree char *png = g_build_filename (g_getenv ("TSCOPE_TEST_PNG_DIR"), "plugins-dialog.png", NULL);
