@@ -150,58 +150,47 @@ draw_plugin_marks (TscopeTimeline      *self,
                    float                y,
                    int                  h)
 {
-  g_autoptr(GArray) marks = NULL;
+  g_autofree guint *instants = NULL;
+  g_autofree guint *spans = NULL;
   double per_px;
   guint n = (guint) _tscope_timeline_plot_width (self);
 
-  if (plugins == NULL || n == 0 || v.end <= v.begin)
+  if (plugins == NULL || n == 0 || v.end <= v.begin || tscope_plugin_results_get_n_marks (plugins) == 0)
     return;
-  marks = tscope_view_plugin_marks (plugins, cpu, pid, v.begin, v.end);
+  instants = g_new (guint, n);
+  spans = g_new (guint, n);
   per_px = (double) (v.end - v.begin) / n;
-  /* zoomed out, thousands of marks share a few columns: one line per
-   * column, and touching bars of one colour drawn as one */
-  {
-    int last_x = G_MININT;
-    double bar_a = 0, bar_b = -1;
-    guint32 bar_color = 0;
-    GdkRGBA color;
+  /* per column at most one line and one bar: the same cost at every zoom */
+  tscope_view_plugin_mark_columns (plugins, cpu, pid, v.begin, v.end, n, instants, spans);
+  for (guint c = 0; c < n;)
+    {
+      guint e = c + 1;
+      GdkRGBA color;
 
-    for (guint i = 0; i < marks->len; i++)
+      if (spans[c] == G_MAXUINT)
+        {
+          c = e;
+          continue;
+        }
+      while (e < n && spans[e] != G_MAXUINT
+             && tscope_plugin_results_get_mark (plugins, spans[e])->color
+                == tscope_plugin_results_get_mark (plugins, spans[c])->color)
+        e++;
+      rgba_of (tscope_plugin_results_get_mark (plugins, spans[c])->color, &color);
+      rect (snapshot, &color, self->label_w + c, y + h - 5, e - c, 4);
+      c = e;
+    }
+  for (guint c = 0; c < n; c++)
+    if (instants[c] != G_MAXUINT)
       {
-        const TscopePluginMarkInfo *m = tscope_plugin_results_get_mark (plugins, g_array_index (marks, guint, i));
-        double a = (double) (MAX (m->begin, v.begin) - v.begin) / per_px;
-        double b = MAX ((double) (MIN (m->end, v.end) - v.begin) / per_px, a + 1);
+        const TscopePluginMarkInfo *m = tscope_plugin_results_get_mark (plugins, instants[c]);
+        double a = (double) (m->begin - v.begin) / per_px;
+        GdkRGBA color;
 
-        if (m->end == m->begin)
-          {
-            if ((int) a == last_x)
-              continue;
-            last_x = (int) a;
-            rgba_of (m->color, &color);
-            rect (snapshot, &color, (float) (self->label_w + a), y, 2, h);
-            rect (snapshot, &color, (float) (self->label_w + a - 2), y, 6, 3);
-            continue;
-          }
-        if (bar_b >= bar_a && m->color == bar_color && a <= bar_b + 1)
-          {
-            bar_b = MAX (bar_b, b);
-            continue;
-          }
-        if (bar_b >= bar_a)
-          {
-            rgba_of (bar_color, &color);
-            rect (snapshot, &color, (float) (self->label_w + bar_a), y + h - 5, (float) (bar_b - bar_a), 4);
-          }
-        bar_a = a;
-        bar_b = b;
-        bar_color = m->color;
+        rgba_of (m->color, &color);
+        rect (snapshot, &color, (float) (self->label_w + a), y, 2, h);
+        rect (snapshot, &color, (float) (self->label_w + a - 2), y, 6, 3);
       }
-    if (bar_b >= bar_a)
-      {
-        rgba_of (bar_color, &color);
-        rect (snapshot, &color, (float) (self->label_w + bar_a), y + h - 5, (float) (bar_b - bar_a), 4);
-      }
-  }
 }
 
 /* Plugins' colours for the irq band, when few enough spans are in view to

@@ -1066,6 +1066,95 @@ test_kvm_exit (void)
   }
 }
 
+/* What a row draws of marks, per pixel column: an instant only where one
+ * of the row's marks starts in the column, a span only where one of its
+ * span marks covers it, the first mark of each column always shown, and
+ * nothing of other rows.  Spans from latency-budget, instants from
+ * sched-state, on sched.dat's CPU and task rows, at several zooms. */
+static void
+check_mark_columns (TscopePluginResults *r,
+                    gint                 cpu,
+                    gint32               pid,
+                    TscopeTime           t0,
+                    TscopeTime           t1,
+                    guint                n)
+{
+  g_autofree guint *instants = g_new (guint, n);
+  g_autofree guint *spans = g_new (guint, n);
+  g_autoptr(GArray) all = tscope_view_plugin_marks (r, cpu, pid, t0, t1);
+  guint shown = 0;
+
+  tscope_view_plugin_mark_columns (r, cpu, pid, t0, t1, n, instants, spans);
+  for (guint c = 0; c < n; c++)
+    {
+      TscopeTime b = tscope_view_column_start (t0, t1, n, c);
+      TscopeTime e = MAX (tscope_view_column_start (t0, t1, n, c + 1), b + 1);
+      gboolean starts_here = FALSE;
+      guint first = G_MAXUINT;
+
+      for (guint i = 0; i < all->len; i++)
+        {
+          const TscopePluginMarkInfo *m = tscope_plugin_results_get_mark (r, g_array_index (all, guint, i));
+
+          if (m->begin >= b && m->begin < e && first == G_MAXUINT)
+            first = g_array_index (all, guint, i);
+          starts_here |= m->begin >= b && m->begin < e;
+        }
+      if (instants[c] != G_MAXUINT)
+        {
+          const TscopePluginMarkInfo *m = tscope_plugin_results_get_mark (r, instants[c]);
+
+          g_assert_cmpint (m->begin, ==, m->end);
+          g_assert_cmpint (m->begin, >=, b);
+          g_assert_cmpint (m->begin, <, e);
+          g_assert_true (cpu < 0 || m->cpu == cpu);
+          g_assert_true (pid < 0 || m->pid == pid);
+          shown++;
+        }
+      if (spans[c] != G_MAXUINT)
+        {
+          const TscopePluginMarkInfo *m = tscope_plugin_results_get_mark (r, spans[c]);
+
+          g_assert_cmpint (m->begin, <, e);
+          g_assert_cmpint (m->end, >, b);
+          g_assert_true (cpu < 0 || m->cpu == cpu);
+          g_assert_true (pid < 0 || m->pid == pid);
+          shown++;
+        }
+      /* the first mark starting in a column is drawn there */
+      if (first != G_MAXUINT)
+        g_assert_true (instants[c] == first || spans[c] != G_MAXUINT);
+      else
+        g_assert_cmpuint (instants[c], ==, G_MAXUINT);
+    }
+  g_assert_cmpuint (shown > 0, ==, all->len > 0);
+}
+
+static void
+test_mark_columns (void)
+{
+  g_autoptr(TscopeTrace) trace = load ("sched");
+  g_autoptr(TscopePluginResults) spans = run_stock (trace, "latency-budget", "budget-us", "50", NULL);
+  g_autoptr(TscopePluginResults) instants = run_stock (trace, "sched-state", NULL);
+  TscopeTime t0 = tscope_trace_get_first_ts (trace);
+  TscopeTime t1 = tscope_trace_get_last_ts (trace) + 1;
+  const TscopePluginMarkInfo *m;
+
+  g_assert_cmpuint (tscope_plugin_results_get_n_marks (spans), >, 100);
+  g_assert_cmpuint (tscope_plugin_results_get_n_marks (instants), >, 100);
+  m = tscope_plugin_results_get_mark (spans, tscope_plugin_results_get_n_marks (spans) / 2);
+  for (guint cpu = 0; cpu < tscope_trace_get_n_cpus (trace); cpu++)
+    {
+      check_mark_columns (spans, (gint) cpu, -1, t0, t1, 1000);
+      check_mark_columns (instants, (gint) cpu, -1, t0, t1, 1000);
+      check_mark_columns (spans, (gint) cpu, -1, m->begin - 1000000, m->begin + 1000000, 800);
+      check_mark_columns (instants, (gint) cpu, -1, m->begin - 1000000, m->begin + 1000000, 800);
+    }
+  check_mark_columns (spans, -1, m->pid, t0, t1, 1000);
+  check_mark_columns (spans, -1, m->pid, m->begin - 10000, m->end + 10000, 500);
+  check_mark_columns (instants, -1, -1, m->begin - 100000, m->begin + 100000, 700);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1081,5 +1170,6 @@ main (int    argc,
   g_test_add_func ("/plugins/sched-state", test_sched_state);
   g_test_add_func ("/plugins/irq", test_irq);
   g_test_add_func ("/plugins/kvm-exit", test_kvm_exit);
+  g_test_add_func ("/plugins/mark-columns", test_mark_columns);
   return g_test_run ();
 }

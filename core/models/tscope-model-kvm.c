@@ -279,7 +279,7 @@ _tscope_builder_finish_kvm (Builder *b)
       gsize k = GPOINTER_TO_SIZE (key);
       guint32 task = (guint32) (k >> 16);
       guint id = (guint) (k & 0xffff);
-      struct tep_event *e = tep_find_event (b->tep->tep, (int) id);
+      struct tep_event *e = _tscope_tep_event (b->tep, id);
       const char *name;
       GHashTable *table;
       guint n;

@@ -26,6 +26,14 @@ typedef struct
   guint32    label;             /* index into labels, 0: none */
 } Styled;
 
+/* The marks of one row, by start, and the longest of them: where a window
+ * query starts looking */
+typedef struct
+{
+  GArray     *index;            /* guint: into marks */
+  TscopeTime  longest;
+} MarkList;
+
 struct TscopePluginContext
 {
   TscopePluginResults *results;
@@ -46,8 +54,10 @@ struct _TscopePluginResults
   GPtrArray       *labels;      /* char *, [0] is "" */
   GHashTable      *label_ids;   /* label -> index + 1 */
   GArray          *marks;       /* TscopePluginMarkInfo, sorted by begin */
+  MarkList        *cpu_marks;   /* [n_cpus]: the marks of each CPU */
+  GHashTable      *pid_marks;   /* pid -> MarkList *: the marks of each pid */
+  MarkList         all_marks;
   GStringChunk    *mark_labels;
-  TscopeTime       longest_mark;
   GHashTable      *comms;       /* pid -> comm of its last task */
   GMutex           lock;        /* span() and task() are never called at once */
   guint            serial;
@@ -191,7 +201,6 @@ host_add_mark (TscopePluginContext    *ctx,
   m.color = mark->color;
   m.plugin = ctx->index;
   m.label = g_string_chunk_insert_const (r->mark_labels, mark->label ? mark->label : "");
-  r->longest_mark = MAX (r->longest_mark, m.end - m.begin);
   g_array_append_val (r->marks, m);
 }
 
@@ -361,6 +370,48 @@ compare_marks (gconstpointer a,
   return x->plugin < y->plugin ? -1 : x->plugin > y->plugin;
 }
 
+static void
+mark_list_add (MarkList                   *l,
+               guint                       i,
+               const TscopePluginMarkInfo *m)
+{
+  if (l->index == NULL)
+    l->index = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_array_append_val (l->index, i);
+  l->longest = MAX (l->longest, m->end - m->begin);
+}
+
+static void
+mark_list_free (gpointer data)
+{
+  MarkList *l = data;
+
+  g_clear_pointer (&l->index, g_array_unref);
+  g_free (l);
+}
+
+/* Each CPU's and each pid's marks, so that a row's query reads its own */
+static void
+index_marks (TscopePluginResults *r)
+{
+  for (guint i = 0; i < r->marks->len; i++)
+    {
+      const TscopePluginMarkInfo *m = &g_array_index (r->marks, TscopePluginMarkInfo, i);
+
+      mark_list_add (&r->all_marks, i, m);
+      if (m->cpu >= 0)
+        mark_list_add (&r->cpu_marks[m->cpu], i, m);
+      if (m->pid >= 0)
+        {
+          MarkList *l = g_hash_table_lookup (r->pid_marks, GINT_TO_POINTER (m->pid));
+
+          if (l == NULL)
+            g_hash_table_insert (r->pid_marks, GINT_TO_POINTER (m->pid), l = g_new0 (MarkList, 1));
+          mark_list_add (l, i, m);
+        }
+    }
+}
+
 static TscopePluginResults *
 results_new (TscopePluginSet *set,
              TscopeTrace     *trace)
@@ -379,6 +430,8 @@ results_new (TscopePluginSet *set,
   g_ptr_array_add (r->labels, g_strdup (""));
   r->label_ids = g_hash_table_new (g_str_hash, g_str_equal);
   r->marks = g_array_new (FALSE, FALSE, sizeof (TscopePluginMarkInfo));
+  r->cpu_marks = g_new0 (MarkList, MAX (r->n_cpus, 1));
+  r->pid_marks = g_hash_table_new_full (NULL, NULL, NULL, mark_list_free);
   r->mark_labels = g_string_chunk_new (4096);
   r->comms = g_hash_table_new (NULL, NULL);
   for (guint t = 0; t < tscope_trace_get_n_tasks (trace); t++)
@@ -438,6 +491,7 @@ tscope_plugins_run (TscopePluginSet *set,
       ctx->in_pass = FALSE;
     }
   g_array_sort (r->marks, compare_marks);
+  index_marks (r);
   r->seconds = (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
   return g_steal_pointer (&r);
 }
@@ -459,6 +513,11 @@ tscope_plugin_results_free (TscopePluginResults *r)
   g_hash_table_unref (r->label_ids);
   g_ptr_array_unref (r->labels);
   g_array_unref (r->marks);
+  for (guint i = 0; i < MAX (r->n_cpus, 1); i++)
+    g_clear_pointer (&r->cpu_marks[i].index, g_array_unref);
+  g_free (r->cpu_marks);
+  g_hash_table_unref (r->pid_marks);
+  g_clear_pointer (&r->all_marks.index, g_array_unref);
   g_string_chunk_free (r->mark_labels);
   g_hash_table_unref (r->comms);
   g_mutex_clear (&r->lock);
@@ -643,6 +702,51 @@ tscope_view_plugin_events (TscopePluginResults *r,
     }
 }
 
+/* The marks of a row: @cpu's, else @pid's, else all; NULL when none */
+static const MarkList *
+row_marks (TscopePluginResults *r,
+           gint                 cpu,
+           gint32               pid)
+{
+  const MarkList *l;
+
+  if (cpu >= 0)
+    l = (guint) cpu < r->n_cpus ? &r->cpu_marks[cpu] : NULL;
+  else if (pid >= 0)
+    l = g_hash_table_lookup (r->pid_marks, GINT_TO_POINTER (pid));
+  else
+    l = &r->all_marks;
+  return l && l->index ? l : NULL;
+}
+
+static inline const TscopePluginMarkInfo *
+mark_of (TscopePluginResults *r,
+         const MarkList      *l,
+         guint                k)
+{
+  return &g_array_index (r->marks, TscopePluginMarkInfo, g_array_index (l->index, guint, k));
+}
+
+/* The first of @l's marks starting at or after @t */
+static guint
+first_from (TscopePluginResults *r,
+            const MarkList      *l,
+            TscopeTime           t)
+{
+  guint lo = 0, hi = l->index->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (mark_of (r, l, mid)->begin < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 /**
  * tscope_view_plugin_marks:
  * @cpu: a CPU, or -1 for any
@@ -659,32 +763,87 @@ tscope_view_plugin_marks (TscopePluginResults *r,
                           TscopeTime           t1)
 {
   GArray *out = g_array_new (FALSE, FALSE, sizeof (guint));
-  guint lo = 0, hi;
+  const MarkList *l = r ? row_marks (r, cpu, pid) : NULL;
 
-  if (r == NULL)
+  if (l == NULL)
     return out;
-  hi = r->marks->len;
-  /* no mark is longer than the longest: start there */
-  while (lo < hi)
+  /* no mark of the row is longer than its longest: start there */
+  for (guint k = first_from (r, l, t0 - l->longest); k < l->index->len; k++)
     {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (g_array_index (r->marks, TscopePluginMarkInfo, mid).begin < t0 - r->longest_mark)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  for (guint i = lo; i < r->marks->len; i++)
-    {
-      const TscopePluginMarkInfo *m = &g_array_index (r->marks, TscopePluginMarkInfo, i);
+      const TscopePluginMarkInfo *m = mark_of (r, l, k);
 
       if (m->begin > t1)
         break;
-      if (m->end < t0 || (cpu >= 0 && m->cpu != cpu) || (pid >= 0 && m->pid != pid))
+      if (m->end < t0 || (pid >= 0 && m->pid != pid))
         continue;
-      g_array_append_val (out, i);
+      g_array_append_val (out, g_array_index (l->index, guint, k));
     }
   return out;
+}
+
+/**
+ * tscope_view_plugin_mark_columns:
+ * @instants: (out caller-allocates) (array length=n): per column, an
+ *   instant mark in it, or G_MAXUINT
+ * @spans: (out caller-allocates) (array length=n): per column, a span mark
+ *   over it, or G_MAXUINT
+ *
+ * What a row draws of its marks in @n columns over [@t0, @t1) (divided as
+ * tscope_view_column_start() does), at the same cost at every zoom: per
+ * column, the first mark starting in it, and the span drawn before it while
+ * that lasts.  Zoomed in until marks are columns apart, that is every mark.
+ */
+void
+tscope_view_plugin_mark_columns (TscopePluginResults *r,
+                                 gint                 cpu,
+                                 gint32               pid,
+                                 TscopeTime           t0,
+                                 TscopeTime           t1,
+                                 guint                n,
+                                 guint               *instants,
+                                 guint               *spans)
+{
+  const MarkList *l = r ? row_marks (r, cpu, pid) : NULL;
+  guint covering = G_MAXUINT;
+
+  for (guint c = 0; c < n; c++)
+    instants[c] = spans[c] = G_MAXUINT;
+  if (l == NULL || n == 0 || t1 <= t0)
+    return;
+  /* a span begun before the window that reaches into it */
+  for (guint k = first_from (r, l, t0 - l->longest); k < l->index->len; k++)
+    {
+      const TscopePluginMarkInfo *m = mark_of (r, l, k);
+
+      if (m->begin >= t0)
+        break;
+      if (m->end > t0 && m->end > m->begin && (pid < 0 || m->pid == pid)
+          && (covering == G_MAXUINT || m->end > g_array_index (r->marks, TscopePluginMarkInfo, covering).end))
+        covering = g_array_index (l->index, guint, k);
+    }
+  for (guint c = 0; c < n; c++)
+    {
+      TscopeTime b = tscope_view_column_start (t0, t1, n, c);
+      TscopeTime e = MAX (tscope_view_column_start (t0, t1, n, c + 1), b + 1);
+      guint k = first_from (r, l, b);
+
+      /* the first mark of the row (of @pid) in the column */
+      while (k < l->index->len && mark_of (r, l, k)->begin < e && pid >= 0 && mark_of (r, l, k)->pid != pid)
+        k++;
+      if (k < l->index->len && mark_of (r, l, k)->begin < e)
+        {
+          const TscopePluginMarkInfo *m = mark_of (r, l, k);
+
+          if (m->end == m->begin)
+            instants[c] = g_array_index (l->index, guint, k);
+          else if (covering == G_MAXUINT || m->end > g_array_index (r->marks, TscopePluginMarkInfo, covering).end)
+            covering = g_array_index (l->index, guint, k);
+        }
+      if (covering != G_MAXUINT && g_array_index (r->marks, TscopePluginMarkInfo, covering).end > b)
+        spans[c] = covering;
+      else
+        covering = G_MAXUINT;
+    }
 }
 
 /**

@@ -94,6 +94,14 @@ GArray           *tscope_view_plugin_marks            (TscopePluginResults *self
                                                        gint32               pid,
                                                        TscopeTime           t0,
                                                        TscopeTime           t1);
+void              tscope_view_plugin_mark_columns     (TscopePluginResults *self,
+                                                       gint                 cpu,
+                                                       gint32               pid,
+                                                       TscopeTime           t0,
+                                                       TscopeTime           t1,
+                                                       guint                n,
+                                                       guint               *instants,
+                                                       guint               *spans);
 gboolean          tscope_plugin_results_span_style    (TscopePluginResults    *self,
                                                        const TscopePluginSpan *span,
                                                        TscopePluginStyle      *style);

@@ -335,7 +335,7 @@ tscope_cursor_get (TscopeCursor *c,
   event->cpu_index = s->index;
   event->pid = (gint32) _tscope_field_int (c->trace->tep, &c->trace->tep->common_pid, s->rec, s->rec_size);
   event->event_id = record_id (c, s);
-  e = event->event_id != G_MAXUINT ? tep_find_event (c->trace->tep->tep, (int) event->event_id) : NULL;
+  e = _tscope_tep_event (c->trace->tep, event->event_id);
   event->event_name = e ? e->name : "(unknown)";
   event->system = e ? e->system : "";
   return TRUE;
@@ -598,7 +598,7 @@ tscope_cursor_format_info (TscopeCursor *c,
   if (c->current == NULL)
     return;
   id = record_id (c, c->current);
-  e = id != G_MAXUINT ? tep_find_event (c->trace->tep->tep, (int) id) : NULL;
+  e = id != G_MAXUINT ? _tscope_tep_event (c->trace->tep, id) : NULL;
   if (e != NULL && !record_fits (c->trace->tep, e, c->current->rec, c->current->rec_size))
     {
       g_string_append (out, "[FAILED TO PARSE: the record is shorter than its format]");
@@ -612,7 +612,11 @@ tscope_cursor_format_info (TscopeCursor *c,
   fill_record (c, &r);
   trace_seq_reset (&c->seq);
   if (e == NULL || (e != c->funcgraph.entry && e != c->funcgraph.exit) || print_own (c, e, &r))
-    tep_print_event (c->trace->tep->tep, &c->seq, &r, "%s", TEP_PRINT_INFO);
+    {
+      g_mutex_lock (&c->trace->tep->print_lock);
+      tep_print_event (c->trace->tep->tep, &c->seq, &r, "%s", TEP_PRINT_INFO);
+      g_mutex_unlock (&c->trace->tep->print_lock);
+    }
   trace_seq_terminate (&c->seq);
   g_string_append_len (out, c->seq.buffer, c->seq.len);
 }
@@ -644,7 +648,7 @@ tscope_cursor_comm (TscopeCursor *c)
 
   if (!tscope_cursor_get (c, &e))
     return "";
-  return tep_data_comm_from_pid (c->trace->tep->tep, e.pid);
+  return _tscope_tep_comm (c->trace->tep, e.pid);
 }
 
 /**
@@ -908,7 +912,7 @@ tscope_cursor_matches (TscopeCursor      *c,
   if (c->current == NULL)
     return FALSE;
   id = record_id (c, c->current);
-  e = id != G_MAXUINT ? tep_find_event (c->trace->tep->tep, (int) id) : NULL;
+  e = id != G_MAXUINT ? _tscope_tep_event (c->trace->tep, id) : NULL;
   /* the filter reads fields by the format: not past a short record */
   if (e == NULL || !record_fits (c->trace->tep, e, c->current->rec, c->current->rec_size))
     return FALSE;
@@ -949,7 +953,7 @@ current_field (TscopeCursor *c,
       }
   if (f == NULL && id != G_MAXUINT)
     {
-      struct tep_event *e = tep_find_event (c->trace->tep->tep, (int) id);
+      struct tep_event *e = _tscope_tep_event (c->trace->tep, id);
 
       if (e && (f = tep_find_any_field (e, name)) != NULL)
         {

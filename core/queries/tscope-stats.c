@@ -303,7 +303,7 @@ row_comm (TscopeTrace  *trace,
 {
   if (row->comm)
     return row->comm;
-  return tep_data_comm_from_pid (trace->tep->tep, row->pid);
+  return _tscope_tep_comm (trace->tep, row->pid);
 }
 
 static json_object *
@@ -519,7 +519,7 @@ kvm_json (TscopeTrace *trace,
       g_array_sort (sorted, cmp_uint);
       for (guint j = 0; j < sorted->len; j++)
         json_object_array_add (ids, json_int (g_array_index (sorted, guint, j)));
-      json_object_object_add (e, "comm", json_object_new_string (comm ? comm : tep_data_comm_from_pid (trace->tep->tep, pid)));
+      json_object_object_add (e, "comm", json_object_new_string (comm ? comm : _tscope_tep_comm (trace->tep, pid)));
       json_object_object_add (e, "entries", json_int (v->entries));
       json_object_object_add (e, "exits", json_int (v->exits));
       json_object_object_add (e, "guest_ns", json_int (v->guest_ns));

@@ -87,6 +87,9 @@ typedef struct
   TscopeField        common_pid;
   guint              max_id;           /* largest event id + 1 */
   guint8            *kinds;            /* [max_id] TscopeEventKind */
+  struct tep_event **by_id;            /* [max_id]: what tep_find_event() finds, read by any
+                                        * thread (tep_find_event() caches the last one found in
+                                        * the handle: two threads race on it) */
   TscopeField        fields[TSCOPE_EV_N_KINDS][F_N_FIELDS];
   guint16            min_size[TSCOPE_EV_N_KINDS]; /* bytes a record needs for its fields */
   TscopeSymbolTable  softirq_names;
@@ -98,6 +101,8 @@ typedef struct
   char              *last_warning;
   gboolean           symbols_loaded;   /* kallsyms parsed (lazily: 100 ms on big files) */
   GMutex             symbols_lock;
+  GMutex             print_lock;       /* libtraceevent's printing caches the last event and
+                                        * pid it looked up in the handle: one thread at a time */
   struct tep_plugin_list *plugins;
 } TscopeTep;
 
@@ -108,10 +113,20 @@ const char *_tscope_symbol_lookup         (const TscopeSymbolTable *table,
                                            guint64             value);
 void        _tscope_tep_route_messages    (void);
 void        _tscope_tep_load_plugins      (TscopeTep          *tep);
+const char *_tscope_tep_comm               (TscopeTep          *tep,
+                                           gint32              pid);
 void        _tscope_tep_ensure_symbols    (TscopeTep          *tep,
                                            TscopeFile         *file);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TscopeTep, _tscope_tep_free)
+
+/* The format of event @id, or NULL; safe from any thread */
+static inline struct tep_event *
+_tscope_tep_event (const TscopeTep *t,
+                   guint            id)
+{
+  return id < t->max_id ? t->by_id[id] : NULL;
+}
 
 static inline guint64
 _tscope_read_uint (const guint8 *p,

@@ -694,9 +694,13 @@ resolve_kinds (TscopeTep *t)
     }
   t->max_id = max_id;
   t->kinds = g_new0 (guint8, max_id + 1);
+  t->by_id = g_new0 (struct tep_event *, max_id + 1);
   for (int i = 0; i < n; i++)
     {
       struct tep_event *e = tep_get_event (t->tep, i);
+
+      if (e && e->id >= 0 && (guint) e->id < max_id && t->by_id[e->id] == NULL)
+        t->by_id[e->id] = tep_find_event (t->tep, e->id);
 
       if (e && e->id >= 0 && (guint) e->id < max_id && e->name && g_str_has_prefix (e->name, "kvm_"))
         t->kinds[e->id] = TSCOPE_EV_KVM_OTHER;
@@ -763,6 +767,7 @@ _tscope_tep_new (TscopeFile  *file,
   g_autoptr(TscopeTep) t = g_new0 (TscopeTep, 1);
 
   g_mutex_init (&t->symbols_lock);
+  g_mutex_init (&t->print_lock);
   _tscope_tep_route_messages ();
   t->tep = tep_alloc ();
   t->swap = file->big_endian != (G_BYTE_ORDER == G_BIG_ENDIAN);
@@ -828,8 +833,10 @@ _tscope_tep_free (TscopeTep *t)
   symbol_table_clear (&t->svm_reasons);
   symbol_table_clear (&t->userspace_reasons);
   g_free (t->kinds);
+  g_free (t->by_id);
   g_free (t->last_warning);
   g_mutex_clear (&t->symbols_lock);
+  g_mutex_clear (&t->print_lock);
   g_free (t);
 }
 
@@ -882,4 +889,24 @@ _tscope_field_string (const TscopeTep   *t,
     *len = nul ? (gsize) (nul - start) : max;
   }
   return (const char *) start;
+}
+
+/**
+ * _tscope_tep_comm:
+ *
+ * tep_data_comm_from_pid() from any thread: it caches the last pid found
+ * in the handle.
+ *
+ * Returns: (transfer none): the saved name of @pid, "<...>" if none
+ */
+const char *
+_tscope_tep_comm (TscopeTep *t,
+                  gint32     pid)
+{
+  const char *comm;
+
+  g_mutex_lock (&t->print_lock);
+  comm = tep_data_comm_from_pid (t->tep, pid);
+  g_mutex_unlock (&t->print_lock);
+  return comm;
 }

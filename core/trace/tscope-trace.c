@@ -382,7 +382,7 @@ tscope_trace_dup_event_counts (TscopeTrace *self)
 
       if (self->model.event_counts[id] == 0)
         continue;
-      e = id < self->tep->max_id ? tep_find_event (self->tep->tep, (int) id) : NULL;
+      e = id < self->tep->max_id ? _tscope_tep_event (self->tep, id) : NULL;
       name = e ? e->name : "(unknown)";
       n = g_hash_table_lookup (h, name);
       if (n == NULL)
