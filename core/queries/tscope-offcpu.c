@@ -34,6 +34,16 @@ typedef struct
   GStringChunk *names;
 } Builder;
 
+
+/* Times of a crafted trace can sum past what a TscopeTime holds: saturate */
+static inline TscopeTime
+add_time (TscopeTime a,
+          TscopeTime b)
+{
+  TscopeTime sum;
+
+  return __builtin_add_overflow (a, b, &sum) ? (b > 0 ? G_MAXINT64 : G_MININT64) : sum;
+}
 static const char *
 intern (Builder    *b,
         const char *name,
@@ -180,7 +190,7 @@ grow (Builder            *b,
         node_of[s] = stack_node (b, trace, s == st->n ? TSCOPE_NO_INDEX : s);
       g = &g_array_index (b->nodes, Growing, node_of[s]);
       g->self_count++;
-      g->self_ns += d;
+      g->self_ns = add_time (g->self_ns, d);
       g_array_append_val (picked, i);
       g_array_append_val (ends, node_of[s]);
     }
@@ -265,7 +275,7 @@ tscope_trace_offcpu_tree (TscopeTrace   *trace,
       TscopeOffcpuNode *parent = &tree->nodes[node->parent];
 
       parent->count += node->count;
-      parent->total_ns += node->total_ns;
+      parent->total_ns = add_time (parent->total_ns, node->total_ns);
       parent->n_desc += node->n_desc + 1;
     }
   /* the intervals by the node their stack ends at, in preorder: each
