@@ -102,10 +102,13 @@ row_plugins (TscopeTimeline *self,
              const Row      *row)
 {
   TscopeDocument *doc = tscope_session_get_document (self->session);
+  TscopePluginResults *r;
 
   if (row->source >= tscope_document_get_n_sources (doc))
     return NULL;
-  return tscope_source_get_plugin_results (tscope_document_get_source (doc, row->source));
+  r = tscope_source_get_plugin_results (tscope_document_get_source (doc, row->source));
+  /* none enabled: the rows are drawn as without plugins, at the same cost */
+  return r && tscope_plugin_results_get_n_plugins (r) > 0 ? r : NULL;
 }
 
 static void
