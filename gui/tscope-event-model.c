@@ -339,13 +339,16 @@ tscope_event_model_new (TscopeSession *session)
     {
       TscopeTrace *trace = tscope_document_get_trace (self->doc, i);
       static const char *const stacks[] = { "ftrace/kernel_stack", "ftrace/user_stack" };
+      g_autoptr(GHashTable) counts = tscope_trace_dup_event_counts (trace);
 
       tscope_trace_load_plugins (trace);
       for (guint k = 0; k < G_N_ELEMENTS (stacks); k++)
         {
           gint id = tscope_trace_find_event_id (trace, stacks[k]);
 
-          if (id < 0)
+          /* every file holds the ftrace formats: only stack records count,
+           * or every list of every trace would look for stacks */
+          if (id < 0 || g_hash_table_lookup (counts, strchr (stacks[k], '/') + 1) == NULL)
             continue;
           if (self->stack_ids[i] == NULL)
             self->stack_ids[i] = g_hash_table_new (NULL, NULL);
