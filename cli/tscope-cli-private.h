@@ -70,6 +70,8 @@ int             _tscope_cli_kvm              (int    argc,
                                               char **argv);
 int             _tscope_cli_profile          (int    argc,
                                               char **argv);
+int             _tscope_cli_calls            (int    argc,
+                                              char **argv);
 int             _tscope_cli_plugins          (int    argc,
                                               char **argv);
 

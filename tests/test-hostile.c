@@ -58,8 +58,10 @@
 
 static const char *const seed_traces[] = {
   "sched", "sched-v6", "sched-v6-instance", "kvm", "marker", "kvm-guest", "public-kvm-guest",
-  "public-kvm-host", "public-kvm-host-zlib", "header-only",
+  "public-kvm-host", "public-kvm-host-zlib", "header-only", "funcgraph", "public-func-i386",
 };
+/* seeds from here on hold function records: their mutations also run `calls` */
+#define FIRST_CALLS_SEED 10
 
 static const char *const bad_files[] = {
   "empty", "garbage", "not-a-trace", "truncated", "header-only",
@@ -309,15 +311,18 @@ run_job (Run *run,
   g_autofree char *png = g_strdup_printf ("%s/shot-%p.png", run->tmpdir, (void *) job);
   char *stats[] = { (char *) TSCOPE_CLI, (char *) "stats", (char *) "--json", job->file, NULL };
   char *verify[] = { (char *) TSCOPE_CLI, (char *) "verify", job->file, NULL };
+  char *calls[] = { (char *) TSCOPE_CLI, (char *) "calls", (char *) "--json", job->file, NULL };
 #ifdef TSCOPE_GUI
   char *shot[] = { (char *) TSCOPE_GUI, (char *) "--screenshot", png, job->file, NULL };
 #else
   char **shot = NULL;
 #endif
-  char **cmds[] = { stats, verify };
+  char **cmds[] = { stats, verify, calls };
+  /* `calls` reads nothing more of a trace without function records */
+  guint n_cmds = job->seed && job->seed_index < FIRST_CALLS_SEED ? 2 : G_N_ELEMENTS (cmds);
   gboolean ok = TRUE;
 
-  for (guint i = 0; i < (job->gui ? 1u : G_N_ELEMENTS (cmds)); i++)
+  for (guint i = 0; i < (job->gui ? 1u : n_cmds); i++)
     {
       char **argv = job->gui ? shot : cmds[i];
       guint seconds = job->gui ? GUI_SECONDS : CLI_SECONDS;

@@ -32,6 +32,9 @@ struct _TscopeTrace
   GMutex              lazy_lock;
   TscopeViewIndex    *view_index;       /* NULL until a view query; set with g_once */
   GDestroyNotify      view_index_free;  /* set with view_index, by the queries */
+  gpointer            calls;            /* TscopeCalls (tscope-calls.c), NULL until asked */
+  GDestroyNotify      calls_free;
+  GMutex              calls_lock;
   GHashTable         *syscall_names;    /* nr -> name, filled by the queries under lazy_lock */
   double              load_seconds;
 };

@@ -18,6 +18,9 @@ tscope_trace_finalize (GObject *object)
 
   if (self->view_index)
     self->view_index_free (self->view_index);
+  if (self->calls)
+    self->calls_free (self->calls);
+  g_mutex_clear (&self->calls_lock);
   g_free (self->task_runs);
   g_free (self->task_runs_start);
   g_clear_pointer (&self->syscall_names, g_hash_table_unref);
@@ -42,6 +45,7 @@ static void
 tscope_trace_init (TscopeTrace *self)
 {
   g_mutex_init (&self->lazy_lock);
+  g_mutex_init (&self->calls_lock);
 }
 
 static gboolean
