@@ -1034,7 +1034,9 @@ draw_rows (TscopeTimeline *self,
       guint ri = g_array_index (self->visible, guint, i);
       const Row *row = &g_array_index (self->rows, Row, ri);
       float y = (float) (TSCOPE_HEADER_H + g_array_index (self->visible_y, int, i) - scroll);
-      int h = _tscope_timeline_row_height (row);
+      int full = _tscope_timeline_row_height (row);
+      /* a task's band; its function calls, if any, below it */
+      int h = row->kind == ROW_TASK ? TSCOPE_TASK_ROW_H : full;
       PangoLayout *layout = row_layout (self, ri);
       int lw;
       int lh;
@@ -1046,9 +1048,9 @@ draw_rows (TscopeTimeline *self,
       else if (row->kind == ROW_GROUP)
         rect (snapshot, &group_bg, 0, y, width, h);
       else if (i % 2)
-        rect (snapshot, &stripe, 0, y, width, h);
+        rect (snapshot, &stripe, 0, y, width, full);
       if (has_sel && _tscope_timeline_row_is (row, sel_source, sel_kind, sel_id))
-        rect (snapshot, &selected, 0, y, width, h);
+        rect (snapshot, &selected, 0, y, width, full);
       pango_layout_get_pixel_size (layout, &lw, &lh);
       draw_text (snapshot, layout, &fg, _tscope_timeline_label_x (row), y + (h - lh) / 2.0f);
       /* several sources: each row says whose it is, pinned ones too */
@@ -1057,10 +1059,10 @@ draw_rows (TscopeTimeline *self,
           GdkRGBA own;
 
           source_rgba (self, row->source, 1, &own);
-          rect (snapshot, &own, 0, y, 3, h);
+          rect (snapshot, &own, 0, y, 3, full);
         }
       if (row->pinned)
-        rect (snapshot, &(GdkRGBA) { 0.2f, 0.45f, 0.9f, 1 }, n_sources > 1 ? 3 : 0, y, 3, h);
+        rect (snapshot, &(GdkRGBA) { 0.2f, 0.45f, 0.9f, 1 }, n_sources > 1 ? 3 : 0, y, 3, full);
       if (row->kind == ROW_CPU)
         draw_cpu_row (self, snapshot, row, y, h);
       else if (row->kind == ROW_TASK)
@@ -1073,6 +1075,8 @@ draw_rows (TscopeTimeline *self,
             draw_task_row (self, snapshot, row, y, h);
           draw_syscall_band (self, snapshot, row, y, h);
           draw_marked_blocked (self, snapshot, row, y, h);
+          if (row->call_lanes)
+            _tscope_timeline_draw_calls (self, snapshot, row, y + h + 1);
         }
     }
   /* the label column's edge */
@@ -1708,6 +1712,13 @@ _tscope_timeline_tooltip_text (TscopeTimeline *self,
   if (row->kind == ROW_CPU)
     return cpu_tooltip (self, row->source, row->id, t);
   if (row->kind == ROW_TASK)
-    return task_tooltip (self, row->source, row->id, t);
+    {
+      double top = TSCOPE_HEADER_H + g_array_index (self->visible_y, int, vi)
+                   - gtk_adjustment_get_value (self->vadjustment);
+
+      if (row->call_lanes && y >= top + TSCOPE_TASK_ROW_H)
+        return _tscope_timeline_call_tooltip (self, row, t, y - top - TSCOPE_TASK_ROW_H - 1);
+      return task_tooltip (self, row->source, row->id, t);
+    }
   return NULL;
 }

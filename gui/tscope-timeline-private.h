@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "tscope-calls.h"
 #include "tscope-timeline.h"
 #include "tscope-vcpu.h"
 
@@ -20,6 +21,8 @@ G_BEGIN_DECLS
 #define TSCOPE_TASK_ROW_H  18
 #define TSCOPE_GROUP_ROW_H 20
 #define TSCOPE_SOURCE_ROW_H 24
+#define TSCOPE_CALL_LANE_H 13       /* one depth of function calls under a task row */
+#define TSCOPE_CALL_LANES_MAX 32
 
 typedef enum
 {
@@ -40,6 +43,7 @@ typedef struct
   gboolean pinned;
   guint    pin_order;
   gint64   weight;          /* run time: the sort key */
+  guint    call_lanes;      /* task rows: depths of function calls drawn under it */
 } Row;
 
 typedef struct
@@ -68,6 +72,7 @@ struct _TscopeTimeline
   GHashTable    *guest_index;       /* source << 32 | vCPU task -> TscopeVcpuTimeline */
   GHashTable    *syscall_index;     /* source << 32 | task -> GArray of its syscall spans' indices */
   GHashTable    *marked_index;      /* source << 32 | task -> GArray of its marked blocked intervals */
+  GHashTable    *calls_pending;     /* traces whose function calls a worker is reading (refs) */
   GArray        *rows_source_ids;   /* guint: the ids of the sources the rows were built for */
   GHashTable    *collapsed_sources; /* ids of the sources whose rows are folded away */
   GtkGesture    *drag;
@@ -160,6 +165,23 @@ void        _tscope_timeline_snapshot      (GtkWidget      *widget,
 char       *_tscope_timeline_tooltip_text  (TscopeTimeline *self,
                                             double          x,
                                             double          y);
+
+/* tscope-timeline-calls.c */
+void        _tscope_timeline_calls_update  (TscopeTimeline *self);
+gboolean    _tscope_timeline_calls_pending (TscopeTimeline *self);
+void        _tscope_timeline_draw_calls    (TscopeTimeline *self,
+                                            GtkSnapshot    *snapshot,
+                                            const Row      *row,
+                                            float           y);
+TscopeCalls *_tscope_timeline_call_at      (TscopeTimeline *self,
+                                            const Row      *row,
+                                            TscopeTime      t,
+                                            double          lane_y,
+                                            guint          *call);
+char       *_tscope_timeline_call_tooltip  (TscopeTimeline *self,
+                                            const Row      *row,
+                                            TscopeTime      t,
+                                            double          lane_y);
 
 /* tscope-timeline-input.c */
 void        _tscope_timeline_init_input    (TscopeTimeline *self);

@@ -50,7 +50,7 @@ _tscope_timeline_row_height (const Row *row)
       return TSCOPE_SOURCE_ROW_H;
     case ROW_TASK:
     default:
-      return TSCOPE_TASK_ROW_H;
+      return TSCOPE_TASK_ROW_H + (row->call_lanes ? row->call_lanes * TSCOPE_CALL_LANE_H + 2 : 0);
     }
 }
 
@@ -492,6 +492,7 @@ build_rows (TscopeTimeline *self)
       else
         row->hidden = TRUE;
     }
+  _tscope_timeline_calls_update (self);
 }
 
 static gboolean
@@ -1063,6 +1064,7 @@ sources_changed (TscopeTimeline *self)
   g_clear_pointer (&self->guest_index, g_hash_table_unref);
   g_clear_pointer (&self->syscall_index, g_hash_table_unref);
   g_clear_pointer (&self->marked_index, g_hash_table_unref);
+  g_clear_pointer (&self->calls_pending, g_hash_table_unref);
   build_rows (self);
   fit_label_width (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
@@ -1298,6 +1300,7 @@ tscope_timeline_init (TscopeTimeline *self)
   self->rows_source_ids = g_array_new (FALSE, FALSE, sizeof (guint));
   self->collapsed_sources = g_hash_table_new (NULL, NULL);
   self->label_layouts = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
+  self->calls_pending = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
   self->label_w = TSCOPE_LABEL_W_MIN;
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, 1, 1, 1));
   g_signal_connect_swapped (self->vadjustment, "value-changed", G_CALLBACK (gtk_widget_queue_draw), self);

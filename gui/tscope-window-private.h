@@ -7,6 +7,7 @@
 
 #include "tscope-event-list.h"
 #include "tscope-latency-panel.h"
+#include "tscope-calls-panel.h"
 #include "tscope-offcpu-panel.h"
 #include "tscope-session-file.h"
 #include "tscope-stats-panel.h"
@@ -37,6 +38,7 @@ struct _TscopeWindow
   TscopeLatencyPanel *latency_panel;
   TscopeStatsPanel   *stats_panel;
   TscopeOffcpuPanel  *offcpu_panel;
+  TscopeCallsPanel   *calls_panel;
   TscopeVcpuPanel    *vcpu_panel;
   GtkLabel           *markers_label;
   GtkLabel           *view_label;

@@ -281,6 +281,7 @@ set_session (TscopeWindow  *self,
   tscope_latency_panel_set_session (self->latency_panel, session);
   tscope_stats_panel_set_session (self->stats_panel, session);
   tscope_offcpu_panel_set_session (self->offcpu_panel, session);
+  tscope_calls_panel_set_session (self->calls_panel, session);
   tscope_vcpu_panel_set_session (self->vcpu_panel, session);
   if (session)
     self->session_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (on_session_notify), self);
@@ -803,6 +804,12 @@ GtkWidget *
 tscope_window_get_stats_panel (TscopeWindow *self)
 {
   return GTK_WIDGET (self->stats_panel);
+}
+
+GtkWidget *
+tscope_window_get_calls_panel (TscopeWindow *self)
+{
+  return GTK_WIDGET (self->calls_panel);
 }
 
 GtkWidget *
@@ -1363,6 +1370,7 @@ tscope_window_class_init (TscopeWindowClass *klass)
   g_type_ensure (TSCOPE_TYPE_LATENCY_PANEL);
   g_type_ensure (TSCOPE_TYPE_STATS_PANEL);
   g_type_ensure (TSCOPE_TYPE_OFFCPU_PANEL);
+  g_type_ensure (TSCOPE_TYPE_CALLS_PANEL);
   g_type_ensure (TSCOPE_TYPE_VCPU_PANEL);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tracescope/Tracescope/tscope-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, title);
@@ -1381,6 +1389,7 @@ tscope_window_class_init (TscopeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, latency_panel);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, stats_panel);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, offcpu_panel);
+  gtk_widget_class_bind_template_child (widget_class, TscopeWindow, calls_panel);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, vcpu_panel);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, markers_label);
   gtk_widget_class_bind_template_child (widget_class, TscopeWindow, view_label);

@@ -35,6 +35,7 @@ GtkWidget     *tscope_window_get_latency_panel (TscopeWindow   *self);
 GtkWidget     *tscope_window_get_event_list (TscopeWindow      *self);
 GtkWidget     *tscope_window_get_stats_panel (TscopeWindow     *self);
 GtkWidget     *tscope_window_get_offcpu_panel (TscopeWindow    *self);
+GtkWidget     *tscope_window_get_calls_panel (TscopeWindow    *self);
 GtkWidget     *tscope_window_get_vcpu_panel  (TscopeWindow     *self);
 void           tscope_window_show_page      (TscopeWindow      *self,
                                              guint              page);

@@ -24,6 +24,7 @@
 #include "tscope-event-list.h"
 #include "tscope-event-model.h"
 #include "tscope-latency-panel.h"
+#include "tscope-calls-panel.h"
 #include "tscope-offcpu-panel.h"
 #include "tscope-ruler.h"
 #include "tscope-stats-panel.h"
@@ -3070,6 +3071,148 @@ wait_root (RootIs *r)
   g_assert_true (root_is (r));
 }
 
+static gboolean
+calls_read (gpointer data)
+{
+  TscopeTimeline *timeline = data;
+  TscopeSession *session = tscope_timeline_get_session (timeline);
+
+  return tscope_trace_peek_calls (tscope_session_get_trace (session, 0)) != NULL
+         && !_tscope_timeline_calls_pending (timeline);
+}
+
+static gboolean
+calls_tree_is (gpointer data)
+{
+  gpointer *args = data;
+  TscopeCallTree *tree = tscope_calls_panel_get_tree (args[0]);
+
+  return tree != NULL && tree->nodes[0].total_ns == *(TscopeTime *) args[1];
+}
+
+static void
+wait_calls_root (TscopeCallsPanel *panel,
+                 TscopeTime        want)
+{
+  gpointer args[2] = { panel, &want };
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  while (!calls_tree_is (args) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+  if (!calls_tree_is (args))
+    g_test_message ("calls: %s", tscope_calls_panel_get_summary (panel));
+  g_assert_true (calls_tree_is (args));
+}
+
+/* The function name of the first row of the Calls tab */
+static char *
+first_call_row (TscopeCallsPanel *panel)
+{
+  g_autoptr(GtkTreeListRow) row = g_list_model_get_item (tscope_calls_panel_get_rows (panel), 0);
+  TscopeCallTree *tree = tscope_calls_panel_get_tree (panel);
+
+  g_assert_nonnull (row);
+  return g_strdup (tscope_call_tree_name (tree, 1));
+}
+
+/* funcgraph.dat: the calls appear under their task rows once read, as a
+ * flame chart with the function named in the tooltip; the Calls tab's
+ * tree is core's, for every task, a pid typed or the selected task row,
+ * and activating a function selects its longest call. */
+static void
+test_calls (void)
+{
+  TscopeWindow *window = open_window ("funcgraph");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTrace *trace = tscope_session_get_trace (session, 0);
+  TscopeTimeline *timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  TscopeCallsPanel *panel = TSCOPE_CALLS_PANEL (tscope_window_get_calls_panel (window));
+  GtkNotebook *notebook = window->notebook;
+  guint32 sleeper = task_of_pid (session, 1203);
+  TscopeCalls *calls;
+  TscopeCallTree *tree;
+  g_autofree char *first = NULL;
+  g_autofree char *tip = NULL;
+  guint32 call;
+  TscopeSpan sel;
+  int x, y, h;
+
+  spin_until (calls_read, timeline, 60);
+  calls = tscope_trace_peek_calls (trace);
+  spin_frames (2);
+  /* sleep:1203's row holds its 6 depths of calls */
+  tscope_timeline_scroll_to_row (timeline, 0, TSCOPE_ROW_TASK, sleeper);
+  spin_frames (2);
+  g_assert_true (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_TASK, sleeper, &y, &h));
+  g_assert_cmpint (h, ==, TSCOPE_TASK_ROW_H + (int) tscope_calls_pid_depth (calls, 1203) * TSCOPE_CALL_LANE_H + 2);
+  g_assert_cmpuint (tscope_calls_pid_depth (calls, 1203), >=, 5);
+
+  /* the Calls tab: every task */
+  gtk_notebook_set_current_page (notebook, gtk_notebook_page_num (notebook, GTK_WIDGET (panel)));
+  {
+    g_autoptr(TscopeCallTree) all = tscope_calls_tree (calls, NULL, 0, G_MININT64 / 2, G_MAXINT64 / 2);
+
+    wait_calls_root (panel, all->nodes[0].total_ns);
+  }
+  g_assert_nonnull (strstr (tscope_calls_panel_get_summary (panel), "every task"));
+  first = first_call_row (panel);
+  g_assert_cmpstr (first, ==, "__x64_sys_nanosleep");
+  /* a pid typed */
+  {
+    gint32 pid = 1206;
+    g_autoptr(TscopeCallTree) one = tscope_calls_tree (calls, &pid, 1, G_MININT64 / 2, G_MAXINT64 / 2);
+
+    tscope_calls_panel_set_tasks (panel, "1206");
+    wait_calls_root (panel, one->nodes[0].total_ns);
+    g_assert_nonnull (strstr (tscope_calls_panel_get_summary (panel), "udelay-test:1206"));
+    g_clear_pointer (&first, g_free);
+    first = first_call_row (panel);
+    g_assert_cmpstr (first, ==, "__const_udelay");
+  }
+  /* none typed: the task row selected */
+  tscope_calls_panel_set_tasks (panel, NULL);
+  tscope_session_select_row (session, 0, TSCOPE_ROW_TASK, sleeper);
+  {
+    gint32 pid = 1203;
+    g_autoptr(TscopeCallTree) one = tscope_calls_tree (calls, &pid, 1, G_MININT64 / 2, G_MAXINT64 / 2);
+
+    wait_calls_root (panel, one->nodes[0].total_ns);
+  }
+  /* activating the first function selects its longest call */
+  tree = tscope_calls_panel_get_tree (panel);
+  call = tree->nodes[1].max_call;
+  g_assert_cmpstr (calls->names[calls->func[call]], ==, "__x64_sys_nanosleep");
+  tscope_calls_panel_pick (panel, 1);
+  sel = tscope_session_get_selection (session);
+  g_assert_cmpint (sel.begin, ==, calls->start[call]);
+  g_assert_cmpint (sel.end, ==, calls->start[call] + calls->duration[call]);
+  spin_frames (5);
+
+  /* drawn: the call's lane is warm in the middle of the call, and the
+   * tooltip names it */
+  g_assert_true (tscope_timeline_row_y (timeline, 0, TSCOPE_ROW_TASK, sleeper, &y, &h));
+  x = tscope_timeline_time_to_x (timeline, calls->start[call] + calls->duration[call] / 2);
+  {
+    g_autoptr(GdkTexture) shot = render_widget (GTK_WIDGET (timeline));
+    int lane = y + TSCOPE_TASK_ROW_H + 1 + (int) calls->depth[call] * TSCOPE_CALL_LANE_H + TSCOPE_CALL_LANE_H / 2;
+    guint8 px[3];
+
+    pixel_at (shot, x, lane, px);
+    g_assert_cmpint (px[0], >, px[2] + 60);
+    tip = _tscope_timeline_tooltip_text (timeline, x, lane);
+  }
+  g_assert_nonnull (tip);
+  g_assert_nonnull (strstr (tip, "<b>__x64_sys_nanosleep</b>"));
+  g_assert_nonnull (strstr (tip, "duration <b>12.300001 s</b>"));
+  if (g_getenv ("TSCOPE_TEST_PNG_DIR"))
+    {
+      g_autofree char *png = g_build_filename (g_getenv ("TSCOPE_TEST_PNG_DIR"), "calls.png", NULL);
+
+      g_assert_true (tscope_window_save_png (window, png, NULL));
+    }
+  close_window (window);
+}
+
 /* The Off-CPU tab on stacks.dat: the whole trace, a pid typed, a task row
  * selected and a range, each against the oracle or core's tree; a frame
  * clicked marks its intervals on the timeline and takes the event list
@@ -3342,6 +3485,7 @@ main (int    argc,
   g_test_add_func ("/gui/plugins", test_plugins);
   g_test_add_func ("/gui/plugin-marks", test_plugin_marks);
   g_test_add_func ("/gui/offcpu-panel", test_offcpu_panel);
+  g_test_add_func ("/gui/calls", test_calls);
   g_test_add_func ("/gui/vm/rows", test_vm_rows);
   g_test_add_func ("/gui/vm/panel", test_vcpu_panel);
   g_test_add_func ("/gui/session/round-trip", test_session_round_trip);

@@ -1023,3 +1023,30 @@ tscope_calls_pid_comm (TscopeTrace *trace,
   g_return_val_if_fail (TSCOPE_IS_TRACE (trace), NULL);
   return _tscope_tep_comm (trace->tep, pid);
 }
+
+/**
+ * tscope_calls_pid_of:
+ *
+ * Returns: the pid that made @call.
+ */
+gint32
+tscope_calls_pid_of (const TscopeCalls *calls,
+                     guint              call)
+{
+  guint lo = 0;
+  guint hi;
+
+  g_return_val_if_fail (calls != NULL && call < calls->n, -1);
+  hi = calls->n_levels;
+  /* the last level that begins at or before the call */
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (calls->levels[mid].first <= call)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return calls->levels[lo].pid;
+}

@@ -63,6 +63,8 @@ const TscopeCallLevel *tscope_calls_find_level (const TscopeCalls *calls,
                                                 guint              depth);
 guint        tscope_calls_pid_depth       (const TscopeCalls *calls,
                                            gint32             pid);
+gint32       tscope_calls_pid_of          (const TscopeCalls *calls,
+                                           guint              call);
 guint        tscope_calls_first_after     (const TscopeCalls     *calls,
                                            const TscopeCallLevel *level,
                                            TscopeTime             t);
