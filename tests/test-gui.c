@@ -3310,6 +3310,13 @@ test_offcpu_panel (void)
   g_assert_cmpint (tscope_offcpu_panel_node_at (panel, rect.origin.x + rect.size.width / 2,
                                                 rect.origin.y + rect.size.height / 2), ==, pick);
   tscope_offcpu_panel_pick (panel, pick);
+  if (g_getenv ("TSCOPE_TEST_PNG_DIR"))
+    {
+      g_autofree char *png = g_build_filename (g_getenv ("TSCOPE_TEST_PNG_DIR"), "offcpu.png", NULL);
+
+      spin_frames (5);
+      g_assert_true (tscope_window_save_png (window, png, NULL));
+    }
   {
     guint source;
     guint n;

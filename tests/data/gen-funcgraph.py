@@ -43,7 +43,7 @@ File version 6, uncompressed.  Deterministic: the same tracefs gives the
 same bytes.  --verify runs `trace-cmd report -t -R` and checks that every
 record decodes to the generated time, CPU, pid and event.
 
-usage: gen-funcgraph.py --out FILE [--tracefs DIR] [--verify]
+usage: gen-funcgraph.py --out FILE [--tracefs DIR] [--verify] [--bulk N]
 """
 import argparse
 import os
@@ -266,6 +266,16 @@ def write_tree(rng):
             leaf("mutex_unlock"),
         ])])]),
     ])])])])
+
+
+def bulk(g, n):
+    """--bulk N: N more reads and writes on CPUs 0 and 1 after the scenario,
+    for benchmarks (tens of millions of records; not for tests/data)."""
+    t = max(r[-1][0] for r in g.recs if r) + 100000
+    c0 = c1 = t
+    for _ in range(n):
+        c0 = g.call(0, c0 + g.rng.randint(300, 3000), 1201, 0, read_tree(g.rng))
+        c1 = g.call(1, c1 + g.rng.randint(300, 3000), 1202, 0, write_tree(g.rng))
 
 
 def build(g):
@@ -538,9 +548,13 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--tracefs", default="/sys/kernel/tracing")
     ap.add_argument("--verify", action="store_true")
+    ap.add_argument("--bulk", type=int, default=0, metavar="N",
+                    help="append N reads and writes (a big trace for benchmarks)")
     a = ap.parse_args()
     g = Gen(19)
     build(g)
+    if a.bulk:
+        bulk(g, a.bulk)
     bufs = write_file(a.out, a.tracefs, g)
     leaves, cut, across = coverage(g, bufs)
     print("wrote %s: records per CPU %s, pages %s; leaves %d (%d across a page), cut by another CPU %d"
