@@ -335,7 +335,7 @@ _tscope_record_remove_instance (const char *name)
 guint
 tscope_record_remove_stale_instances (void)
 {
-  char **names = tracefs_instances ("^tracescope-[0-9]+(-[0-9]+)?$");
+  char **names = tracefs_instances ("^tracescope-");
   guint removed = 0;
 
   for (guint i = 0; names != NULL && names[i]; i++)
