@@ -213,8 +213,16 @@ tscope_record_find_tracefs (gboolean   mount,
   const char *path = forced;
   g_autofree char *instances = NULL;
 
-  if (path == NULL && tracefs_tracing_dir_is_mounted (mount, &path) <= 0)
-    path = NULL;
+  if (path == NULL)
+    path = tracefs_tracing_dir ();
+  if (path == NULL && mount)
+    {
+      const char *mounted = NULL;
+
+      /* libtracefs 1.6 leaks the path it gives here; the mount happens once */
+      if (tracefs_tracing_dir_is_mounted (TRUE, &mounted) >= 0)
+        path = tracefs_tracing_dir ();
+    }
   if (path == NULL)
     {
       gboolean denied = geteuid () != 0;
@@ -279,7 +287,7 @@ tscope_record_list_events (GError **error)
   lines = g_strsplit (text, "\n", -1);
   for (guint i = 0; lines[i]; i++)
     if (strchr (lines[i], ':') != NULL)
-      g_ptr_array_add (out, g_steal_pointer (&lines[i]));
+      g_ptr_array_add (out, g_strdup (lines[i]));
   g_ptr_array_sort (out, compare_names);
   g_ptr_array_add (out, NULL);
   return (char **) g_ptr_array_free (g_steal_pointer (&out), FALSE);
@@ -335,21 +343,22 @@ _tscope_record_remove_instance (const char *name)
 guint
 tscope_record_remove_stale_instances (void)
 {
-  char **names = tracefs_instances ("^tracescope-");
+  /* listed by hand: libtracefs 1.6's tracefs_instances() leaks its regex */
+  g_autofree char *path = g_build_filename (tracefs_tracing_dir (), "instances", NULL);
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
   guint removed = 0;
 
-  for (guint i = 0; names != NULL && names[i]; i++)
+  while (dir != NULL && (name = g_dir_read_name (dir)))
     {
-      pid_t pid = instance_pid (names[i]);
+      pid_t pid = instance_pid (name);
 
       if (pid == 0 || pid == getpid () || kill (pid, 0) == 0 || errno != ESRCH)
         continue;
-      if (_tscope_record_remove_instance (names[i]))
+      if (_tscope_record_remove_instance (name))
         removed++;
       else
-        g_warning ("%s/instances/%s: left over from a recorder that is gone, and cannot be removed",
-                   tracefs_tracing_dir (), names[i]);
+        g_warning ("%s/%s: left over from a recorder that is gone, and cannot be removed", path, name);
     }
-  tracefs_list_free (names);
   return removed;
 }
