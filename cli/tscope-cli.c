@@ -18,6 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "tscope-cli-private.h"
+#include "tscope-cli-record-private.h"
 #include "tscope-error.h"
 #include "tscope-reference.h"
 
@@ -538,6 +539,15 @@ cmd_verify (int    argc,
   return first_diff == G_MAXUINT ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
+/* ---- record ---- */
+
+static int
+cmd_record (int    argc,
+            char **argv)
+{
+  return _tscope_cli_record_main (argc, argv, FALSE);
+}
+
 /* ---- main ---- */
 
 static const Command commands[] = {
@@ -563,6 +573,8 @@ static const Command commands[] = {
   { "session", "FILE.json | --new SOURCE... -o FILE.json [--range T0:T1] [--marker-a T] [--marker-b T]",
     "what a session (Tracescope's or KernelShark's) holds, or write one", _tscope_cli_session },
   { "verify", "FILE", "compare our reader's records with libtracecmd's", cmd_verify },
+  { "record", "-o FILE [-e SYSTEM[:EVENT]]... [--preset sched|irq|kvm] [--duration S | -- COMMAND ARGS]",
+    "record a trace.dat in an ftrace instance of its own (needs root or CAP_SYS_ADMIN)", cmd_record },
 };
 
 static int

@@ -19,6 +19,7 @@
 #include "tscope-error.h"
 #include "tscope-event-list.h"
 #include "tscope-latency-panel.h"
+#include "tscope-record-dialog.h"
 #include "tscope-ruler.h"
 #include "tscope-stats-panel.h"
 #include "tscope-vcpu-panel.h"
@@ -1164,6 +1165,14 @@ add_trace_action (GtkWidget  *widget,
 }
 
 static void
+record_action (GtkWidget  *widget,
+               const char *name,
+               GVariant   *param)
+{
+  gtk_window_present (GTK_WINDOW (tscope_record_dialog_new (TSCOPE_WINDOW (widget))));
+}
+
+static void
 window_action (GtkWidget  *widget,
                const char *name,
                GVariant   *param)
@@ -1398,6 +1407,7 @@ tscope_window_class_init (TscopeWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.add-trace", NULL, add_trace_action);
+  gtk_widget_class_install_action (widget_class, "win.record", NULL, record_action);
   gtk_widget_class_install_action (widget_class, "win.sources", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.find-row", NULL, window_action);

@@ -26,6 +26,8 @@
 #include "tscope-latency-panel.h"
 #include "tscope-calls-panel.h"
 #include "tscope-offcpu-panel.h"
+#include "tscope-record-dialog.h"
+#include "tscope-recorder.h"
 #include "tscope-ruler.h"
 #include "tscope-stats-panel.h"
 #include "tscope-vcpu-panel.h"
@@ -3430,6 +3432,62 @@ test_latency_syscalls (void)
   close_window (window);
 }
 
+
+/* ---- record ---- */
+
+static gboolean
+record_opened (gpointer data)
+{
+  gpointer *pair = data;
+  TscopeWindow *window = pair[0];
+  TscopeSession *session;
+  TscopeDocument *doc;
+
+  if (pair[1] != NULL || tscope_window_is_loading (window))
+    return FALSE;
+  session = tscope_window_get_session (window);
+  doc = session ? tscope_session_get_document (session) : NULL;
+  return doc && tscope_document_get_n_sources (doc) == 1
+         && g_str_has_suffix (tscope_trace_get_path (tscope_document_get_trace (doc, 0)), "gui-record.dat");
+}
+
+/* As root: the dialog records 1 s through the helper, and the trace opens. */
+static void
+test_record_dialog (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tracefs = tscope_record_find_tracefs (FALSE, &error);
+  g_autofree char *dir = NULL;
+  g_autofree char *out = NULL;
+  TscopeWindow *window;
+  TscopeRecordDialog *dialog;
+  gpointer pair[2];
+
+  if (tracefs == NULL || geteuid () != 0)
+    {
+      g_test_skip_printf ("recording needs root and a writable tracefs here (%s)",
+                          error ? error->message : "not root");
+      return;
+    }
+  dir = g_dir_make_tmp ("tscope-gui-record-XXXXXX", NULL);
+  out = g_build_filename (dir, "gui-record.dat", NULL);
+  g_setenv ("TSCOPE_RECORD_HELPER", TSCOPE_RECORD_HELPER, TRUE);
+  window = open_window ("sched");
+  dialog = tscope_record_dialog_new (window);
+  gtk_window_present (GTK_WINDOW (dialog));
+  tscope_record_dialog_set_form (dialog, out, 1.0);
+  pair[0] = window;
+  pair[1] = dialog;
+  g_object_add_weak_pointer (G_OBJECT (dialog), &pair[1]);
+  tscope_record_dialog_start (dialog);
+  spin_until (record_opened, pair, 60);
+  g_assert_true (tscope_window_has_trace (window));
+  close_window (window);
+  g_unsetenv ("TSCOPE_RECORD_HELPER");
+  g_unlink (out);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -3500,6 +3558,7 @@ main (int    argc,
   g_test_add_func ("/gui/session/changed", test_session_changed);
   g_test_add_func ("/gui/session/bad", test_session_bad);
   g_test_add_func ("/gui/session/kshark", test_session_kshark);
+  g_test_add_func ("/gui/record-dialog", test_record_dialog);
   g_test_add_func ("/gui/session/keeps-plugins", test_session_keeps_plugins);
   g_test_add_data_func ("/gui/screenshot-option", "sched", test_screenshot_option);
   g_test_add_data_func ("/gui/screenshot-option/no-wakeup", "public-kvm-host", test_screenshot_option);

@@ -30,7 +30,10 @@ G_BEGIN_DECLS
   _TS (NEWER_SESSION, "session written by a newer Tracescope")               \
   _TS (TRACE_MISSING, "trace not found")                                     \
   _TS (TRACE_CHANGED, "trace differs from the one the session was saved with") \
-  _TS (BAD_PLUGIN,    "not a usable Tracescope plugin")
+  _TS (BAD_PLUGIN,    "not a usable Tracescope plugin")                    \
+  _TS (NO_TRACEFS,    "tracefs is not available")                          \
+  _TS (NO_EVENT,      "no such trace event")                               \
+  _TS (RECORD,        "recording failed")
 
 #undef _TS
 #define _TS(code, text) TSCOPE_ERROR_##code,
