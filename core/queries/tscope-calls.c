@@ -289,19 +289,38 @@ read_records (Build *b)
 }
 
 static gint
-cmp_raw (gconstpointer a,
+cmp_call_index (gconstpointer a,
+                gconstpointer b,
+                gpointer      data)
+{
+  const TscopeCalls *calls = ((gpointer *) data)[0];
+  const gint64 *seq = ((gpointer *) data)[1];
+  guint32 x = *(const guint32 *) a;
+  guint32 y = *(const guint32 *) b;
+
+  if (calls->start[x] != calls->start[y])
+    return calls->start[x] < calls->start[y] ? -1 : 1;
+  return (seq[x] > seq[y]) - (seq[x] < seq[y]);
+}
+
+static gint
+cmp_key (gconstpointer a,
          gconstpointer b)
 {
-  const RawCall *x = a;
-  const RawCall *y = b;
+  gint64 x = *(const gint64 *) a;
+  gint64 y = *(const gint64 *) b;
 
-  if (x->pid != y->pid)
-    return x->pid < y->pid ? -1 : 1;
-  if (x->depth != y->depth)
-    return x->depth < y->depth ? -1 : 1;
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  return (x->seq > y->seq) - (x->seq < y->seq);
+  return (x > y) - (x < y);
+}
+
+static gint
+cmp_key_index (gconstpointer a,
+               gconstpointer b,
+               gpointer      data)
+{
+  const gint64 *keys = data;
+
+  return cmp_key (&keys[*(const guint32 *) a], &keys[*(const guint32 *) b]);
 }
 
 /* The call of @level that holds the call @c begun at @t: the last to
@@ -352,6 +371,90 @@ find_parents (TscopeCalls   *calls,
     }
 }
 
+/* The level keys (pid, depth) of the calls, sorted; @level_of gets each
+ * call's index in them. */
+static GArray *
+level_keys (const GArray *raw,
+            guint32      *level_of)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  GArray *keys = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autofree guint32 *rank = NULL;
+  g_autofree guint32 *by_key = NULL;
+  gint64 last_key = 0;
+
+  for (guint i = 0; i < raw->len; i++)
+    {
+      const RawCall *r = &g_array_index (raw, RawCall, i);
+      gint64 key = ((gint64) r->pid << 16) | r->depth;
+
+      /* calls come in runs of a few levels */
+      if (i > 0 && key == last_key)
+        {
+          level_of[i] = level_of[i - 1];
+          continue;
+        }
+      last_key = key;
+      if (!g_hash_table_contains (seen, &key))
+        {
+          g_array_append_val (keys, key);
+          g_hash_table_insert (seen, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (keys->len));
+        }
+      level_of[i] = GPOINTER_TO_UINT (g_hash_table_lookup (seen, &key)) - 1;
+    }
+  /* keys were numbered as met: renumber them in order */
+  by_key = g_new (guint32, MAX (keys->len, 1));
+  rank = g_new (guint32, MAX (keys->len, 1));
+  for (guint k = 0; k < keys->len; k++)
+    by_key[k] = k;
+  g_qsort_with_data (by_key, (gint) keys->len, sizeof (guint32), cmp_key_index, keys->data);
+  for (guint k = 0; k < keys->len; k++)
+    rank[by_key[k]] = k;
+  for (guint i = 0; i < raw->len; i++)
+    level_of[i] = rank[level_of[i]];
+  g_array_sort (keys, cmp_key);
+  return keys;
+}
+
+/* Moves level @l's calls into start order (ties: read first), which the
+ * reading order nearly always is already: a level's calls are disjoint
+ * and end in turn. */
+static void
+sort_level (TscopeCalls           *calls,
+            gint64                *seq,
+            const TscopeCallLevel *l)
+{
+  g_autofree guint32 *idx = NULL;
+  g_autofree gint64 *tmp = NULL;
+  guint n = l->n;
+  gboolean sorted = TRUE;
+
+  for (guint i = l->first + 1; i < l->first + n && sorted; i++)
+    sorted = calls->start[i - 1] < calls->start[i]
+             || (calls->start[i - 1] == calls->start[i] && seq[i - 1] <= seq[i]);
+  if (sorted)
+    return;
+  idx = g_new (guint32, n);
+  tmp = g_new (gint64, n);
+  for (guint i = 0; i < n; i++)
+    idx[i] = l->first + i;
+  g_qsort_with_data (idx, (gint) n, sizeof (guint32), cmp_call_index, (gpointer[]) { calls, seq });
+#define PERMUTE(col, type) \
+  G_STMT_START { \
+    for (guint i = 0; i < n; i++) \
+      tmp[i] = (gint64) (col)[idx[i]]; \
+    for (guint i = 0; i < n; i++) \
+      (col)[l->first + i] = (type) tmp[i]; \
+  } G_STMT_END
+  PERMUTE (calls->start, TscopeTime);
+  PERMUTE (calls->duration, TscopeTime);
+  PERMUTE (calls->func, guint32);
+  PERMUTE (calls->depth, guint16);
+  PERMUTE (calls->flags, guint8);
+  PERMUTE (seq, gint64);
+#undef PERMUTE
+}
+
 static TscopeCalls *
 store (Build *b)
 {
@@ -359,8 +462,12 @@ store (Build *b)
   GArray *levels = g_array_new (FALSE, FALSE, sizeof (TscopeCallLevel));
   guint n = b->raw->len;
   g_autofree gint64 *seq = g_new (gint64, MAX (n, 1));
+  g_autofree guint32 *level_of = g_new (guint32, MAX (n, 1));
+  g_autoptr(GArray) keys = level_keys (b->raw, level_of);
+  g_autofree guint *next = g_new0 (guint, keys->len + 1);
+  guint64 last_addr = 0;
+  guint32 last_name = G_MAXUINT32;
 
-  g_array_sort (b->raw, cmp_raw);
   calls->n = n;
   calls->start = g_new (TscopeTime, n);
   calls->duration = g_new (TscopeTime, n);
@@ -368,33 +475,42 @@ store (Build *b)
   calls->parent = g_new (guint32, n);
   calls->depth = g_new (guint16, n);
   calls->flags = g_new (guint8, n);
+  /* a counting sort by level: read in order, each level's calls written
+   * where the level begins, in the order read */
+  for (guint i = 0; i < n; i++)
+    next[level_of[i] + 1]++;
+  for (guint k = 0; k < keys->len; k++)
+    {
+      gint64 key = g_array_index (keys, gint64, k);
+      TscopeCallLevel l = { .pid = (gint32) (key >> 16), .depth = (guint16) (key & 0xffff),
+                            .first = next[k], .n = next[k + 1] };
+
+      next[k + 1] += next[k];
+      g_array_append_val (levels, l);
+    }
   for (guint i = 0; i < n; i++)
     {
       const RawCall *r = &g_array_index (b->raw, RawCall, i);
-      TscopeCallLevel *last = levels->len ? &g_array_index (levels, TscopeCallLevel, levels->len - 1) : NULL;
+      guint at = next[level_of[i]]++;
 
-      calls->start[i] = r->start;
-      calls->duration[i] = r->duration;
-      seq[i] = r->seq;
-      calls->func[i] = name_of (b, r->addr);
-      calls->depth[i] = r->depth;
-      calls->flags[i] = r->flags;
+      calls->start[at] = r->start;
+      calls->duration[at] = r->duration;
+      seq[at] = r->seq;
+      if (last_name == G_MAXUINT32 || r->addr != last_addr)
+        last_name = name_of (b, last_addr = r->addr);
+      calls->func[at] = last_name;
+      calls->depth[at] = r->depth;
+      calls->flags[at] = r->flags;
       calls->max_depth = MAX (calls->max_depth, r->depth);
       if (r->flags & TSCOPE_CALL_INSTANT)
         calls->n_instants++;
       else
         calls->n_timed++;
-      if (last == NULL || last->pid != r->pid || last->depth != r->depth)
-        {
-          TscopeCallLevel l = { .pid = r->pid, .depth = r->depth, .first = i, .n = 0 };
-
-          g_array_append_val (levels, l);
-          last = &g_array_index (levels, TscopeCallLevel, levels->len - 1);
-        }
-      last->n++;
     }
   calls->n_levels = levels->len;
   calls->levels = (TscopeCallLevel *) g_array_free (levels, FALSE);
+  for (guint k = 0; k < calls->n_levels; k++)
+    sort_level (calls, seq, &calls->levels[k]);
   calls->unmatched = b->unmatched;
   calls->n_names = b->names->len;
   g_ptr_array_add (b->names, NULL);
