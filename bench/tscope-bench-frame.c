@@ -20,6 +20,7 @@
 #include <gtk/gtk.h>
 
 #include "tscope-application.h"
+#include "tscope-calls.h"
 #include "tscope-timeline.h"
 #include "tscope-window.h"
 
@@ -31,6 +32,45 @@ cmp_double (const void *a,
   double y = *(const double *) b;
 
   return x < y ? -1 : x > y;
+}
+
+/* The task rows of the two pids that made the most calls go on top: the
+ * frames below draw their lanes. */
+static void
+pin_busiest_caller (TscopeSession *session,
+                    guint          source)
+{
+  TscopeTrace *trace = tscope_session_get_trace (session, source);
+  TscopeCalls *calls = tscope_trace_peek_calls (trace);
+
+  for (guint round = 0; round < 2; round++)
+    {
+      gint32 best = -1;
+      guint most = 0;
+      static gint32 first = -1;
+
+      for (guint l = 0; l < calls->n_levels;)
+        {
+          gint32 pid = calls->levels[l].pid;
+          guint n = 0;
+
+          for (; l < calls->n_levels && calls->levels[l].pid == pid; l++)
+            n += calls->levels[l].n;
+          if (n > most && pid != first)
+            {
+              most = n;
+              best = pid;
+            }
+        }
+      first = best;
+      for (guint32 t = 1; best >= 0 && t < tscope_trace_get_n_tasks (trace); t++)
+        if (tscope_trace_get_task (trace, t)->pid == best)
+          {
+            tscope_session_pin_row_auto (session, source, TSCOPE_ROW_TASK, t);
+            g_print ("pinned                     pid %d (%u calls)\n", best, most);
+            break;
+          }
+    }
 }
 
 /* One real frame: the timeline queues a redraw, GTK lays out, the
@@ -152,6 +192,22 @@ main (int    argc,
                    tscope_plugin_results_get_seconds (r) * 1e3, i + 1, tscope_plugin_results_get_n_styled (r),
                    tscope_plugin_results_get_n_marks (r));
         }
+    }
+  /* function calls are read by a worker after the load: their lanes are
+   * drawn once it is done */
+  for (guint i = 0; specs[i]; i++)
+    {
+      TscopeTrace *trace = tscope_session_get_trace (session, i);
+
+      if (!tscope_trace_has_calls (trace))
+        continue;
+      while (tscope_trace_peek_calls (trace) == NULL)
+        g_main_context_iteration (NULL, TRUE);
+      for (guint k = 0; k < 50; k++)
+        g_main_context_iteration (NULL, FALSE);
+      g_print ("open to calls read         %7.1f ms (source %u: %u calls)\n", (g_get_monotonic_time () - t0) / 1e3,
+               i + 1, tscope_trace_peek_calls (trace)->n);
+      pin_busiest_caller (session, i);
     }
   g_print ("timeline                   %d x %d px\n", gtk_widget_get_width (GTK_WIDGET (timeline)),
            gtk_widget_get_height (GTK_WIDGET (timeline)));
