@@ -66,6 +66,8 @@ typedef struct
   gint          id_function;
   guint         unmatched;
   gint64        seq;              /* the record being read */
+  gint32        last_pid;         /* pid_state()'s last answer */
+  PidState     *last_state;
 } Build;
 
 static void
@@ -82,7 +84,13 @@ static PidState *
 pid_state (Build  *b,
            gint32  pid)
 {
-  PidState *p = g_hash_table_lookup (b->pids, GINT_TO_POINTER (pid));
+  PidState *p;
+
+  /* a CPU's records come in runs of one task */
+  if (b->last_state && b->last_pid == pid)
+    return b->last_state;
+  p = g_hash_table_lookup (b->pids, GINT_TO_POINTER (pid));
+  b->last_pid = pid;
 
   if (p == NULL)
     {
@@ -91,6 +99,7 @@ pid_state (Build  *b,
       p->chain = g_array_new (FALSE, FALSE, sizeof (guint32));
       g_hash_table_insert (b->pids, GINT_TO_POINTER (pid), p);
     }
+  b->last_state = p;
   return p;
 }
 
