@@ -1141,8 +1141,9 @@ tscope_event_list_set_session (TscopeEventList *self,
   gtk_widget_set_sensitive (GTK_WIDGET (self->search_bar), TRUE);
   attach_model (self);
   update_count (self);
-  /* stack records are folded by a pass over the rows */
-  if (self->model && tscope_event_model_has_stacks (self->model))
+  /* stack records and function_graph leaves' exits are folded by a pass
+   * over the rows */
+  if (self->model && tscope_event_model_folds_rows (self->model))
     apply_filters (self);
 }
 

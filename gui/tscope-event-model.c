@@ -104,6 +104,9 @@ struct _TscopeEventModel
   GHashTable  **stack_ids;       /* [source]: ids of the stack events (id + 1), NULL: none */
   GHashTable   *unfolded;        /* stack rows shown */
   gboolean      has_stacks;      /* some source has a stack event */
+  gint         *graph_entry;     /* [source]: ftrace:funcgraph_entry's id when it has records, else -1 */
+  gint         *graph_exit;      /* [source]: funcgraph_exit's */
+  gboolean      has_graph;       /* some source has function_graph records */
 };
 
 static void list_model_iface_init (GListModelInterface *iface);
@@ -299,6 +302,8 @@ tscope_event_model_finalize (GObject *object)
     g_clear_pointer (&self->stack_ids[i], g_hash_table_unref);
   g_free (self->stack_ids);
   g_clear_pointer (&self->unfolded, g_hash_table_unref);
+  g_clear_pointer (&self->graph_entry, g_free);
+  g_clear_pointer (&self->graph_exit, g_free);
   g_string_free (self->line, TRUE);
   g_clear_object (&self->doc);
   g_clear_object (&self->session);
@@ -335,6 +340,8 @@ tscope_event_model_new (TscopeSession *session)
   self->cursor = tscope_document_cursor_new (self->doc);
   self->peek = tscope_document_cursor_new (self->doc);
   self->stack_ids = g_new0 (GHashTable *, MAX (tscope_document_get_n_sources (self->doc), 1));
+  self->graph_entry = g_new (gint, MAX (tscope_document_get_n_sources (self->doc), 1));
+  self->graph_exit = g_new (gint, MAX (tscope_document_get_n_sources (self->doc), 1));
   for (guint i = 0; i < tscope_document_get_n_sources (self->doc); i++)
     {
       TscopeTrace *trace = tscope_document_get_trace (self->doc, i);
@@ -355,8 +362,27 @@ tscope_event_model_new (TscopeSession *session)
           g_hash_table_add (self->stack_ids[i], GUINT_TO_POINTER ((guint) id + 1));
           self->has_stacks = TRUE;
         }
+      self->graph_entry[i] = g_hash_table_lookup (counts, "funcgraph_entry")
+                             ? tscope_trace_find_event_id (trace, "ftrace/funcgraph_entry") : -1;
+      self->graph_exit[i] = g_hash_table_lookup (counts, "funcgraph_exit")
+                            ? tscope_trace_find_event_id (trace, "ftrace/funcgraph_exit") : -1;
+      self->has_graph |= self->graph_entry[i] >= 0 && self->graph_exit[i] >= 0;
     }
   return self;
+}
+
+/**
+ * tscope_event_model_folds_rows:
+ *
+ * Returns: whether some records are folded under others until a pass over
+ *   the rows (tscope_event_model_filter_async()) leaves them out: stack
+ *   records, and the exits of function_graph leaves, which `trace-cmd
+ *   report` prints on their entry's line (`func();` and its duration).
+ */
+gboolean
+tscope_event_model_folds_rows (TscopeEventModel *self)
+{
+  return self->has_stacks || self->has_graph;
 }
 
 /**
@@ -531,6 +557,7 @@ typedef struct
   GHashTable      **events;       /* [source]: event ids that pass; NULL: any */
   TscopeRecordFilter **exprs;     /* [source]: the expression; a NULL one passes nothing; NULL: any */
   GHashTable       *unfolded;     /* stack rows shown: a copy of the model's, or NULL: stacks not folded */
+  gboolean          fold_leaves;  /* function_graph leaves' exits are left out */
   guint             n_sources;
   GArray           *rows;
 } FilterJob;
@@ -553,6 +580,41 @@ filter_job_free (FilterJob *job)
   g_free (job);
 }
 
+/* The entry just read, when it is one */
+typedef struct
+{
+  gboolean open;
+  guint    source;
+  gint32   pid;
+  gint64   func;
+} Leaf;
+
+/* Whether the record read is the exit of the entry read just before it,
+ * on any CPU (trace-cmd's rule for a leaf, tscope-funcgraph.c): it is
+ * shown on the entry's line. */
+static gboolean
+leaf_exit (TscopeEventModel     *self,
+           TscopeDocumentCursor *c,
+           guint                 source,
+           const TscopeEvent    *e,
+           Leaf                 *leaf)
+{
+  gboolean was_open = leaf->open;
+  gint64 func = 0;
+
+  leaf->open = FALSE;
+  if ((gint) e->event_id == self->graph_entry[source])
+    {
+      leaf->open = tscope_cursor_field_int (tscope_document_cursor_current (c), "func", &leaf->func);
+      leaf->source = source;
+      leaf->pid = e->pid;
+      return FALSE;
+    }
+  return was_open && (gint) e->event_id == self->graph_exit[source] && leaf->source == source
+         && leaf->pid == e->pid && tscope_cursor_field_int (tscope_document_cursor_current (c), "func", &func)
+         && func == leaf->func;
+}
+
 static void
 filter_thread (GTask        *task,
                gpointer      source_object,
@@ -565,6 +627,7 @@ filter_thread (GTask        *task,
   guint32 row = 0;
   gboolean ok;
   GError *error = NULL;
+  Leaf leaf = { FALSE, 0, 0, 0 };
 
   job->rows = g_array_new (FALSE, FALSE, sizeof (guint32));
   for (ok = tscope_document_cursor_seek_row (c, 0); ok; ok = tscope_document_cursor_next (c), row++)
@@ -580,6 +643,8 @@ filter_thread (GTask        *task,
       if ((row & 0xffff) == 0 && !check_files (self->doc, NULL))
         break;
       tscope_document_cursor_get (c, &source, &e);
+      if (job->fold_leaves && leaf_exit (self, c, source, &e, &leaf))
+        continue;
       if (job->cpus && (e.cpu >= job->n_cpus || !job->cpus[e.cpu]))
         continue;
       if (job->events && !g_hash_table_contains (job->events[source], GUINT_TO_POINTER (e.event_id + 1)))
@@ -732,7 +797,9 @@ tscope_event_model_filter_async (TscopeEventModel        *self,
       while (g_hash_table_iter_next (&iter, &key, NULL))
         g_hash_table_add (job->unfolded, g_memdup2 (key, sizeof (gint64)));
     }
-  if (job->cpus == NULL && job->events == NULL && job->pids == NULL && job->exprs == NULL && job->unfolded == NULL)
+  job->fold_leaves = self->has_graph && job->events == NULL && job->exprs == NULL;
+  if (job->cpus == NULL && job->events == NULL && job->pids == NULL && job->exprs == NULL && job->unfolded == NULL
+      && !job->fold_leaves)
     {
       g_task_return_boolean (task, TRUE);
       return;

@@ -54,6 +54,7 @@ gboolean          tscope_event_model_filter_finish (TscopeEventModel       *self
                                                    GError                 **error);
 gboolean          tscope_event_model_is_filtered  (TscopeEventModel        *self);
 gboolean          tscope_event_model_has_stacks   (TscopeEventModel        *self);
+gboolean          tscope_event_model_folds_rows   (TscopeEventModel *self);
 gboolean          tscope_event_model_set_unfolded (TscopeEventModel        *self,
                                                    guint                    position,
                                                    gboolean                 unfolded);

@@ -515,6 +515,32 @@ assert_frames (const char *got,
   g_assert_cmpstr (names, ==, want);
 }
 
+/* funcgraph.dat's list has trace-cmd report's lines: a leaf's exit is on
+ * its entry's line (`func();` and its duration), not a row of its own,
+ * also when a CPU is chosen. */
+static void
+test_event_leaves (void)
+{
+  TscopeWindow *window = open_window ("funcgraph");
+  TscopeEventList *list = TSCOPE_EVENT_LIST (tscope_window_get_event_list (window));
+  GListModel *model = tscope_event_list_get_model (list);
+  Shown s = { list, 6173 };
+  guint leaves = 0;
+
+  /* 6757 records, 584 leaves' exits on their entries' lines */
+  spin_until (shows, &s, 300);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TscopeEventItem) item = g_list_model_get_item (model, i);
+
+      if (g_str_equal (tscope_event_item_get_name (item), "funcgraph_entry")
+          && g_str_has_suffix (tscope_event_item_get_info (item), "();"))
+        leaves++;
+    }
+  g_assert_cmpuint (leaves, ==, 584);
+  close_window (window);
+}
+
 /* stacks.dat: bash-7530's sched_switch at 546.681833897 (S) has its
  * kernel_stack 25 us later on CPU 1, with other records between.  The
  * list folds every stack record under its event; the stack pane and the
@@ -3524,6 +3550,7 @@ main (int    argc,
   g_test_add_func ("/gui/event-filter", test_event_filter);
   g_test_add_func ("/gui/event-expression", test_event_expression);
   g_test_add_func ("/gui/event-stacks", test_event_stacks);
+  g_test_add_func ("/gui/event-leaves", test_event_leaves);
   g_test_add_func ("/gui/row-menu", test_row_menu);
   g_test_add_func ("/gui/event-list-scrolls", test_event_list_scrolls);
   g_test_add_func ("/gui/cancel-load", test_cancel_load);
