@@ -20,6 +20,8 @@
 #include <gtk/gtk.h>
 
 #include "tscope-application.h"
+#include "tscope-calls-panel.h"
+#include "tscope-offcpu-panel.h"
 #include "tscope-calls.h"
 #include "tscope-timeline.h"
 #include "tscope-window.h"
@@ -71,6 +73,49 @@ pin_busiest_caller (TscopeSession *session,
             break;
           }
     }
+}
+
+static void
+show_panel (TscopeWindow *window,
+            GtkWidget    *panel)
+{
+  GtkWidget *notebook = gtk_widget_get_ancestor (panel, GTK_TYPE_NOTEBOOK);
+
+  tscope_window_show_page (window, (guint) gtk_notebook_page_num (GTK_NOTEBOOK (notebook), panel));
+  for (guint i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* The bottom pane's trees over the whole trace, for every task: the time
+ * to make them, and the Off-CPU flame graph's drawing. */
+static void
+measure_panels (TscopeWindow *window)
+{
+  TscopeOffcpuPanel *offcpu = TSCOPE_OFFCPU_PANEL (tscope_window_get_offcpu_panel (window));
+  TscopeCallsPanel *calls = TSCOPE_CALLS_PANEL (tscope_window_get_calls_panel (window));
+  gint64 t0;
+  double made;
+
+  show_panel (window, GTK_WIDGET (offcpu));
+  t0 = g_get_monotonic_time ();
+  tscope_offcpu_panel_set_tasks (offcpu, NULL);
+  made = (g_get_monotonic_time () - t0) / 1e3;
+  gtk_widget_queue_draw (tscope_offcpu_panel_get_graph (offcpu));
+  /* until the graph has drawn (an empty tree draws nothing) */
+  t0 = g_get_monotonic_time ();
+  while (tscope_offcpu_panel_get_last_draw_us (offcpu) == 0 && tscope_offcpu_panel_get_tree (offcpu)->n > 1
+         && g_get_monotonic_time () - t0 < 5 * G_USEC_PER_SEC)
+    g_main_context_iteration (NULL, TRUE);
+  g_print ("off-CPU flame graph        %7.1f ms to make its tree (%u nodes), %.1f ms to draw it; "
+           "whole trace, every task\n", made, tscope_offcpu_panel_get_tree (offcpu)->n,
+           tscope_offcpu_panel_get_last_draw_us (offcpu) / 1e3);
+  show_panel (window, GTK_WIDGET (calls));
+  t0 = g_get_monotonic_time ();
+  tscope_calls_panel_set_tasks (calls, NULL);
+  made = (g_get_monotonic_time () - t0) / 1e3;
+  if (tscope_calls_panel_get_tree (calls))
+    g_print ("call tree                  %7.1f ms to make it (%u nodes); whole trace, every task\n", made,
+             tscope_calls_panel_get_tree (calls)->n);
 }
 
 /* One real frame: the timeline queues a redraw, GTK lays out, the
@@ -227,6 +272,7 @@ main (int    argc,
   measure ("1 ms window", timeline);
   tscope_session_set_view (session, mid, mid + 10 * TSCOPE_NSEC_PER_USEC, FALSE);
   measure ("10 us window", timeline);
+  measure_panels (window);
   gtk_window_destroy (GTK_WINDOW (window));
   return 0;
 }
