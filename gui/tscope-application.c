@@ -3,6 +3,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "tscope-application.h"
@@ -185,12 +187,22 @@ new_window (TscopeApplication *self)
   return window;
 }
 
+/* The first start opens the sample trace; `tracescope` run again while
+ * it runs (or the launcher clicked again) raises the window it has. */
 static void
 tscope_application_activate (GApplication *app)
 {
-  g_autoptr(GFile) sample = g_file_new_for_path (tscope_application_sample_trace ());
-  TscopeWindow *window = new_window (TSCOPE_APPLICATION (app));
+  g_autoptr(GFile) sample = NULL;
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (app));
+  TscopeWindow *window;
 
+  if (active != NULL)
+    {
+      gtk_window_present (active);
+      return;
+    }
+  sample = g_file_new_for_path (tscope_application_sample_trace ());
+  window = new_window (TSCOPE_APPLICATION (app));
   tscope_window_open (window, sample);
   gtk_window_present (GTK_WINDOW (window));
 }
@@ -233,9 +245,40 @@ tscope_application_handle_local_options (GApplication *app,
       g_print ("tracescope %s\n", PACKAGE_VERSION);
       return 0;
     }
+  /* a scripted run is a process of its own, never a remote of a window
+   * the user has open, and exits with its own status */
   if (g_variant_dict_lookup (options, "screenshot", "^&ay", &path))
-    self->screenshot = g_strdup (path);
+    {
+      self->screenshot = g_strdup (path);
+      g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
+    }
   return -1;
+}
+
+/* The files are opened by the instance already running, in its own
+ * working directory: a relative "trace.dat:INSTANCE", which GIO would take
+ * for a URI of scheme "trace.dat", is made an absolute path first. */
+static gboolean
+tscope_application_local_command_line (GApplication   *app,
+                                       char         ***arguments,
+                                       int            *exit_status)
+{
+  char **argv = *arguments;
+
+  for (guint i = 1; argv[i] != NULL; i++)
+    {
+      g_autofree char *path = NULL;
+      g_autofree char *buffer = NULL;
+
+      if (argv[i][0] == '-' || g_path_is_absolute (argv[i]) || strchr (argv[i], ':') == NULL
+          || !tscope_document_parse_spec (argv[i], &path, &buffer) || !g_file_test (path, G_FILE_TEST_EXISTS))
+        continue;
+      g_free (g_steal_pointer (&path));
+      path = g_canonicalize_filename (argv[i], NULL);
+      g_free (argv[i]);
+      argv[i] = g_steal_pointer (&path);
+    }
+  return G_APPLICATION_CLASS (tscope_application_parent_class)->local_command_line (app, arguments, exit_status);
 }
 
 /* ---- app actions ---- */
@@ -342,6 +385,7 @@ tscope_application_class_init (TscopeApplicationClass *klass)
   app_class->open = tscope_application_open;
   app_class->startup = tscope_application_startup;
   app_class->handle_local_options = tscope_application_handle_local_options;
+  app_class->local_command_line = tscope_application_local_command_line;
 }
 
 static void
@@ -362,7 +406,7 @@ tscope_application_new (void)
 {
   return g_object_new (TSCOPE_TYPE_APPLICATION,
                        "application-id", APP_ID,
-                       "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
                        "resource-base-path", "/io/github/tracescope/Tracescope",
                        NULL);
 }
