@@ -10,7 +10,9 @@
 #include "tscope-application.h"
 #include "tscope-latency-panel.h"
 #include "tscope-plugin-store.h"
+#include "tscope-preferences.h"
 #include "tscope-resources.h"
+#include "tscope-style.h"
 #include "tscope-window.h"
 
 struct _TscopeApplication
@@ -19,6 +21,8 @@ struct _TscopeApplication
 
   char          *screenshot;    /* --screenshot FILE */
   TscopePluginStore *plugins;   /* NULL until a window asks */
+  GSettings     *settings;      /* NULL when the schema is not installed */
+  TscopeStyle   *style;         /* from startup on */
   int            status;        /* the exit status a scripted run ends with */
   guint          polls;         /* waits for the latency list, in a scripted run */
 };
@@ -63,6 +67,32 @@ int
 tscope_application_get_exit_status (TscopeApplication *self)
 {
   return self->status;
+}
+
+/**
+ * tscope_application_get_settings:
+ *
+ * Returns: (transfer none) (nullable): the application's settings, %NULL
+ * in an uninstalled run without GSETTINGS_SCHEMA_DIR
+ */
+GSettings *
+tscope_application_get_settings (TscopeApplication *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_APPLICATION (self), NULL);
+  return self->settings;
+}
+
+/**
+ * tscope_application_get_style:
+ *
+ * Returns: (transfer none) (nullable): light or dark, and the palette;
+ * %NULL before startup
+ */
+TscopeStyle *
+tscope_application_get_style (TscopeApplication *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_APPLICATION (self), NULL);
+  return self->style;
 }
 
 /* ---- --screenshot: the README's picture, made by the program ---- */
@@ -326,11 +356,26 @@ open_recent_action (GSimpleAction *action,
 }
 
 static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       data)
+{
+  TscopeApplication *self = data;
+  TscopePreferences *prefs = tscope_preferences_new (gtk_application_get_active_window (GTK_APPLICATION (self)),
+                                                     self->settings, tscope_application_get_plugins (self));
+
+  gtk_window_set_application (GTK_WINDOW (prefs), GTK_APPLICATION (self));
+  gtk_window_present (GTK_WINDOW (prefs));
+}
+
+static void
 about_action (GSimpleAction *action,
               GVariant      *param,
               gpointer       app)
 {
   const char *authors[] = { "The Tracescope developers", NULL };
+  /* Translators: your name(s), one a line, as the About dialog credits them */
+  const char *translators = _("translator-credits");
 
   gtk_show_about_dialog (gtk_application_get_active_window (GTK_APPLICATION (app)),
                          "program-name", "Tracescope",
@@ -339,6 +384,8 @@ about_action (GSimpleAction *action,
                          "comments", _("Explore Linux kernel traces (trace-cmd trace.dat files)"),
                          "license-type", GTK_LICENSE_GPL_2_0,
                          "authors", authors,
+                         "website", "https://github.com/tracescope/tracescope",
+                         "translator-credits", g_str_equal (translators, "translator-credits") ? NULL : translators,
                          NULL);
 }
 
@@ -350,7 +397,13 @@ tscope_application_startup (GApplication *app)
     { "new-window", new_window_action, NULL, NULL, NULL, { 0 } },
     { "open-recent", open_recent_action, "s", NULL, NULL, { 0 } },
     { "about", about_action, NULL, NULL, NULL, { 0 } },
+    { "preferences", preferences_action, NULL, NULL, NULL, { 0 } },
   };
+  const char *prefs[] = { "<Control>comma", NULL };
+  const char *help[] = { "<Control>question", NULL };
+  TscopeApplication *self = TSCOPE_APPLICATION (app);
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
   const char *quit[] = { "<Control>q", NULL };
   const char *new_win[] = { "<Control>n", NULL };
 
@@ -362,6 +415,12 @@ tscope_application_startup (GApplication *app)
   g_action_map_add_action_entries (G_ACTION_MAP (app), entries, G_N_ELEMENTS (entries), app);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.new-window", new_win);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences", prefs);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay", help);
+  /* an uninstalled run without GSETTINGS_SCHEMA_DIR has no schema: defaults */
+  if (schema)
+    self->settings = g_settings_new (APP_ID);
+  self->style = tscope_style_new (self->settings);
   gtk_window_set_default_icon_name (APP_ID);
 }
 
@@ -370,6 +429,8 @@ tscope_application_finalize (GObject *object)
 {
   g_free (TSCOPE_APPLICATION (object)->screenshot);
   g_clear_object (&TSCOPE_APPLICATION (object)->plugins);
+  g_clear_object (&TSCOPE_APPLICATION (object)->style);
+  g_clear_object (&TSCOPE_APPLICATION (object)->settings);
   G_OBJECT_CLASS (tscope_application_parent_class)->finalize (object);
 }
 

@@ -20,6 +20,7 @@
 #include "tscope-event-list.h"
 #include "tscope-latency-panel.h"
 #include "tscope-ruler.h"
+#include "tscope-shortcuts.h"
 #include "tscope-stats-panel.h"
 #include "tscope-vcpu-panel.h"
 #include "tscope-timeline.h"
@@ -1431,5 +1432,10 @@ tscope_window_init (TscopeWindow *self)
 TscopeWindow *
 tscope_window_new (TscopeApplication *app)
 {
-  return g_object_new (TSCOPE_TYPE_WINDOW, "application", app, NULL);
+  TscopeWindow *self = g_object_new (TSCOPE_TYPE_WINDOW, "application", app, NULL);
+  /* the keys this window has, the application's included */
+  g_autoptr(GtkShortcutsWindow) shortcuts = tscope_shortcuts_window_new (GTK_APPLICATION (app), GTK_WIDGET (self));
+
+  gtk_application_window_set_help_overlay (GTK_APPLICATION_WINDOW (self), shortcuts);
+  return self;
 }

@@ -81,7 +81,7 @@ grep -q "<launchable type=\"desktop-id\">$app_id.desktop</launchable>" "$share/m
 glib-compile-schemas --strict "$share/glib-2.0/schemas" || fail "the installed schema does not compile"
 keys=$(gsettings --schemadir "$share/glib-2.0/schemas" list-keys "$app_id") \
   || fail "gsettings does not find $app_id in the installed schemas"
-for k in window-width window-height paned-position color-scheme; do
+for k in window-width window-height paned-position color-scheme palette; do
   echo "$keys" | grep -qx "$k" || fail "the installed schema has no key $k"
 done
 
