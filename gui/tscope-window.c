@@ -12,6 +12,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -309,7 +311,7 @@ trace_summary (TscopeTrace *trace)
     span = g_strdup (_("no time span"));
   else
     span = tscope_ruler_format_span (tscope_trace_get_last_ts (trace) - tscope_trace_get_first_ts (trace));
-  return g_strdup_printf (_("%" G_GUINT64_FORMAT " events · %u CPUs · %s · v%u %s · loaded in %.0f ms"),
+  return g_strdup_printf (_("%" PRIu64 " events · %u CPUs · %s · v%u %s · loaded in %.0f ms"),
                           tscope_trace_get_n_events (trace), tscope_trace_get_n_cpus (trace), span,
                           tscope_trace_get_file_version (trace),
                           g_str_equal (tscope_trace_get_compression (trace), "none") ? _("uncompressed")
@@ -351,7 +353,7 @@ show_trace_titles (TscopeWindow *self)
       g_string_append_printf (title, "%s%s", i ? " + " : "", tscope_source_get_name (tscope_document_get_source (doc, i)));
     if (n > 3)
       g_string_append_printf (title, _(" + %u more"), n - 3);
-    sub = g_strdup_printf (_("%u sources · %" G_GUINT64_FORMAT " events · %s"), n,
+    sub = g_strdup_printf (_("%u sources · %" PRIu64 " events · %s"), n,
                            tscope_document_get_n_events (doc), width);
     basename = g_string_free (title, FALSE);
   }

@@ -10,7 +10,10 @@
  */
 #include "config.h"
 
+#include <locale.h>
+
 #include <gio/gio.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
@@ -567,6 +570,49 @@ test_about (void)
   close_window (window);
 }
 
+/* ---- translations ---- */
+
+/* Under LANGUAGE=zh_CN (with a UTF-8 locale: gettext ignores LANGUAGE in
+ * the C locale) the window speaks Chinese: its template, its C strings and
+ * the generated shortcuts window.  In a process of its own, whose locale
+ * the other tests do not see. */
+static void
+test_translated_zh_cn (void)
+{
+  TscopeWindow *window;
+  GtkWidget *tab;
+  g_autoptr(GHashTable) listed = NULL;
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+  g_setenv ("LANGUAGE", "zh_CN", TRUE);
+  g_assert_nonnull (setlocale (LC_ALL, "C.UTF-8"));
+  bindtextdomain (GETTEXT_PACKAGE, TSCOPE_BUILD_LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  g_assert_cmpstr (_("Events"), ==, "事件");
+
+  window = tscope_window_new (app);
+  gtk_window_present (GTK_WINDOW (window));
+  /* the template's strings */
+  tab = gtk_notebook_get_tab_label (window->notebook, gtk_notebook_get_nth_page (window->notebook, 0));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (tab)), ==, "事件");
+  tab = gtk_notebook_get_tab_label (window->notebook, gtk_notebook_get_nth_page (window->notebook, 1));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (tab)), ==, "延迟");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "empty");
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (gtk_stack_get_visible_child (window->stack))),
+                                   "打开一个 trace.dat 文件"));
+  /* the C strings: the shortcuts window's titles and groups */
+  listed = listed_shortcuts (GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window))));
+  g_assert_true (lists (listed, "打开跟踪或会话", "<Control>o"));
+  g_assert_true (lists (listed, "放大（在指针处）", "w"));
+  close_window (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -600,6 +646,7 @@ main (int    argc,
   g_test_add_func ("/desktop/preferences", test_preferences);
   g_test_add_func ("/desktop/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/desktop/about", test_about);
+  g_test_add_func ("/desktop/translated-zh-cn", test_translated_zh_cn);
   status = g_test_run ();
   /* the recent files are written a moment after a file opened */
   {
