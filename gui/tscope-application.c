@@ -3,12 +3,16 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "tscope-application.h"
 #include "tscope-latency-panel.h"
 #include "tscope-plugin-store.h"
+#include "tscope-preferences.h"
 #include "tscope-resources.h"
+#include "tscope-style.h"
 #include "tscope-window.h"
 
 struct _TscopeApplication
@@ -17,6 +21,8 @@ struct _TscopeApplication
 
   char          *screenshot;    /* --screenshot FILE */
   TscopePluginStore *plugins;   /* NULL until a window asks */
+  GSettings     *settings;      /* NULL when the schema is not installed */
+  TscopeStyle   *style;         /* from startup on */
   int            status;        /* the exit status a scripted run ends with */
   guint          polls;         /* waits for the latency list, in a scripted run */
 };
@@ -61,6 +67,32 @@ int
 tscope_application_get_exit_status (TscopeApplication *self)
 {
   return self->status;
+}
+
+/**
+ * tscope_application_get_settings:
+ *
+ * Returns: (transfer none) (nullable): the application's settings, %NULL
+ * in an uninstalled run without GSETTINGS_SCHEMA_DIR
+ */
+GSettings *
+tscope_application_get_settings (TscopeApplication *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_APPLICATION (self), NULL);
+  return self->settings;
+}
+
+/**
+ * tscope_application_get_style:
+ *
+ * Returns: (transfer none) (nullable): light or dark, and the palette;
+ * %NULL before startup
+ */
+TscopeStyle *
+tscope_application_get_style (TscopeApplication *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_APPLICATION (self), NULL);
+  return self->style;
 }
 
 /* ---- --screenshot: the README's picture, made by the program ---- */
@@ -185,12 +217,22 @@ new_window (TscopeApplication *self)
   return window;
 }
 
+/* The first start opens the sample trace; `tracescope` run again while
+ * it runs (or the launcher clicked again) raises the window it has. */
 static void
 tscope_application_activate (GApplication *app)
 {
-  g_autoptr(GFile) sample = g_file_new_for_path (tscope_application_sample_trace ());
-  TscopeWindow *window = new_window (TSCOPE_APPLICATION (app));
+  g_autoptr(GFile) sample = NULL;
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (app));
+  TscopeWindow *window;
 
+  if (active != NULL)
+    {
+      gtk_window_present (active);
+      return;
+    }
+  sample = g_file_new_for_path (tscope_application_sample_trace ());
+  window = new_window (TSCOPE_APPLICATION (app));
   tscope_window_open (window, sample);
   gtk_window_present (GTK_WINDOW (window));
 }
@@ -233,9 +275,40 @@ tscope_application_handle_local_options (GApplication *app,
       g_print ("tracescope %s\n", PACKAGE_VERSION);
       return 0;
     }
+  /* a scripted run is a process of its own, never a remote of a window
+   * the user has open, and exits with its own status */
   if (g_variant_dict_lookup (options, "screenshot", "^&ay", &path))
-    self->screenshot = g_strdup (path);
+    {
+      self->screenshot = g_strdup (path);
+      g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
+    }
   return -1;
+}
+
+/* The files are opened by the instance already running, in its own
+ * working directory: a relative "trace.dat:INSTANCE", which GIO would take
+ * for a URI of scheme "trace.dat", is made an absolute path first. */
+static gboolean
+tscope_application_local_command_line (GApplication   *app,
+                                       char         ***arguments,
+                                       int            *exit_status)
+{
+  char **argv = *arguments;
+
+  for (guint i = 1; argv[i] != NULL; i++)
+    {
+      g_autofree char *path = NULL;
+      g_autofree char *buffer = NULL;
+
+      if (argv[i][0] == '-' || g_path_is_absolute (argv[i]) || strchr (argv[i], ':') == NULL
+          || !tscope_document_parse_spec (argv[i], &path, &buffer) || !g_file_test (path, G_FILE_TEST_EXISTS))
+        continue;
+      g_free (g_steal_pointer (&path));
+      path = g_canonicalize_filename (argv[i], NULL);
+      g_free (argv[i]);
+      argv[i] = g_steal_pointer (&path);
+    }
+  return G_APPLICATION_CLASS (tscope_application_parent_class)->local_command_line (app, arguments, exit_status);
 }
 
 /* ---- app actions ---- */
@@ -283,11 +356,26 @@ open_recent_action (GSimpleAction *action,
 }
 
 static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       data)
+{
+  TscopeApplication *self = data;
+  TscopePreferences *prefs = tscope_preferences_new (gtk_application_get_active_window (GTK_APPLICATION (self)),
+                                                     self->settings, tscope_application_get_plugins (self));
+
+  gtk_window_set_application (GTK_WINDOW (prefs), GTK_APPLICATION (self));
+  gtk_window_present (GTK_WINDOW (prefs));
+}
+
+static void
 about_action (GSimpleAction *action,
               GVariant      *param,
               gpointer       app)
 {
   const char *authors[] = { "The Tracescope developers", NULL };
+  /* Translators: your name(s), one a line, as the About dialog credits them */
+  const char *translators = _("translator-credits");
 
   gtk_show_about_dialog (gtk_application_get_active_window (GTK_APPLICATION (app)),
                          "program-name", "Tracescope",
@@ -296,6 +384,8 @@ about_action (GSimpleAction *action,
                          "comments", _("Explore Linux kernel traces (trace-cmd trace.dat files)"),
                          "license-type", GTK_LICENSE_GPL_2_0,
                          "authors", authors,
+                         "website", "https://github.com/tracescope/tracescope",
+                         "translator-credits", g_str_equal (translators, "translator-credits") ? NULL : translators,
                          NULL);
 }
 
@@ -307,7 +397,13 @@ tscope_application_startup (GApplication *app)
     { "new-window", new_window_action, NULL, NULL, NULL, { 0 } },
     { "open-recent", open_recent_action, "s", NULL, NULL, { 0 } },
     { "about", about_action, NULL, NULL, NULL, { 0 } },
+    { "preferences", preferences_action, NULL, NULL, NULL, { 0 } },
   };
+  const char *prefs[] = { "<Control>comma", NULL };
+  const char *help[] = { "<Control>question", NULL };
+  TscopeApplication *self = TSCOPE_APPLICATION (app);
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
   const char *quit[] = { "<Control>q", NULL };
   const char *new_win[] = { "<Control>n", NULL };
 
@@ -319,6 +415,12 @@ tscope_application_startup (GApplication *app)
   g_action_map_add_action_entries (G_ACTION_MAP (app), entries, G_N_ELEMENTS (entries), app);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.new-window", new_win);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences", prefs);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay", help);
+  /* an uninstalled run without GSETTINGS_SCHEMA_DIR has no schema: defaults */
+  if (schema)
+    self->settings = g_settings_new (APP_ID);
+  self->style = tscope_style_new (self->settings);
   gtk_window_set_default_icon_name (APP_ID);
 }
 
@@ -327,6 +429,8 @@ tscope_application_finalize (GObject *object)
 {
   g_free (TSCOPE_APPLICATION (object)->screenshot);
   g_clear_object (&TSCOPE_APPLICATION (object)->plugins);
+  g_clear_object (&TSCOPE_APPLICATION (object)->style);
+  g_clear_object (&TSCOPE_APPLICATION (object)->settings);
   G_OBJECT_CLASS (tscope_application_parent_class)->finalize (object);
 }
 
@@ -342,6 +446,7 @@ tscope_application_class_init (TscopeApplicationClass *klass)
   app_class->open = tscope_application_open;
   app_class->startup = tscope_application_startup;
   app_class->handle_local_options = tscope_application_handle_local_options;
+  app_class->local_command_line = tscope_application_local_command_line;
 }
 
 static void
@@ -362,7 +467,7 @@ tscope_application_new (void)
 {
   return g_object_new (TSCOPE_TYPE_APPLICATION,
                        "application-id", APP_ID,
-                       "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
                        "resource-base-path", "/io/github/tracescope/Tracescope",
                        NULL);
 }

@@ -6,6 +6,7 @@
 #include <gtk/gtk.h>
 
 #include "tscope-plugin-store.h"
+#include "tscope-style.h"
 
 G_BEGIN_DECLS
 
@@ -16,5 +17,7 @@ TscopeApplication *tscope_application_new (void);
 const char        *tscope_application_sample_trace (void);
 int                tscope_application_get_exit_status (TscopeApplication *self);
 TscopePluginStore *tscope_application_get_plugins (TscopeApplication *self);
+GSettings         *tscope_application_get_settings (TscopeApplication *self);
+TscopeStyle       *tscope_application_get_style (TscopeApplication *self);
 
 G_END_DECLS

@@ -13,6 +13,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -341,10 +343,10 @@ update_count (TscopeEventList *self)
     }
   total = tscope_document_get_n_events (tscope_event_model_get_document (self->model));
   if (tscope_event_model_is_filtered (self->model))
-    text = g_strdup_printf (_("%u of %" G_GUINT64_FORMAT " events"),
+    text = g_strdup_printf (_("%u of %" PRIu64 " events"),
                             g_list_model_get_n_items (G_LIST_MODEL (self->model)), total);
   else
-    text = g_strdup_printf (_("%" G_GUINT64_FORMAT " events"), total);
+    text = g_strdup_printf (_("%" PRIu64 " events"), total);
   gtk_label_set_text (self->count, text);
 }
 

@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 
 #include "tscope-stats.h"
@@ -56,7 +58,7 @@ format_stats (TscopeTrace      *trace,
   g_autofree char *b = tscope_time_format_timestamp (r->span.end + offset);
   g_autofree char *d = tscope_time_format_duration (span);
 
-  g_string_append_printf (s, _("<b>Range</b> %s – %s   (%s, %" G_GUINT64_FORMAT " events)\n\n"), a, b, d,
+  g_string_append_printf (s, _("<b>Range</b> %s – %s   (%s, %" PRIu64 " events)\n\n"), a, b, d,
                           r->n_events);
   g_string_append (s, _("<b>CPU busy</b>\n"));
   for (guint c = 0; c < r->n_cpus; c++)

@@ -285,11 +285,17 @@ draw_cpu_row (TscopeTimeline *self,
   gboolean running = FALSE;
   guint64 records = 0;
   guint32 most = 0;
-  GdkRGBA irq = { 0.85f, 0.33f, 0.1f, 1 };
-  GdkRGBA softirq = { 0.5f, 0.3f, 0.75f, 1 };
-  GdkRGBA tick = { 0.2f, 0.2f, 0.2f, 0.8f };
+  GdkRGBA irq;
+  GdkRGBA softirq;
+  GdkRGBA tick;
   float body = h - 6;
   TscopePluginResults *plugins = row_plugins (self, row);
+
+  tscope_color_for_irq (FALSE, &irq);
+  tscope_color_for_irq (TRUE, &softirq);
+  /* the text's colour: dark on light, light on dark */
+  foreground (self, &tick);
+  tick.alpha *= 0.8f;
 
   tscope_view_cpu_row (trace, row->id, v.begin, v.end, n, cells);
   for (guint c = 0; c < n;)

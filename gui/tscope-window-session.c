@@ -11,6 +11,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -94,7 +96,7 @@ ask_changed (Opening    *op,
                                               _("%s is not the trace this session was saved with"), path);
 
   gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
-                                            _("Its contents differ from the saved %s (%" G_GUINT64_FORMAT
+                                            _("Its contents differ from the saved %s (%" PRIu64
                                               " bytes). Markers and notes may no longer stand on the events they "
                                               "marked."), s->file, s->size);
   gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL, _("_Open Anyway"),

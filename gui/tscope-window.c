@@ -12,6 +12,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -21,6 +23,7 @@
 #include "tscope-latency-panel.h"
 #include "tscope-record-dialog.h"
 #include "tscope-ruler.h"
+#include "tscope-shortcuts.h"
 #include "tscope-stats-panel.h"
 #include "tscope-vcpu-panel.h"
 #include "tscope-timeline.h"
@@ -310,7 +313,7 @@ trace_summary (TscopeTrace *trace)
     span = g_strdup (_("no time span"));
   else
     span = tscope_ruler_format_span (tscope_trace_get_last_ts (trace) - tscope_trace_get_first_ts (trace));
-  return g_strdup_printf (_("%" G_GUINT64_FORMAT " events · %u CPUs · %s · v%u %s · loaded in %.0f ms"),
+  return g_strdup_printf (_("%" PRIu64 " events · %u CPUs · %s · v%u %s · loaded in %.0f ms"),
                           tscope_trace_get_n_events (trace), tscope_trace_get_n_cpus (trace), span,
                           tscope_trace_get_file_version (trace),
                           g_str_equal (tscope_trace_get_compression (trace), "none") ? _("uncompressed")
@@ -352,7 +355,7 @@ show_trace_titles (TscopeWindow *self)
       g_string_append_printf (title, "%s%s", i ? " + " : "", tscope_source_get_name (tscope_document_get_source (doc, i)));
     if (n > 3)
       g_string_append_printf (title, _(" + %u more"), n - 3);
-    sub = g_strdup_printf (_("%u sources · %" G_GUINT64_FORMAT " events · %s"), n,
+    sub = g_strdup_printf (_("%u sources · %" PRIu64 " events · %s"), n,
                            tscope_document_get_n_events (doc), width);
     basename = g_string_free (title, FALSE);
   }
@@ -1450,5 +1453,10 @@ tscope_window_init (TscopeWindow *self)
 TscopeWindow *
 tscope_window_new (TscopeApplication *app)
 {
-  return g_object_new (TSCOPE_TYPE_WINDOW, "application", app, NULL);
+  TscopeWindow *self = g_object_new (TSCOPE_TYPE_WINDOW, "application", app, NULL);
+  /* the keys this window has, the application's included */
+  g_autoptr(GtkShortcutsWindow) shortcuts = tscope_shortcuts_window_new (GTK_APPLICATION (app), GTK_WIDGET (self));
+
+  gtk_application_window_set_help_overlay (GTK_APPLICATION_WINDOW (self), shortcuts);
+  return self;
 }
