@@ -17,7 +17,7 @@
 #include "tscope-stats.h"
 #include "tscope-syscalls.h"
 
-#define TOP 500                 /* rows listed; the summary counts them all */
+#define TOP_DEFAULT 500         /* rows listed; the summary counts them all */
 
 /* ---- one row ---- */
 
@@ -83,6 +83,7 @@ struct _TscopeLatencyPanel
   GCancellable       *cancel;
   gulong              handler;
   gboolean            filled;         /* the list is computed, possibly empty */
+  guint               top;            /* rows listed (the "latency-top-count" setting) */
 };
 
 G_DEFINE_FINAL_TYPE (TscopeLatencyPanel, tscope_latency_panel, GTK_TYPE_BOX)
@@ -272,6 +273,7 @@ typedef struct
   TscopeDocument *doc;         /* a copy: the user may add or remove sources meanwhile */
   char        *needle;         /* task name part, or a pid */
   gboolean     syscalls;       /* the worst syscalls, not wakeups */
+  guint        top;            /* how many rows to list */
   GPtrArray   *items;
   TscopeLatencySummary summary;
 } Job;
@@ -359,7 +361,7 @@ syscalls_thread (Job *job)
   tscope_latency_summarize (d, kept->len, &job->summary);
   g_array_sort (kept, cmp_longest);
   job->items = g_ptr_array_new_with_free_func (g_object_unref);
-  for (guint i = 0; i < MIN (kept->len, TOP); i++)
+  for (guint i = 0; i < MIN (kept->len, job->top); i++)
     {
       TscopeLatencyItem *it = g_object_new (TSCOPE_TYPE_LATENCY_ITEM, NULL);
       Span *span = &g_array_index (kept, Span, i);
@@ -420,9 +422,9 @@ job_thread (GTask        *task,
     lat[i] = g_array_index (kept, TscopeSourceLatency, i).sample.latency;
   tscope_times_sort (lat, kept->len);
   tscope_latency_summarize (lat, kept->len, &job->summary);
-  tscope_document_latency_sort_worst (kept, TOP);
+  tscope_document_latency_sort_worst (kept, job->top);
   job->items = g_ptr_array_new_with_free_func (g_object_unref);
-  for (guint i = 0; i < MIN (kept->len, TOP); i++)
+  for (guint i = 0; i < MIN (kept->len, job->top); i++)
     {
       TscopeLatencyItem *it = g_object_new (TSCOPE_TYPE_LATENCY_ITEM, NULL);
       TscopeSourceLatency *l = &g_array_index (kept, TscopeSourceLatency, i);
@@ -514,11 +516,35 @@ refresh (TscopeLatencyPanel *self)
   gtk_column_view_column_set_visible (self->source_column, tscope_session_get_n_sources (self->session) > 1);
   job->needle = *text ? g_utf8_casefold (text, -1) : NULL;
   job->syscalls = gtk_drop_down_get_selected (self->kind) == 1;
+  job->top = self->top;
   retitle (self, job->syscalls);
   task = g_task_new (self, self->cancel, job_done, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
   g_task_run_in_thread (task, job_thread);
   g_object_unref (task);
+}
+
+/**
+ * tscope_latency_panel_set_top_count:
+ *
+ * Lists the @count worst (the summary still counts them all).
+ */
+void
+tscope_latency_panel_set_top_count (TscopeLatencyPanel *self,
+                                    guint               count)
+{
+  count = CLAMP (count, 1, 100000);
+  if (count == self->top)
+    return;
+  self->top = count;
+  if (self->filled)
+    refresh (self);
+}
+
+guint
+tscope_latency_panel_get_top_count (TscopeLatencyPanel *self)
+{
+  return self->top;
 }
 
 /**
@@ -646,6 +672,7 @@ tscope_latency_panel_init (TscopeLatencyPanel *self)
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *scroller = gtk_scrolled_window_new ();
 
+  self->top = TOP_DEFAULT;
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   gtk_widget_set_margin_start (bar, 6);
   gtk_widget_set_margin_end (bar, 6);

@@ -13,6 +13,9 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TscopeLatencyPanel, tscope_latency_panel, TSCOPE, LATENCY_PANEL, GtkBox)
 
 GtkWidget *tscope_latency_panel_new         (void);
+void       tscope_latency_panel_set_top_count (TscopeLatencyPanel *self,
+                                               guint               count);
+guint      tscope_latency_panel_get_top_count (TscopeLatencyPanel *self);
 void       tscope_latency_panel_set_session (TscopeLatencyPanel *self,
                                              TscopeSession      *session);
 void       tscope_latency_panel_set_filter  (TscopeLatencyPanel *self,

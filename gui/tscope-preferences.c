@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright 2026 The Tracescope developers
  *
- * The Preferences window: appearance (colour scheme, palette) from the
+ * The Preferences window: appearance (colour scheme, palette), how many
+ * worst wakeups are listed and what the timeline shows, from the
  * application's GSettings, and the latency budget, which is the
  * latency-budget plugin's (kept with the plugins' settings, so that the
  * Plugins dialog, a session and this window agree).
@@ -109,6 +110,37 @@ enum_drop_down (TscopePreferences  *self,
   return drop;
 }
 
+/* A switch or a spin button that is a setting, both ways */
+static void
+add_bound_switch (TscopePreferences *self,
+                  const char        *key,
+                  const char        *label,
+                  const char        *tooltip)
+{
+  GtkWidget *sw = gtk_switch_new ();
+
+  if (self->settings)
+    g_settings_bind (self->settings, key, sw, "active", G_SETTINGS_BIND_DEFAULT);
+  else
+    gtk_widget_set_sensitive (sw, FALSE);
+  add_row (self, label, tooltip, sw);
+}
+
+static void
+add_bound_spin (TscopePreferences *self,
+                const char        *key,
+                const char        *label,
+                const char        *tooltip)
+{
+  GtkWidget *spin = gtk_spin_button_new_with_range (10, 10000, 10);
+
+  if (self->settings)
+    g_settings_bind (self->settings, key, spin, "value", G_SETTINGS_BIND_DEFAULT);
+  else
+    gtk_widget_set_sensitive (spin, FALSE);
+  add_row (self, label, tooltip, spin);
+}
+
 /* ---- the latency budget: the plugin's ---- */
 
 static void
@@ -200,6 +232,8 @@ tscope_preferences_new (GtkWindow         *parent,
 {
   static const char *const scheme_nicks[] = { "default", "light", "dark", NULL };
   static const char *const palette_nicks[] = { "default", "colorblind", NULL };
+  static const char *const task_rows_nicks[] = { "grouped", "flat", NULL };
+  const char *task_rows_labels[] = { _("Grouped"), _("Flat"), NULL };
   TscopePreferences *self = g_object_new (TSCOPE_TYPE_PREFERENCES, "transient-for", parent, NULL);
   const char *scheme_labels[] = { _("Follow system"), _("Light"), _("Dark"), NULL };
   const char *palette_labels[] = { _("Standard"), _("Colour-blind friendly"), NULL };
@@ -225,6 +259,19 @@ tscope_preferences_new (GtkWindow         *parent,
   gtk_spin_button_set_digits (self->budget, 1);
   add_row (self, _("Latency _budget (µs)"), _("Wakeup-to-switch-in latency over which a wakeup is marked"),
            GTK_WIDGET (self->budget));
+  add_bound_spin (self, "latency-top-count", _("_Worst wakeups listed"),
+                  _("How many of the longest wakeup latencies (or syscalls) the Latency tab lists"));
+
+  add_heading (self, _("Timeline"));
+  add_row (self, _("_Task rows"),
+           _("“Grouped”: each task under the task that forked it; “Flat”: one list by CPU time "
+             "(a VM’s vCPU threads stay under the VM)"),
+           GTK_WIDGET (enum_drop_down (self, "task-rows", task_rows_nicks, task_rows_labels)));
+  add_bound_switch (self, "show-irq-band", _("_Interrupt band"),
+                    _("A thin band along each CPU row where hard and soft interrupt handlers ran"));
+  add_bound_switch (self, "show-event-ticks", _("_Event ticks"),
+                    _("A tick for each record on the CPU rows when zoomed in far enough to tell them apart"));
+
   show_budget (self);
   g_signal_connect_swapped (self->budget_on, "notify::active", G_CALLBACK (budget_on_changed), self);
   g_signal_connect_swapped (self->budget, "value-changed", G_CALLBACK (budget_changed), self);

@@ -326,7 +326,7 @@ draw_cpu_row (TscopeTimeline *self,
       c = e;
     }
   /* irq and softirq spans: a thin band under the row */
-  for (guint c = 0; c < n; c++)
+  for (guint c = 0; c < n && !self->hide_irq_band; c++)
     {
       if (cells[c].flags & TSCOPE_CELL_IRQ)
         rect (snapshot, &irq, self->label_w + c, y + h - 4, 1, 3);
@@ -345,7 +345,7 @@ draw_cpu_row (TscopeTimeline *self,
       records += counts[c];
       most = MAX (most, counts[c]);
     }
-  if (running && records <= n)
+  if (running && records <= n && !self->hide_ticks)
     {
       for (guint c = 0; c < n; c++)
         if (counts[c])

@@ -88,6 +88,9 @@ struct _TscopeTimeline
   int            label_w;           /* the label column, wide enough for the rows' labels */
   guint          pin_counter;
   gboolean       reordered;         /* rows were moved: a session saves their order */
+  gboolean       hide_irq_band;     /* the "show-irq-band" setting, off */
+  gboolean       hide_ticks;        /* the "show-event-ticks" setting, off */
+  gboolean       flat_tasks;        /* the "task-rows" setting: "flat", not grouped by parent */
 
   /* pointer and gestures */
   double         pointer_x;

@@ -315,7 +315,8 @@ build_source_rows (TscopeTimeline *self,
         }
       else
         {
-          leader = group_leader (trace, tk);
+          /* flat: every task alone, by CPU time */
+          leader = self->flat_tasks ? tk : group_leader (trace, tk);
           key = GUINT_TO_POINTER (leader);
         }
       if (!g_hash_table_lookup_extended (group_of, key, NULL, &gi))
@@ -1064,7 +1065,6 @@ sources_changed (TscopeTimeline *self)
   g_clear_pointer (&self->guest_index, g_hash_table_unref);
   g_clear_pointer (&self->syscall_index, g_hash_table_unref);
   g_clear_pointer (&self->marked_index, g_hash_table_unref);
-  g_clear_pointer (&self->calls_pending, g_hash_table_unref);
   build_rows (self);
   fit_label_width (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
@@ -1257,6 +1257,7 @@ tscope_timeline_finalize (GObject *object)
   g_clear_pointer (&self->guest_index, g_hash_table_unref);
   g_clear_pointer (&self->syscall_index, g_hash_table_unref);
   g_clear_pointer (&self->marked_index, g_hash_table_unref);
+  g_clear_pointer (&self->calls_pending, g_hash_table_unref);
   g_free (self->minimap);
   g_clear_pointer (&self->frozen, gsk_render_node_unref);
   g_clear_object (&self->hatch);
@@ -1312,6 +1313,51 @@ tscope_timeline_init (TscopeTimeline *self)
   gtk_popover_set_has_arrow (GTK_POPOVER (self->row_popover), FALSE);
   gtk_widget_set_parent (self->row_popover, GTK_WIDGET (self));
   _tscope_timeline_init_input (self);
+}
+
+/**
+ * tscope_timeline_set_options:
+ * @irq_band: CPU rows show their interrupt band
+ * @ticks: CPU rows show a tick per record when zoomed in
+ * @grouped: task rows sit under the task that forked them (else one list
+ *   by CPU time)
+ *
+ * The settings of the timeline's drawing (the "show-irq-band",
+ * "show-event-ticks" and "task-rows" settings).
+ */
+void
+tscope_timeline_set_options (TscopeTimeline *self,
+                             gboolean        irq_band,
+                             gboolean        ticks,
+                             gboolean        grouped)
+{
+  gboolean regroup = self->flat_tasks != !grouped;
+
+  self->hide_irq_band = !irq_band;
+  self->hide_ticks = !ticks;
+  self->flat_tasks = !grouped;
+  if (regroup && self->session)
+    {
+      build_rows (self);
+      _tscope_timeline_layout_rows (self);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * tscope_timeline_get_n_groups:
+ *
+ * Returns: how many group header rows the timeline has (a group of
+ *   several tasks, or a VM)
+ */
+guint
+tscope_timeline_get_n_groups (TscopeTimeline *self)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < self->rows->len; i++)
+    n += g_array_index (self->rows, Row, i).kind == ROW_GROUP;
+  return n;
 }
 
 GtkWidget *

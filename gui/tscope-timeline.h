@@ -52,4 +52,10 @@ void           tscope_timeline_save_rows         (TscopeTimeline    *self,
 void           tscope_timeline_restore_rows      (TscopeTimeline          *self,
                                                   const TscopeSessionFile *file);
 
+void           tscope_timeline_set_options       (TscopeTimeline *self,
+                                                  gboolean        irq_band,
+                                                  gboolean        ticks,
+                                                  gboolean        grouped);
+guint          tscope_timeline_get_n_groups      (TscopeTimeline *self);
+
 G_END_DECLS

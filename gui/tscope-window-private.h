@@ -100,4 +100,7 @@ void        _tscope_window_init_plugins    (TscopeWindow       *self);
 void        _tscope_window_dispose_plugins (TscopeWindow       *self);
 void        _tscope_window_class_init_plugins (GtkWidgetClass  *widget_class);
 
+void _tscope_window_remember_folder (TscopeWindow *self,
+                                    GFile        *file);
+
 G_END_DECLS

@@ -1087,6 +1087,18 @@ is_busy (TscopeWindow *self)
   return self->loading || (self->session != NULL && tscope_session_get_file_error (self->session) == NULL);
 }
 
+/* The folder of a file chosen, where the next chooser opens ("last-directory") */
+void
+_tscope_window_remember_folder (TscopeWindow *self,
+                                GFile        *file)
+{
+  g_autoptr(GFile) parent = file ? g_file_get_parent (file) : NULL;
+  g_autofree char *path = parent ? g_file_get_path (parent) : NULL;
+
+  if (self->settings && path)
+    g_settings_set_string (self->settings, "last-directory", path);
+}
+
 static void
 open_response (GtkNativeDialog *dialog,
                int              response,
@@ -1097,6 +1109,7 @@ open_response (GtkNativeDialog *dialog,
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
       TscopeWindow *target = self;
 
+      _tscope_window_remember_folder (self, file);
       if (is_busy (self))
         {
           target = tscope_window_new (TSCOPE_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
@@ -1130,6 +1143,18 @@ choose_trace (TscopeWindow *self,
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), traces);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
+  /* where the last trace was chosen */
+  if (self->settings)
+    {
+      g_autofree char *last = g_settings_get_string (self->settings, "last-directory");
+
+      if (*last && g_file_test (last, G_FILE_TEST_IS_DIR))
+        {
+          g_autoptr(GFile) folder = g_file_new_for_path (last);
+
+          gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, NULL);
+        }
+    }
   g_signal_connect (dialog, "response", response, self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
@@ -1151,6 +1176,7 @@ add_response (GtkNativeDialog *dialog,
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
 
+      _tscope_window_remember_folder (self, file);
       if (self->session && !self->loading)
         tscope_window_add_file (self, file);
       else
@@ -1315,6 +1341,17 @@ save_geometry (GtkWindow *window)
   return FALSE;
 }
 
+/* The settings of what the timeline and the latency list show */
+static void
+apply_view_settings (TscopeWindow *self)
+{
+  tscope_timeline_set_options (self->timeline, g_settings_get_boolean (self->settings, "show-irq-band"),
+                               g_settings_get_boolean (self->settings, "show-event-ticks"),
+                               g_settings_get_enum (self->settings, "task-rows") == 0);
+  tscope_latency_panel_set_top_count (self->latency_panel,
+                                      (guint) g_settings_get_int (self->settings, "latency-top-count"));
+}
+
 static void
 restore_geometry (TscopeWindow *self)
 {
@@ -1331,6 +1368,14 @@ restore_geometry (TscopeWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
   gtk_paned_set_position (self->paned, g_settings_get_int (self->settings, "paned-position"));
   g_signal_connect (self, "close-request", G_CALLBACK (save_geometry), NULL);
+  apply_view_settings (self);
+  for (guint i = 0; i < 4; i++)
+    {
+      static const char *const keys[] = { "changed::show-irq-band", "changed::show-event-ticks",
+                                          "changed::task-rows", "changed::latency-top-count" };
+
+      g_signal_connect_object (self->settings, keys[i], G_CALLBACK (apply_view_settings), self, G_CONNECT_SWAPPED);
+    }
 }
 
 static void

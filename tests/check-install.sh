@@ -45,6 +45,7 @@ dest=$tmp/dest
 {
   echo "$bindir/tracescope"
   echo "$bindir/tracescope-cli"
+  echo "$bindir/tracescope-record"
   echo "$includedir/tracescope/tracescope-plugin.h"
   echo "$libdir/pkgconfig/tracescope-plugin.pc"
   for p in field-colour irq kvm-exit latency-budget sched-state; do
@@ -54,6 +55,7 @@ dest=$tmp/dest
   echo "$datadir/metainfo/$app_id.metainfo.xml"
   echo "$datadir/glib-2.0/schemas/$app_id.gschema.xml"
   echo "$datadir/mime/packages/$app_id.xml"
+  echo "$datadir/polkit-1/actions/$app_id.record.policy"
   echo "$datadir/icons/hicolor/scalable/apps/$app_id.svg"
   echo "$datadir/icons/hicolor/symbolic/apps/$app_id-symbolic.svg"
   echo "$datadir/tracescope/sample.dat"
@@ -67,6 +69,9 @@ diff -u "$tmp/expected" "$tmp/installed" >&2 || fail "the installed files differ
 # Nothing runs post-install scripts into a DESTDIR (packagers' triggers
 # do); do what they do, into the temporary tree.
 share=$dest$datadir
+# pkexec runs the recording helper only at the path its action names
+grep -q "exec.path\">$bindir/tracescope-record<" "$share/polkit-1/actions/$app_id.record.policy" \
+  || fail "the polkit action does not name the installed tracescope-record"
 desktop=$share/applications/$app_id.desktop
 desktop-file-validate "$desktop" || fail "the installed desktop file does not validate"
 grep -qx "Icon=$app_id" "$desktop" || fail "the desktop file names another icon"

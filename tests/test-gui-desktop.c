@@ -21,6 +21,7 @@
 #include "tscope-colors.h"
 #include "tscope-preferences.h"
 #include "tscope-shortcuts.h"
+#include "tscope-timeline-private.h"
 #include "tscope-window-private.h"
 #include "tscope-test-util.h"
 
@@ -196,6 +197,19 @@ test_window_before_load (void)
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "loading");
   g_assert_cmpstr (gtk_label_get_text (window->loading_label), ==, path);
   g_assert_cmpfloat (gtk_progress_bar_get_fraction (window->progress), ==, 0);
+  /* the progress bar moves while it loads */
+  {
+    gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+    double most = 0;
+
+    while (tscope_window_is_loading (window) && g_get_monotonic_time () < end)
+      {
+        g_main_context_iteration (NULL, FALSE);
+        most = MAX (most, gtk_progress_bar_get_fraction (window->progress));
+      }
+    g_test_message ("the progress bar reached %.2f", most);
+    g_assert_cmpfloat (most, >, 0);
+  }
   spin_until (not_loading, window, 60);
   g_assert_null (tscope_window_get_error (window));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "trace");
@@ -438,6 +452,93 @@ test_preferences (void)
   close_window (prefs);
 }
 
+static gboolean
+latency_has (gpointer data)
+{
+  gpointer *args = data;
+
+  return tscope_latency_panel_is_filled (args[0])
+         && tscope_latency_panel_get_n_items (args[0]) == GPOINTER_TO_UINT (args[1]);
+}
+
+/* What the timeline and the latency list show are settings, set in
+ * Preferences: task rows grouped or flat, the interrupt band, the event
+ * ticks, how many worst wakeups are listed; a chooser opens where the last
+ * trace was chosen. */
+static void
+test_view_settings (void)
+{
+  GSettings *settings = tscope_application_get_settings (app);
+  g_autofree char *path = tscope_test_data ("sched", ".dat");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  TscopeWindow *window;
+  TscopeTimeline *timeline;
+  TscopeLatencyPanel *latency;
+  gpointer prefs = NULL;
+  gpointer args[2];
+  guint groups;
+  guint listed;
+
+  g_application_open (G_APPLICATION (app), &file, 1, "");
+  window = newest_window ();
+  spin_until (not_loading, window, 60);
+  timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  latency = TSCOPE_LATENCY_PANEL (tscope_window_get_latency_panel (window));
+  groups = tscope_timeline_get_n_groups (timeline);
+  g_assert_cmpuint (groups, >, 0);
+  g_assert_cmpuint (tscope_latency_panel_get_top_count (latency), ==, 500);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
+  spin_until (has_preferences, &prefs, 10);
+
+  /* flat: no task under another (sched.dat has no VM) */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (find_child (prefs, GTK_TYPE_DROP_DOWN, 2)), 1);
+  assert_setting (settings, "task-rows", "flat");
+  g_assert_cmpuint (tscope_timeline_get_n_groups (timeline), ==, 0);
+  g_settings_reset (settings, "task-rows");
+  g_assert_cmpuint (tscope_timeline_get_n_groups (timeline), ==, groups);
+
+  /* the interrupt band and the ticks */
+  g_assert_false (timeline->hide_irq_band);
+  gtk_switch_set_active (GTK_SWITCH (find_child (prefs, GTK_TYPE_SWITCH, 1)), FALSE);
+  g_assert_false (g_settings_get_boolean (settings, "show-irq-band"));
+  g_assert_true (timeline->hide_irq_band);
+  g_assert_false (timeline->hide_ticks);
+  gtk_switch_set_active (GTK_SWITCH (find_child (prefs, GTK_TYPE_SWITCH, 2)), FALSE);
+  g_assert_false (g_settings_get_boolean (settings, "show-event-ticks"));
+  g_assert_true (timeline->hide_ticks);
+  g_settings_reset (settings, "show-irq-band");
+  g_settings_reset (settings, "show-event-ticks");
+  g_assert_false (timeline->hide_irq_band);
+  g_assert_false (timeline->hide_ticks);
+
+  /* the worst wakeups listed (sched.dat has fewer than 500) */
+  spin_until ((gboolean (*) (gpointer)) tscope_latency_panel_is_filled, latency, 60);
+  listed = tscope_latency_panel_get_n_items (latency);
+  g_assert_cmpuint (listed, >, 20);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (find_child (prefs, GTK_TYPE_SPIN_BUTTON, 1)), 20);
+  g_assert_cmpint (g_settings_get_int (settings, "latency-top-count"), ==, 20);
+  g_assert_cmpuint (tscope_latency_panel_get_top_count (latency), ==, 20);
+  args[0] = latency;
+  args[1] = GUINT_TO_POINTER (20);
+  spin_until (latency_has, args, 60);
+  g_settings_reset (settings, "latency-top-count");
+  args[1] = GUINT_TO_POINTER (listed);
+  spin_until (latency_has, args, 60);
+
+  /* the folder of the last trace chosen */
+  {
+    g_autoptr(GFile) dir = g_file_get_parent (file);
+    g_autofree char *want = g_file_get_path (dir);
+    g_autofree char *last = NULL;
+
+    _tscope_window_remember_folder (window, file);
+    last = g_settings_get_string (settings, "last-directory");
+    g_assert_cmpstr (last, ==, want);
+    g_settings_reset (settings, "last-directory");
+  }
+  close_all_windows ();
+}
+
 /* ---- the Keyboard Shortcuts window ---- */
 
 /* title -> accelerator of every key shortcut the window lists */
@@ -644,6 +745,7 @@ main (int    argc,
   g_test_add_func ("/desktop/window-before-load", test_window_before_load);
   g_test_add_func ("/desktop/color-scheme-follows-system", test_color_scheme_follows_system);
   g_test_add_func ("/desktop/preferences", test_preferences);
+  g_test_add_func ("/desktop/view-settings", test_view_settings);
   g_test_add_func ("/desktop/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/desktop/about", test_about);
   g_test_add_func ("/desktop/translated-zh-cn", test_translated_zh_cn);
