@@ -34,6 +34,8 @@
 G_DEFINE_FINAL_TYPE (TscopeWindow, tscope_window, GTK_TYPE_APPLICATION_WINDOW)
 
 static void fill_recent (TscopeWindow *self);
+static void remember_recent (TscopeWindow *self,
+                             const char   *uri);
 
 /* ---- loading ---- */
 
@@ -471,6 +473,7 @@ loaded (GObject      *source,
       g_auto(GStrv) buffers = job->offer_buffers ? tscope_trace_dup_buffer_names (traces->pdata[0]) : NULL;
 
       gtk_recent_manager_add_item (gtk_recent_manager_get_default (), job->uri);
+      remember_recent (self, job->uri);
       /* a file of several buffers: which of them, side by side? */
       if (buffers && g_strv_length (buffers) > 1 && self->session)
         {
@@ -1238,28 +1241,75 @@ cmp_newest_first (gconstpointer a,
 
 /* The ten trace files opened last, newest first, for Open Recent. */
 static void
+add_recent_item (TscopeWindow *self,
+                 GHashTable   *listed,
+                 const char   *uri,
+                 const char   *label)
+{
+  g_autoptr(GMenuItem) item = NULL;
+
+  if (g_hash_table_contains (listed, uri))
+    return;
+  g_hash_table_add (listed, g_strdup (uri));
+  item = g_menu_item_new (label, NULL);
+  g_menu_item_set_action_and_target (item, "app.open-recent", "s", uri);
+  g_menu_append_item (self->recent_menu, item);
+}
+
+/* The recent traces: those this program opened (the "recent-files"
+ * setting), then the desktop's recently used .dat files, 10 at most */
+static void
 fill_recent (TscopeWindow *self)
 {
   GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
-  guint n = 0;
+  g_autoptr(GHashTable) listed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_auto(GStrv) own = self->settings ? g_settings_get_strv (self->settings, "recent-files") : NULL;
 
   items = g_list_sort (items, cmp_newest_first);
   g_menu_remove_all (self->recent_menu);
-  for (GList *l = items; l && n < 10; l = l->next)
+  for (guint i = 0; own && own[i] && g_hash_table_size (listed) < 10; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_uri (own[i]);
+      g_autofree char *label = g_file_get_parse_name (file);
+
+      if (g_file_query_exists (file, NULL))
+        add_recent_item (self, listed, own[i], label);
+    }
+  for (GList *l = items; l && g_hash_table_size (listed) < 10; l = l->next)
     {
       const char *uri = gtk_recent_info_get_uri (l->data);
       g_autofree char *label = NULL;
-      g_autoptr(GMenuItem) item = NULL;
 
       if (!g_str_has_suffix (uri, ".dat") || !gtk_recent_info_exists (l->data))
         continue;
       label = gtk_recent_info_get_uri_display (l->data);
-      item = g_menu_item_new (label, NULL);
-      g_menu_item_set_action_and_target (item, "app.open-recent", "s", uri);
-      g_menu_append_item (self->recent_menu, item);
-      n++;
+      add_recent_item (self, listed, uri, label);
     }
   g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+}
+
+/* @uri first in the "recent-files" setting (20 kept) */
+static void
+remember_recent (TscopeWindow *self,
+                 const char   *uri)
+{
+  g_auto(GStrv) old = NULL;
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  g_auto(GStrv) now = NULL;
+  guint n = 1;
+
+  if (self->settings == NULL || uri == NULL)
+    return;
+  old = g_settings_get_strv (self->settings, "recent-files");
+  g_strv_builder_add (b, uri);
+  for (guint i = 0; old[i] && n < 20; i++)
+    if (!g_str_equal (old[i], uri))
+      {
+        g_strv_builder_add (b, old[i]);
+        n++;
+      }
+  now = g_strv_builder_end (b);
+  g_settings_set_strv (self->settings, "recent-files", (const char * const *) now);
 }
 
 static void
@@ -1369,6 +1419,8 @@ restore_geometry (TscopeWindow *self)
   gtk_paned_set_position (self->paned, g_settings_get_int (self->settings, "paned-position"));
   g_signal_connect (self, "close-request", G_CALLBACK (save_geometry), NULL);
   apply_view_settings (self);
+  fill_recent (self);
+  g_signal_connect_object (self->settings, "changed::recent-files", G_CALLBACK (fill_recent), self, G_CONNECT_SWAPPED);
   for (guint i = 0; i < 4; i++)
     {
       static const char *const keys[] = { "changed::show-irq-band", "changed::show-event-ticks",

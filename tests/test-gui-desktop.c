@@ -525,6 +525,21 @@ test_view_settings (void)
   args[1] = GUINT_TO_POINTER (listed);
   spin_until (latency_has, args, 60);
 
+  /* the trace opened comes first in the recent files, and in the menu */
+  {
+    g_auto(GStrv) recent = g_settings_get_strv (settings, "recent-files");
+    g_autofree char *uri = g_file_get_uri (file);
+    g_autoptr(GVariant) target = NULL;
+
+    g_assert_nonnull (recent[0]);
+    g_assert_cmpstr (recent[0], ==, uri);
+    g_assert_cmpint (g_menu_model_get_n_items (G_MENU_MODEL (window->recent_menu)), >=, 1);
+    target = g_menu_model_get_item_attribute_value (G_MENU_MODEL (window->recent_menu), 0, G_MENU_ATTRIBUTE_TARGET,
+                                                     G_VARIANT_TYPE_STRING);
+    g_assert_cmpstr (g_variant_get_string (target, NULL), ==, uri);
+    g_settings_reset (settings, "recent-files");
+  }
+
   /* the folder of the last trace chosen */
   {
     g_autoptr(GFile) dir = g_file_get_parent (file);
