@@ -477,7 +477,7 @@ source_json (TscopeDocument *doc,
              guint           index)
 {
   TscopeSource *source = tscope_document_get_source (doc, index);
-  json_object *stats = tscope_trace_stats_json (tscope_source_get_trace (source), _tscope_cli_path (index));
+  json_object *stats = tscope_trace_stats_json_to_print (tscope_source_get_trace (source), _tscope_cli_path (index));
   json_object *o = json_object_new_object ();
 
   json_object_object_add (o, "source", json_object_new_int ((int) index + 1));
@@ -496,7 +496,7 @@ print_stats_json (TscopeDocument *doc)
   json_object *o;
 
   if (n == 1)
-    o = tscope_trace_stats_json (tscope_document_get_trace (doc, 0), _tscope_cli_path (0));
+    o = tscope_trace_stats_json_to_print (tscope_document_get_trace (doc, 0), _tscope_cli_path (0));
   else
     {
       json_object *sources = json_object_new_array ();

@@ -94,6 +94,19 @@ diff_json (json_object *ours,
                             json_object_to_json_string (oracle));
 }
 
+/* What the CLI prints, from the tree whose per-pid members are text, is
+ * what json-c prints for the full tree. */
+static void
+check_printed (TscopeTrace *trace,
+               json_object *tree)
+{
+  json_object *printed = tscope_trace_stats_json_to_print (trace, "x");
+
+  g_assert_cmpstr (json_object_to_json_string_ext (printed, JSON_C_TO_STRING_PLAIN), ==,
+                   json_object_to_json_string_ext (tree, JSON_C_TO_STRING_PLAIN));
+  json_object_put (printed);
+}
+
 static void
 check_against_oracle (const char *trace_name,
                       const char *oracle_name,
@@ -114,6 +127,7 @@ check_against_oracle (const char *trace_name,
   trace = tscope_trace_load (path, &options, &error);
   g_assert_no_error (error);
   ours = tscope_trace_stats_json (trace, "x");
+  check_printed (trace, ours);
   json_object_object_del (ours, "trace");
   json_object_object_del (oracle, "trace");
   diff_json (ours, oracle, "", diffs);

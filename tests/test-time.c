@@ -163,16 +163,18 @@ cmp_ref (const void *a,
   return x < y ? -1 : x > y;
 }
 
-/* The radix sort agrees with qsort (): negative, huge, equal and few
- * distinct values, below and above its cut-over size. */
+/* The sort agrees with qsort (): negative, huge, equal and few distinct
+ * values, below and above its cut-over sizes (insertion, qsort, radix). */
 static void
 test_sort (void)
 {
   GRand *rand = g_rand_new_with_seed (17);
 
-  for (guint round = 0; round < 60; round++)
+  for (guint round = 0; round < 120; round++)
     {
-      guint n = round % 3 == 0 ? (guint) g_rand_int_range (rand, 0, 300) : (guint) g_rand_int_range (rand, 256, 50000);
+      guint n = round % 3 == 0   ? (guint) g_rand_int_range (rand, 0, 300)
+                : round % 3 == 1 ? (guint) g_rand_int_range (rand, 0, 40)
+                                 : (guint) g_rand_int_range (rand, 256, 50000);
       g_autofree TscopeTime *v = g_new (TscopeTime, n + 1);
       g_autofree TscopeTime *want = NULL;
 

@@ -282,6 +282,20 @@ tscope_times_sort (TscopeTime *times,
 
   if (n < 2)
     return;     /* and qsort() must not be given an empty array's NULL */
+  if (n <= 32)
+    {
+      /* the many tasks with a few wakeups each: no allocation, no calls */
+      for (guint i = 1; i < n; i++)
+        {
+          TscopeTime v = times[i];
+          guint j = i;
+
+          for (; j > 0 && times[j - 1] > v; j--)
+            times[j] = times[j - 1];
+          times[j] = v;
+        }
+      return;
+    }
   if (n < 256)
     {
       qsort (times, n, sizeof (TscopeTime), cmp_time);

@@ -126,21 +126,102 @@ json_int (gint64 v)
 }
 
 /* mean rounded to 3 decimals, printed like Python's json (1.0, 8637.0) */
+static const char *
+format_mean (double v,
+             char   buf[64])
+{
+  char *p;
+
+  g_snprintf (buf, 64, "%.3f", v);
+  p = buf + strlen (buf) - 1;
+  while (*p == '0' && p[-1] != '.')
+    *p-- = '\0';
+  return buf;
+}
+
 static int
 mean_to_string (json_object *obj,
                 printbuf    *pb,
                 int          level,
                 int          flags)
 {
-  double v = json_object_get_double (obj);
   char buf[64];
-  char *p;
 
-  g_snprintf (buf, sizeof buf, "%.3f", v);
-  p = buf + strlen (buf) - 1;
-  while (*p == '0' && p[-1] != '.')
-    *p-- = '\0';
+  format_mean (json_object_get_double (obj), buf);
   return printbuf_memappend (pb, buf, (int) strlen (buf));
+}
+
+/* ---- members printed from their text ---- */
+
+/* The maps with an entry per pid (70,000 on a big trace) cost a json-c
+ * object, hash table and key per value: as much time and memory as the
+ * load.  For printing they are one node whose serializer appends their
+ * text, which is what json-c prints for the tree with
+ * JSON_C_TO_STRING_PLAIN (tests/test-oracle.c compares the two). */
+static int
+text_to_string (json_object *obj,
+                printbuf    *pb,
+                int          level,
+                int          flags)
+{
+  GString *text = json_object_get_userdata (obj);
+
+  return printbuf_memappend (pb, text->str, (int) text->len);
+}
+
+static void
+text_free (json_object *obj,
+           void        *userdata)
+{
+  g_string_free (userdata, TRUE);
+}
+
+/* (transfer full): an object node that prints as @text, which it takes */
+static json_object *
+json_text_node (GString *text)
+{
+  json_object *o = json_object_new_object ();
+
+  json_object_set_serializer (o, text_to_string, text, text_free);
+  return o;
+}
+
+/* @s as json-c prints a string: plain ones by hand, others through json-c */
+static void
+append_json_string (GString    *out,
+                    const char *s)
+{
+  json_object *o;
+
+  for (const guchar *p = (const guchar *) s; *p; p++)
+    if (*p < 0x20 || *p == '"' || *p == '\\' || *p == '/')
+      goto escaped;
+  g_string_append_c (out, '"');
+  g_string_append (out, s);
+  g_string_append_c (out, '"');
+  return;
+escaped:
+  o = json_object_new_string (s);
+  g_string_append (out, json_object_to_json_string_ext (o, JSON_C_TO_STRING_PLAIN));
+  json_object_put (o);
+}
+
+/* What tscope_latency_summary_json() prints, plain */
+static void
+append_summary_text (GString                    *out,
+                     const TscopeLatencySummary *s)
+{
+  char mean[64];
+
+  if (s->count == 0)
+    {
+      g_string_append (out, "{\"count\":0}");
+      return;
+    }
+  g_string_append_printf (out, "{\"count\":%u,\"min\":%" G_GINT64_FORMAT ",\"max\":%" G_GINT64_FORMAT
+                          ",\"mean\":%s,\"p50\":%" G_GINT64_FORMAT ",\"p95\":%" G_GINT64_FORMAT
+                          ",\"p99\":%" G_GINT64_FORMAT "}",
+                          s->count, s->min, s->max, format_mean (s->mean, mean), s->p50, s->p95, s->p99);
 }
 
 /* Like Python's round (mean, 3): the binary value rounded to nearest,
@@ -306,12 +387,41 @@ row_comm (TscopeTrace  *trace,
   return _tscope_tep_comm (trace->tep, row->pid);
 }
 
+/* The "tasks" entry of @row as plain text */
+static void
+append_task_text (GString      *out,
+                  TscopeTrace  *trace,
+                  const PidRow *row)
+{
+  g_string_append_printf (out, "\"%d\":{\"comm\":", row->pid);
+  append_json_string (out, row_comm (trace, row));
+  g_string_append_printf (out, ",\"run_ns\":%" G_GINT64_FORMAT ",\"intervals\":%u,\"switch_ins\":%u"
+                          ",\"migrations\":%u,\"cpu_changes\":%u}",
+                          row->run_ns, row->intervals, row->switch_ins, row->migrations, row->cpu_changes);
+}
+
 static json_object *
 tasks_json (TscopeTrace *trace,
-            GPtrArray   *rows)
+            GPtrArray   *rows,
+            gboolean     as_text)
 {
-  json_object *o = json_object_new_object ();
+  json_object *o;
 
+  if (as_text)
+    {
+      GString *text = g_string_new ("{");
+
+      for (guint i = 0; i < rows->len; i++)
+        if (((PidRow *) rows->pdata[i])->listed)
+          {
+            if (text->len > 1)
+              g_string_append_c (text, ',');
+            append_task_text (text, trace, rows->pdata[i]);
+          }
+      g_string_append_c (text, '}');
+      return json_text_node (text);
+    }
+  o = json_object_new_object ();
   for (guint i = 0; i < rows->len; i++)
     {
       PidRow *row = rows->pdata[i];
@@ -334,25 +444,109 @@ tasks_json (TscopeTrace *trace,
 }
 
 static gint
-cmp_sample_pid (gconstpointer a,
-                gconstpointer b)
+cmp_task_pid (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
 {
-  const TscopeLatencySample *x = a;
-  const TscopeLatencySample *y = b;
+  const TscopeModel *m = user_data;
+  gint32 x = m->tasks[*(const guint32 *) a].pub.pid;
+  gint32 y = m->tasks[*(const guint32 *) b].pub.pid;
 
-  if (x->pid != y->pid)
-    return x->pid < y->pid ? -1 : 1;
-  return x->latency < y->latency ? -1 : x->latency > y->latency;
+  return x < y ? -1 : x > y;
+}
+
+/* The tasks that have samples, in pid order; @first[t] .. @first[t + 1] is
+ * where task t's latencies are in @by_task.  A counting sort by task (task
+ * ids are dense), then only the tasks are sorted: a qsort of the 40-byte
+ * samples by pid took seconds on 3M wakeups. */
+static GArray *
+group_by_task (TscopeTrace *trace,
+               GArray      *samples,
+               guint       *first,
+               TscopeTime  *by_task)
+{
+  guint n_tasks = trace->model.n_tasks;
+  g_autofree guint *next = g_new (guint, n_tasks);
+  GArray *tasks = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  memset (first, 0, (n_tasks + 1) * sizeof *first);
+  for (guint i = 0; i < samples->len; i++)
+    {
+      guint32 task = g_array_index (samples, TscopeLatencySample, i).task;
+
+      g_assert (task < n_tasks);
+      first[task + 1]++;
+    }
+  for (guint32 t = 0; t < n_tasks; t++)
+    {
+      if (first[t + 1] > 0)
+        g_array_append_val (tasks, t);
+      first[t + 1] += first[t];
+      next[t] = first[t];
+    }
+  for (guint i = 0; i < samples->len; i++)
+    {
+      const TscopeLatencySample *s = &g_array_index (samples, TscopeLatencySample, i);
+
+      by_task[next[s->task]++] = s->latency;
+    }
+  g_array_sort_with_data (tasks, cmp_task_pid, &trace->model);
+  return tasks;
+}
+
+/* {"PID": summary}, in pid order (the tasks of one pid together) */
+static json_object *
+per_pid_json (TscopeTrace *trace,
+              GArray      *samples,
+              TscopeTime  *lat,
+              gboolean     as_text)
+{
+  g_autofree guint *first = g_new (guint, trace->model.n_tasks + 1);
+  g_autofree TscopeTime *by_task = g_new (TscopeTime, samples->len + 1);
+  g_autoptr(GArray) tasks = group_by_task (trace, samples, first, by_task);
+  json_object *per_pid = as_text ? NULL : json_object_new_object ();
+  GString *text = as_text ? g_string_new ("{") : NULL;
+
+  for (guint k = 0; k < tasks->len;)
+    {
+      gint32 pid = trace->model.tasks[g_array_index (tasks, guint32, k)].pub.pid;
+      g_autofree char *key = pid_key (pid);
+      TscopeLatencySummary sum;
+      guint n = 0;
+
+      for (; k < tasks->len && trace->model.tasks[g_array_index (tasks, guint32, k)].pub.pid == pid; k++)
+        {
+          guint32 t = g_array_index (tasks, guint32, k);
+
+          memcpy (lat + n, by_task + first[t], (first[t + 1] - first[t]) * sizeof *lat);
+          n += first[t + 1] - first[t];
+        }
+      tscope_times_sort (lat, n);
+      tscope_latency_summarize (lat, n, &sum);
+      if (text)
+        {
+          g_string_append_printf (text, "%s\"%s\":", text->len > 1 ? "," : "", key);
+          append_summary_text (text, &sum);
+        }
+      else
+        json_object_object_add (per_pid, key, tscope_latency_summary_json (&sum));
+    }
+  if (text)
+    {
+      g_string_append_c (text, '}');
+      return json_text_node (text);
+    }
+  return per_pid;
 }
 
 static json_object *
-wakeup_json (TscopeTrace *trace)
+wakeup_json (TscopeTrace *trace,
+             gboolean     as_text)
 {
   g_autoptr(GArray) samples = tscope_trace_latency_samples (trace, -1, NULL, G_MININT64, G_MAXINT64);
   g_autofree TscopeTime *lat = g_new (TscopeTime, samples->len + 1);
   const TscopeWakeupStore *w = &trace->model.wk;
   json_object *o = json_object_new_object ();
-  json_object *per_pid = json_object_new_object ();
   json_object *top = json_object_new_array ();
   TscopeLatencySummary sum;
 
@@ -362,20 +556,7 @@ wakeup_json (TscopeTrace *trace)
   tscope_latency_summarize (lat, samples->len, &sum);
   json_object_object_add (o, "overall", tscope_latency_summary_json (&sum));
 
-  g_array_sort (samples, cmp_sample_pid);
-  for (guint i = 0; i < samples->len;)
-    {
-      gint32 pid = g_array_index (samples, TscopeLatencySample, i).pid;
-      guint j = i;
-      g_autofree char *key = pid_key (pid);
-
-      for (; j < samples->len && g_array_index (samples, TscopeLatencySample, j).pid == pid; j++)
-        lat[j - i] = g_array_index (samples, TscopeLatencySample, j).latency;
-      tscope_latency_summarize (lat, j - i, &sum);
-      json_object_object_add (per_pid, key, tscope_latency_summary_json (&sum));
-      i = j;
-    }
-  json_object_object_add (o, "per_pid", per_pid);
+  json_object_object_add (o, "per_pid", per_pid_json (trace, samples, lat, as_text));
 
   tscope_latency_samples_sort_worst (samples, 10);
   for (guint i = 0; i < MIN (samples->len, 10); i++)
@@ -611,16 +792,10 @@ offcpu_json (TscopeTrace *trace)
   return a;
 }
 
-/**
- * tscope_trace_stats_json:
- * @trace_label: the value of the "trace" key
- *
- * Returns: (transfer full): every model's summary, in the schema of the
- * oracle files (shared/traces/ORACLE.md).
- */
-json_object *
-tscope_trace_stats_json (TscopeTrace *trace,
-                         const char  *trace_label)
+static json_object *
+stats_json (TscopeTrace *trace,
+            const char  *trace_label,
+            gboolean     as_text)
 {
   json_object *o = json_object_new_object ();
   g_autoptr(GPtrArray) rows = pid_rows (trace);
@@ -641,8 +816,8 @@ tscope_trace_stats_json (TscopeTrace *trace,
   json_object_object_add (o, "unparsed_lines", json_int (0));
   json_object_object_add (o, "unparsed_fields", json_int (0));
   json_object_object_add (o, "cpu_intervals", cpu_intervals_json (trace));
-  json_object_object_add (o, "tasks", tasks_json (trace, rows));
-  json_object_object_add (o, "wakeup_latency", wakeup_json (trace));
+  json_object_object_add (o, "tasks", tasks_json (trace, rows, as_text));
+  json_object_object_add (o, "wakeup_latency", wakeup_json (trace, as_text));
   json_object_object_add (o, "irq", irq_json (trace));
   json_object_object_add (o, "irq_unmatched", json_int (trace->model.irq_unmatched));
   softirq_json (trace, &spans, &raise);
@@ -663,6 +838,42 @@ tscope_trace_stats_json (TscopeTrace *trace,
       json_object_object_add (o, "offcpu_unended", json_int (trace->model.blocked_unended));
     }
   return o;
+}
+
+/**
+ * tscope_trace_stats_json:
+ * @trace_label: the value of the "trace" key
+ *
+ * Returns: (transfer full): every model's summary, in the schema of the
+ * oracle files (shared/traces/ORACLE.md).
+ */
+json_object *
+tscope_trace_stats_json (TscopeTrace *trace,
+                         const char  *trace_label)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (trace), NULL);
+  return stats_json (trace, trace_label, FALSE);
+}
+
+/**
+ * tscope_trace_stats_json_to_print:
+ * @trace_label: the value of the "trace" key
+ *
+ * The tree of tscope_trace_stats_json() made for printing: its members with
+ * an entry per pid ("tasks" and "wakeup_latency"/"per_pid") are each one
+ * node that looks empty to json_object_object_foreach() and prints its
+ * entries as json_object_to_json_string_ext (JSON_C_TO_STRING_PLAIN) prints
+ * them, in a fraction of the time and memory (other flags print them plain
+ * too).  Walk tscope_trace_stats_json() instead.
+ *
+ * Returns: (transfer full): every model's summary, to print.
+ */
+json_object *
+tscope_trace_stats_json_to_print (TscopeTrace *trace,
+                                  const char  *trace_label)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (trace), NULL);
+  return stats_json (trace, trace_label, TRUE);
 }
 
 /* ---- statistics of a time range ---- */

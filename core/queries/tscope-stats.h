@@ -83,6 +83,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (TscopeRangeStats, tscope_range_stats_free)
 
 json_object *tscope_trace_stats_json        (TscopeTrace *trace,
                                              const char  *trace_label);
+json_object *tscope_trace_stats_json_to_print (TscopeTrace *trace,
+                                               const char  *trace_label);
 json_object *tscope_latency_summary_json    (const TscopeLatencySummary *s);
 
 G_END_DECLS
