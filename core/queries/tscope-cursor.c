@@ -785,6 +785,8 @@ struct _TscopeRecordFilter
 {
   TscopeTrace           *trace;
   struct tep_event_filter *filter;
+  guint8                *rule;     /* [event id]: the filter has a rule for it */
+  guint                  n_ids;
 };
 
 /* libtraceevent 1.7 reads past the end of an expression that ends with an
@@ -877,6 +879,11 @@ tscope_record_filter_new (TscopeTrace *trace,
   f = g_new0 (TscopeRecordFilter, 1);
   f->trace = g_object_ref (trace);
   f->filter = filter;
+  /* a record of an event without a rule is out: known without decoding it */
+  f->n_ids = trace->tep->max_id + 1;
+  f->rule = g_new0 (guint8, f->n_ids);
+  for (guint id = 0; id < f->n_ids; id++)
+    f->rule[id] = tep_event_filtered (filter, (int) id) != 0;
   return f;
 }
 
@@ -890,6 +897,7 @@ tscope_record_filter_free (TscopeRecordFilter *f)
     return;
   tep_filter_free (f->filter);
   g_object_unref (f->trace);
+  g_free (f->rule);
   g_free (f);
 }
 
@@ -912,7 +920,9 @@ tscope_cursor_matches (TscopeCursor      *c,
   if (c->current == NULL)
     return FALSE;
   id = record_id (c, c->current);
-  e = id != G_MAXUINT ? _tscope_tep_event (c->trace->tep, id) : NULL;
+  if (id >= filter->n_ids || !filter->rule[id])
+    return FALSE;
+  e = _tscope_tep_event (c->trace->tep, id);
   /* the filter reads fields by the format: not past a short record */
   if (e == NULL || !record_fits (c->trace->tep, e, c->current->rec, c->current->rec_size))
     return FALSE;
