@@ -941,19 +941,27 @@ tscope_document_latency_samples (TscopeDocument *self,
   g_return_val_if_fail (TSCOPE_IS_DOCUMENT (self), out);
   for (guint i = 0; i < self->sources->len; i++)
     {
-      g_autoptr(GArray) samples =
-        tscope_trace_latency_samples (tscope_document_get_trace (self, i), pid, comm,
-                                      tscope_document_to_source (self, i, from),
-                                      tscope_document_to_source (self, i, to));
+      TscopeTrace *trace = tscope_document_get_trace (self, i);
+      TscopeTime a = tscope_document_to_source (self, i, from);
+      TscopeTime b = tscope_document_to_source (self, i, to);
+      guint n = tscope_trace_get_n_wakeups (trace);
+      guint at = out->len;
 
-      for (guint k = 0; k < samples->len; k++)
+      /* straight into the document's array, sized once for every wakeup
+       * (a 10M-event trace has millions), then cut to the samples */
+      g_array_set_size (out, at + n);
+      for (guint k = 0; k < n; k++)
         {
-          TscopeSourceLatency l = { i, g_array_index (samples, TscopeLatencySample, k) };
+          TscopeSourceLatency *l = &g_array_index (out, TscopeSourceLatency, at);
 
-          l.sample.wakeup_ts = tscope_document_from_source (self, i, l.sample.wakeup_ts);
-          l.sample.switch_ts = tscope_document_from_source (self, i, l.sample.switch_ts);
-          g_array_append_val (out, l);
+          if (!tscope_trace_latency_sample (trace, k, pid, comm, a, b, &l->sample))
+            continue;
+          l->source = i;
+          l->sample.wakeup_ts = tscope_document_from_source (self, i, l->sample.wakeup_ts);
+          l->sample.switch_ts = tscope_document_from_source (self, i, l->sample.switch_ts);
+          at++;
         }
+      g_array_set_size (out, at);
     }
   return out;
 }

@@ -62,26 +62,50 @@ tscope_trace_latency_samples (TscopeTrace *trace,
 
   for (guint i = 0; i < n; i++)
     {
-      const TscopeTask *t;
       TscopeLatencySample s;
-      TscopeWakeup w;
 
-      tscope_trace_get_wakeup (trace, i, &w);
-      if (w.run == TSCOPE_NO_INDEX || w.wakeup_ts < from || w.wakeup_ts >= to)
-        continue;
-      t = tscope_trace_get_task (trace, w.task);
-      if ((pid >= 0 && t->pid != pid) || (comm && g_strcmp0 (t->comm, comm) != 0))
-        continue;
-      s.index = i;
-      s.wakeup_ts = w.wakeup_ts;
-      s.switch_ts = w.switch_ts;
-      s.latency = w.latency;
-      s.task = w.task;
-      s.pid = t->pid;
-      s.cpu = w.switch_cpu;
-      g_array_append_val (out, s);
+      if (tscope_trace_latency_sample (trace, i, pid, comm, from, to, &s))
+        g_array_append_val (out, s);
     }
   return out;
+}
+
+/**
+ * tscope_trace_latency_sample:
+ * @wakeup: a wakeup, below tscope_trace_get_n_wakeups()
+ * @sample: (out): filled when it is one
+ *
+ * Returns: whether wakeup @wakeup is a latency sample of
+ * tscope_trace_latency_samples() with these arguments: it ended in a
+ * switch-in, began in [@from, @to), and woke @pid (or any, -1) and a task
+ * named @comm (or any, %NULL).
+ */
+gboolean
+tscope_trace_latency_sample (TscopeTrace         *trace,
+                             guint                wakeup,
+                             gint32               pid,
+                             const char          *comm,
+                             TscopeTime           from,
+                             TscopeTime           to,
+                             TscopeLatencySample *sample)
+{
+  const TscopeTask *t;
+  TscopeWakeup w;
+
+  tscope_trace_get_wakeup (trace, wakeup, &w);
+  if (w.run == TSCOPE_NO_INDEX || w.wakeup_ts < from || w.wakeup_ts >= to)
+    return FALSE;
+  t = tscope_trace_get_task (trace, w.task);
+  if ((pid >= 0 && t->pid != pid) || (comm && g_strcmp0 (t->comm, comm) != 0))
+    return FALSE;
+  sample->index = wakeup;
+  sample->wakeup_ts = w.wakeup_ts;
+  sample->switch_ts = w.switch_ts;
+  sample->latency = w.latency;
+  sample->task = w.task;
+  sample->pid = t->pid;
+  sample->cpu = w.switch_cpu;
+  return TRUE;
 }
 
 /* latency desc, then switch time, then pid (ORACLE.md top10 order) */

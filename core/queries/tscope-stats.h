@@ -43,6 +43,13 @@ GArray     *tscope_trace_latency_samples    (TscopeTrace *trace,
                                              const char  *comm,
                                              TscopeTime   from,
                                              TscopeTime   to);
+gboolean    tscope_trace_latency_sample      (TscopeTrace         *trace,
+                                              guint                wakeup,
+                                              gint32               pid,
+                                              const char          *comm,
+                                              TscopeTime           from,
+                                              TscopeTime           to,
+                                              TscopeLatencySample *sample);
 void        tscope_latency_samples_sort_worst (GArray *samples,
                                                guint   n);
 /* What happened in a time range. */
