@@ -404,18 +404,20 @@ stretch_ending_after (const TscopeVcpuTimeline *tl,
   return lo;
 }
 
-/* Every span that overlaps [t0, t1), unclipped, in time order. */
+/* Every span that overlaps [t0, t1), unclipped, in time order, from
+ * stretch @first on (at or before the first that ends after @t0). */
 static void
-walk (const TscopeVcpuTimeline *tl,
-      TscopeTime                t0,
-      TscopeTime                t1,
-      EmitFunc                  fn,
-      gpointer                  data)
+walk_from (const TscopeVcpuTimeline *tl,
+           guint                     first,
+           TscopeTime                t0,
+           TscopeTime                t1,
+           EmitFunc                  fn,
+           gpointer                  data)
 {
   Walk w = { tl, t0, t1, fn, data, NULL, 0, 0, 0, FALSE };
   guint m = n_stretches (tl);
 
-  for (guint i = stretch_ending_after (tl, t0); i <= m; i++)
+  for (guint i = first; i <= m; i++)
     {
       Stretch prev = i > 0 ? stretch (tl, i - 1) : (Stretch) { 0, tl->life_begin, TSCOPE_VCPU_NO_CPU,
                                                                TSCOPE_VCPU_NO_REASON };
@@ -433,6 +435,17 @@ walk (const TscopeVcpuTimeline *tl,
         }
     }
   g_free (w.buf);
+}
+
+/* Every span that overlaps [t0, t1), unclipped, in time order. */
+static void
+walk (const TscopeVcpuTimeline *tl,
+      TscopeTime                t0,
+      TscopeTime                t1,
+      EmitFunc                  fn,
+      gpointer                  data)
+{
+  walk_from (tl, stretch_ending_after (tl, t0), t0, t1, fn, data);
 }
 
 static void
@@ -827,9 +840,11 @@ share_span (const TscopeVcpuSpan *s,
     }
 }
 
+/* Columns [c0, c1), the first of which holds element @lo and on. */
 static void
 exact_cells (TscopeVcpuTimeline *tl,
              Share              *x,
+             guint               lo,
              guint               c0,
              guint               c1,
              TscopeVcpuCell     *cells)
@@ -841,7 +856,7 @@ exact_cells (TscopeVcpuTimeline *tl,
   memset (x->best + k0, 0, nk * sizeof (TscopeTime));
   x->c = c0;
   x->end = c1;
-  walk (tl, columns_start (x->cols, c0), column_end (x->cols, c1 - 1), share_span, x);
+  walk_from (tl, lo / 2, columns_start (x->cols, c0), column_end (x->cols, c1 - 1), share_span, x);
   for (guint c = c0; c < c1; c++)
     {
       guint8 state = most_of (x->ns + (gsize) c * TSCOPE_VCPU_N_STATES);
@@ -894,6 +909,7 @@ tscope_vcpu_timeline_columns (TscopeVcpuTimeline *tl,
   Point pa = { 0 };
   Point pb = { 0 };
   guint run = G_MAXUINT;
+  guint run_lo = 0;
   guint from = 0;
   guint n;
 
@@ -947,7 +963,10 @@ tscope_vcpu_timeline_columns (TscopeVcpuTimeline *tl,
             }
         }
       if (exact && run == G_MAXUINT)
-        run = c;
+        {
+          run = c;
+          run_lo = lo;
+        }
       if (!exact && run != G_MAXUINT)
         {
           if (ns == NULL)
@@ -959,7 +978,7 @@ tscope_vcpu_timeline_columns (TscopeVcpuTimeline *tl,
               share.best = best;
               share.reason = reason;
             }
-          exact_cells (tl, &share, run, c, cells);
+          exact_cells (tl, &share, run_lo, run, c, cells);
           run = G_MAXUINT;
         }
       if (c < n_cols && !exact)
