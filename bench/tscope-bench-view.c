@@ -3,7 +3,8 @@
  *
  * View-query benchmark: the cost of one timeline frame (every CPU row and
  * the 20 busiest task rows, 1920 columns) at full zoom-out and at a 1 ms
- * window in the middle of FILE.  For each: the first query, which builds
+ * window in the middle of FILE, and of its vCPU rows if it has any (the
+ * column query beside the five samples a column the window drew before).  For each: the first query, which builds
  * the lazy indexes, then the median of 20 repeated queries, and of 20
  * frames panned to other places (cold caches).  Also event counts and hit
  * tests, and what the indexes cost in memory.
@@ -18,6 +19,7 @@
 
 #include <glib.h>
 
+#include "tscope-vcpu.h"
 #include "tscope-view.h"
 
 #define DEFAULT_FILE "/tmp/tsbench/big-v6.dat"
@@ -32,6 +34,8 @@ typedef struct
   guint           n_cols;
   TscopeViewCell *cells;
   guint32        *counts;
+  GPtrArray      *vcpus;            /* TscopeVcpuTimeline */
+  TscopeVcpuCell *vcpu_cells;
 } Bench;
 
 static double
@@ -82,6 +86,38 @@ task_rows (Bench      *b,
 
   for (guint i = 0; i < b->n_tasks; i++)
     tscope_view_task_row (b->trace, b->tasks[i], t0, t1, b->n_cols, b->cells);
+  return now_ms () - start;
+}
+
+static double
+vcpu_rows (Bench      *b,
+           TscopeTime  t0,
+           TscopeTime  t1)
+{
+  double start = now_ms ();
+
+  for (guint i = 0; i < b->vcpus->len; i++)
+    tscope_vcpu_timeline_columns (b->vcpus->pdata[i], t0, t1, b->n_cols, b->vcpu_cells);
+  return now_ms () - start;
+}
+
+/* What the timeline did before the column query: five points a column. */
+static double
+vcpu_rows_sampled (Bench      *b,
+                   TscopeTime  t0,
+                   TscopeTime  t1)
+{
+  double start = now_ms ();
+  double per_px = (double) (t1 - t0) / b->n_cols;
+
+  for (guint i = 0; i < b->vcpus->len; i++)
+    for (guint c = 0; c < b->n_cols; c++)
+      for (guint k = 0; k < 5; k++)
+        {
+          TscopeVcpuSpan s;
+
+          tscope_vcpu_timeline_span_at (b->vcpus->pdata[i], t0 + (TscopeTime) ((c + (k + 0.5) / 5) * per_px), &s);
+        }
   return now_ms () - start;
 }
 
@@ -211,6 +247,11 @@ window (Bench      *b,
   for (guint i = 0; i < REPEATS; i++)
     frame[i] = cpu_rows (b, t0, t1) + task_rows (b, t0, t1);
   printf ("  %-24s median %8.3f ms\n", "frame (CPU + task rows)", median (frame, REPEATS));
+  if (b->vcpus->len > 0)
+    {
+      measure (b, "vCPU rows", vcpu_rows, t0, t1, rand);
+      measure (b, "vCPU rows, 5 samples/col", vcpu_rows_sampled, t0, t1, rand);
+    }
   measure (b, "event density", ticks_rows, t0, t1, rand);
   ticks (b, t0, t1, &drawn);
   printf ("  %-24s %u of %u CPUs counted exactly (at most 16 records a column read)\n", "", drawn,
@@ -253,6 +294,12 @@ main (int    argc,
   b.cells = g_new (TscopeViewCell, b.n_cols);
   b.counts = g_new (guint32, b.n_cols);
   pick_tasks (&b);
+  b.vcpus = g_ptr_array_new_with_free_func ((GDestroyNotify) tscope_vcpu_timeline_free);
+  b.vcpu_cells = g_new (TscopeVcpuCell, b.n_cols);
+  for (guint i = 0; i < tscope_trace_get_n_vcpus (b.trace); i++)
+    g_ptr_array_add (b.vcpus, tscope_vcpu_timeline_new (b.trace, i));
+  if (b.vcpus->len > 0)
+    printf ("vCPU rows: %u\n", b.vcpus->len);
 
   first = tscope_trace_get_first_ts (b.trace);
   last = tscope_trace_get_last_ts (b.trace);
@@ -266,6 +313,8 @@ main (int    argc,
           (double) tscope_trace_get_model_bytes (b.trace) / n_events);
   g_free (b.cells);
   g_free (b.counts);
+  g_ptr_array_unref (b.vcpus);
+  g_free (b.vcpu_cells);
   g_object_unref (b.trace);
   return 0;
 }

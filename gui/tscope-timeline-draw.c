@@ -682,10 +682,9 @@ vcpu_span_label (TscopeTrace          *trace,
     }
 }
 
-#define VCPU_SAMPLES 5
-
-/* A vCPU thread's states: each pixel column in the state that holds most
- * of it; spans wide enough are labelled. */
+/* A vCPU thread's states: each pixel column as core's column query
+ * answers (the state that holds most of it, or the longest of the many
+ * stretches there); spans wide enough are labelled. */
 static void
 draw_vcpu_row (TscopeTimeline     *self,
                GtkSnapshot        *snapshot,
@@ -698,9 +697,8 @@ draw_vcpu_row (TscopeTimeline     *self,
   TscopeSpan v = _tscope_timeline_row_view (self, row);
   guint n = (guint) _tscope_timeline_plot_width (self);
   g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (TscopeVcpuSpan));
-  g_autofree float *share = NULL;
+  g_autofree TscopeVcpuCell *cells = NULL;
   g_autofree guint8 *col = NULL;
-  g_autofree float *exit_share = NULL;
   g_autofree guint16 *exit_reason = NULL;
   double per_px;
   GdkRGBA text = { 1, 1, 1, 1 };
@@ -709,60 +707,18 @@ draw_vcpu_row (TscopeTimeline     *self,
   if (n == 0 || v.end <= v.begin)
     return;
   per_px = (double) (v.end - v.begin) / n;
-  share = g_new0 (float, (gsize) n * TSCOPE_VCPU_N_STATES);
+  cells = g_new (TscopeVcpuCell, n);
   col = g_new (guint8, n);
-  exit_share = g_new0 (float, n);
   exit_reason = g_new (guint16, n);
+  tscope_vcpu_timeline_columns (tl, v.begin, v.end, n, cells);
   for (guint c = 0; c < n; c++)
-    exit_reason[c] = TSCOPE_VCPU_NO_REASON;
-  /* zoomed out over a busy vCPU (millions of exits): sample each column
-   * at a few points instead of walking every span, so that a frame costs
-   * the same however long the trace */
-  if (tscope_vcpu_timeline_count (tl, v.begin, v.end) > 2 * n)
     {
-      for (guint c = 0; c < n; c++)
-        for (guint k = 0; k < VCPU_SAMPLES; k++)
-          {
-            TscopeVcpuSpan s;
-            TscopeTime t = v.begin + (TscopeTime) ((c + (k + 0.5) / VCPU_SAMPLES) * per_px);
-
-            if (tscope_vcpu_timeline_span_at (tl, t, &s))
-              share[c * TSCOPE_VCPU_N_STATES + s.state] += 1;
-          }
+      col[c] = cells[c].state < TSCOPE_VCPU_N_STATES ? cells[c].state : G_MAXUINT8;
+      exit_reason[c] = cells[c].state == TSCOPE_VCPU_EXIT ? cells[c].reason : TSCOPE_VCPU_NO_REASON;
     }
-  else
+  /* the labels: a span is labelled when 40 px wide, so in windows of few spans */
+  if (tscope_vcpu_timeline_count (tl, v.begin, v.end) <= 2 * n)
     tscope_vcpu_timeline_spans (tl, v.begin, v.end, spans);
-  for (guint i = 0; i < spans->len; i++)
-    {
-      const TscopeVcpuSpan *s = &g_array_index (spans, TscopeVcpuSpan, i);
-      double a = (double) (MAX (s->begin, v.begin) - v.begin) / per_px;
-      double b = (double) (MIN (s->end, v.end) - v.begin) / per_px;
-
-      for (guint c = (guint) a; c < n && c < b; c++)
-        {
-          float part = (float) (MIN (b, c + 1.0) - MAX (a, (double) c));
-
-          share[c * TSCOPE_VCPU_N_STATES + s->state] += part;
-          /* the exit that holds most of the column gives it its colour */
-          if (s->state == TSCOPE_VCPU_EXIT && part > exit_share[c])
-            {
-              exit_share[c] = part;
-              exit_reason[c] = s->reason;
-            }
-        }
-    }
-  for (guint c = 0; c < n; c++)
-    {
-      float best = 0;
-
-      col[c] = G_MAXUINT8;
-      for (guint k = 0; k < TSCOPE_VCPU_N_STATES; k++)
-        if (share[c * TSCOPE_VCPU_N_STATES + k] > best)
-          {
-            best = share[c * TSCOPE_VCPU_N_STATES + k];
-            col[c] = (guint8) k;
-          }
-    }
   for (guint c = 0; c < n;)
     {
       guint e = c + 1;

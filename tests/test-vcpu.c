@@ -391,6 +391,205 @@ test_host_guest_pair (void)
   g_assert_cmpuint (outside, ==, 0);
 }
 
+/* The state whose spans cover most of [a, b) (the first on a tie), and
+ * whether @state covers any of it. */
+static guint8
+column_majority (const GArray *spans,
+                 TscopeTime    a,
+                 TscopeTime    b,
+                 guint8        state,
+                 gboolean     *present)
+{
+  TscopeTime ns[TSCOPE_VCPU_N_STATES] = { 0 };
+  guint8 best = TSCOPE_VCPU_N_STATES;
+
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const TscopeVcpuSpan *s = &g_array_index (spans, TscopeVcpuSpan, i);
+
+      ns[s->state] += MAX (MIN (s->end, b) - MAX (s->begin, a), 0);
+    }
+  for (guint8 k = 0; k < TSCOPE_VCPU_N_STATES; k++)
+    if (ns[k] > 0 && (best == TSCOPE_VCPU_N_STATES || ns[k] > ns[best]))
+      best = k;
+  *present = state < TSCOPE_VCPU_N_STATES && ns[state] > 0;
+  return best;
+}
+
+/* Where the host period around @t begins (@dir < 0) or ends: the spans
+ * of a whole timeline, searched. */
+static TscopeTime
+host_period_edge (const GArray *all,
+                  TscopeTime    t,
+                  gint          dir)
+{
+  guint lo = 0;
+  guint hi = all->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (all, TscopeVcpuSpan, mid).end <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == all->len || g_array_index (all, TscopeVcpuSpan, lo).begin > t
+      || g_array_index (all, TscopeVcpuSpan, lo).state == TSCOPE_VCPU_GUEST)
+    return t;
+  while (dir < 0 && lo > 0 && g_array_index (all, TscopeVcpuSpan, lo - 1).state != TSCOPE_VCPU_GUEST
+         && g_array_index (all, TscopeVcpuSpan, lo - 1).end == g_array_index (all, TscopeVcpuSpan, lo).begin)
+    lo--;
+  while (dir > 0 && lo + 1 < all->len && g_array_index (all, TscopeVcpuSpan, lo + 1).state != TSCOPE_VCPU_GUEST
+         && g_array_index (all, TscopeVcpuSpan, lo + 1).begin == g_array_index (all, TscopeVcpuSpan, lo).end)
+    lo++;
+  return dir < 0 ? g_array_index (all, TscopeVcpuSpan, lo).begin : g_array_index (all, TscopeVcpuSpan, lo).end;
+}
+
+/* One window's columns against the spans: a column inside one span is in
+ * its state (and an exit's reason), exactly as the span drawn alone; a
+ * column of a few stretches is in the state that covers most of it; one
+ * of many is in a state that is there, or in the host periods it cuts
+ * (each counts as the state that holds most of it). */
+static guint
+check_columns (TscopeVcpuTimeline *tl,
+               const GArray       *all,
+               TscopeTime          t0,
+               TscopeTime          t1,
+               guint               n_cols)
+{
+  g_autofree TscopeVcpuCell *cells = g_new (TscopeVcpuCell, n_cols);
+  guint inside = 0;
+
+  tscope_vcpu_timeline_columns (tl, t0, t1, n_cols, cells);
+  for (guint c = 0; c < n_cols; c++)
+    {
+      TscopeTime a = tscope_view_column_start (t0, t1, n_cols, c);
+      TscopeTime b = MAX (tscope_view_column_start (t0, t1, n_cols, c + 1), a + 1);
+      g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (TscopeVcpuSpan));
+      TscopeVcpuSpan s1;
+      TscopeVcpuSpan s2;
+      gboolean k1 = tscope_vcpu_timeline_span_at (tl, a, &s1);
+      gboolean k2 = tscope_vcpu_timeline_span_at (tl, b - 1, &s2);
+      gboolean present;
+      guint8 most;
+
+      if (k1 && k2 && s1.begin == s2.begin)
+        {
+          g_assert_cmpuint (cells[c].state, ==, s1.state);
+          g_assert_false (cells[c].many);
+          if (s1.state == TSCOPE_VCPU_EXIT)
+            g_assert_cmpuint (cells[c].reason, ==, s1.reason);
+          inside++;
+          continue;
+        }
+      tscope_vcpu_timeline_spans (tl, a, b, spans);
+      most = column_majority (spans, a, b, cells[c].state, &present);
+      if (!cells[c].many)
+        g_assert_cmpuint (cells[c].state, ==, most);
+      else if (!present)
+        {
+          TscopeTime a2 = host_period_edge (all, a, -1);
+          TscopeTime b2 = host_period_edge (all, b - 1, 1);
+
+          g_array_set_size (spans, 0);
+          tscope_vcpu_timeline_spans (tl, a2, MAX (b2, b), spans);
+          column_majority (spans, a2, MAX (b2, b), cells[c].state, &present);
+          g_assert_true (present);
+        }
+    }
+  return inside;
+}
+
+/* The column query against the spans at many zooms, from the whole trace
+ * to a few ns a column. */
+static void
+test_columns (void)
+{
+  static const char *const names[] = { "kvm", "public-kvm-host", "kvm-guest" };
+
+  for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+    {
+      g_autoptr(TscopeTrace) trace = load (names[n]);
+      TscopeTime first = tscope_trace_get_first_ts (trace);
+      TscopeTime len = tscope_trace_get_last_ts (trace) - first;
+      g_autoptr(GRand) rand = g_rand_new_with_seed (17 + n);
+      guint inside = 0;
+
+      for (guint i = 0; i < tscope_trace_get_n_vcpus (trace); i++)
+        {
+          g_autoptr(TscopeVcpuTimeline) tl = tscope_vcpu_timeline_new (trace, i);
+          g_autoptr(TscopeVcpuReport) r = tscope_vcpu_report_new (trace, i);
+          static const TscopeTime widths[] = { 0, 20, 500, 20000, 2000000, 200000000 };
+
+          for (guint z = 0; z < G_N_ELEMENTS (widths); z++)
+            for (guint k = 0; k < (z == 0 ? 1 : 3); k++)
+              {
+                /* the whole trace, else a window 1/20, 1/500 of it, 50 us, 500 ns, 5 ns a column */
+                TscopeTime w = z == 0 ? len : z < 3 ? len / widths[z] : 100000000000 / widths[z];
+                TscopeTime a = first + (TscopeTime) (g_rand_double (rand) * (double) MAX (len - w, 1));
+
+                inside += check_columns (tl, r->spans, z == 0 ? first : a, (z == 0 ? first : a) + MAX (w, 1), 1000);
+              }
+        }
+      g_test_message ("%s: %u columns inside one span", names[n], inside);
+      g_assert_cmpuint (inside, >, 1000);
+    }
+}
+
+/* Zoomed out, an exit longer than every stretch around it stays visible
+ * in a column it covers a quarter of. */
+static void
+test_columns_outlier (void)
+{
+  g_autoptr(TscopeTrace) trace = load ("public-kvm-host");
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < tscope_trace_get_n_vcpus (trace) && !found; i++)
+    {
+      g_autoptr(TscopeVcpuReport) r = tscope_vcpu_report_new (trace, i);
+      g_autoptr(TscopeVcpuTimeline) tl = tscope_vcpu_timeline_new (trace, i);
+
+      for (guint s = 1; s + 1 < r->spans->len && !found; s++)
+        {
+          const TscopeVcpuSpan *x = &g_array_index (r->spans, TscopeVcpuSpan, s);
+          TscopeTime d = x->end - x->begin;
+          TscopeTime a = x->begin - 2 * d;
+          TscopeTime b = x->begin + 2 * d;
+          TscopeVcpuCell cells[50];
+          guint around = 0;
+          gboolean longest = TRUE;
+          gboolean present;
+          g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (TscopeVcpuSpan));
+
+          if (x->state != TSCOPE_VCPU_EXIT || g_array_index (r->spans, TscopeVcpuSpan, s - 1).state != TSCOPE_VCPU_GUEST
+              || g_array_index (r->spans, TscopeVcpuSpan, s + 1).state != TSCOPE_VCPU_GUEST || d < 100)
+            continue;
+          /* no host period of this trace is more than one span: no sched_switch */
+          tscope_vcpu_timeline_spans (tl, a, b, spans);
+          for (guint k = 0; k < spans->len; k++)
+            {
+              const TscopeVcpuSpan *y = &g_array_index (spans, TscopeVcpuSpan, k);
+
+              around++;
+              if (y->begin != x->begin && y->end - y->begin >= d)
+                longest = FALSE;
+            }
+          if (!longest || around < 12 || column_majority (spans, a, b, TSCOPE_VCPU_EXIT, &present) == TSCOPE_VCPU_EXIT)
+            continue;
+          tscope_vcpu_timeline_columns (tl, a, a + 50 * (b - a), G_N_ELEMENTS (cells), cells);
+          g_test_message ("exit of %" G_GINT64_FORMAT " ns at %" G_GINT64_FORMAT " among %u spans", d, x->begin,
+                          around);
+          g_assert_true (cells[0].many);
+          g_assert_cmpuint (cells[0].state, ==, TSCOPE_VCPU_EXIT);
+          g_assert_cmpuint (cells[0].reason, ==, x->reason);
+          found = TRUE;
+        }
+    }
+  g_assert_true (found);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -401,5 +600,7 @@ main (int    argc,
   g_test_add_func ("/vcpu/public-host", test_public_host);
   g_test_add_func ("/vcpu/qemu-here", test_qemu_here);
   g_test_add_func ("/vcpu/host-guest-pair", test_host_guest_pair);
+  g_test_add_func ("/vcpu/columns", test_columns);
+  g_test_add_func ("/vcpu/columns-outlier", test_columns_outlier);
   return g_test_run ();
 }

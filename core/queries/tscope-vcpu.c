@@ -6,7 +6,11 @@
  * state model (running, runnable, sleeping) — and the numbers a user asks
  * of it.  Nothing is stored at load beyond those models: a timeline indexes
  * its thread's guest spans (4 bytes each) and lists the spans of a window
- * when asked.
+ * when asked.  Its pixel columns are a sweep as the CPU and task rows'
+ * (tscope-view-index.c): a column of a few spans is shared out exactly,
+ * one of many is answered from an index built the first time a column
+ * holds many (durations, time per state every 64 stretches and a mipmap of
+ * the longest, about 13 bytes a stretch).
  */
 #include "config.h"
 
@@ -14,9 +18,15 @@
 #include <string.h>
 
 #include "tscope-vcpu.h"
-#include "tscope-view.h"
+#include "tscope-view-private.h"
 
-#define NONE G_MAXUINT
+/* A timeline alternates host periods and guest stretches: element 2i is
+ * the host period before stretch i (the last one runs to the end of the
+ * thread's life), element 2i + 1 is stretch i.  Columns that hold many
+ * elements are drawn from a mipmap of the longest element. */
+#define ELEMENT_SHIFT 4         /* elements per level-0 mipmap entry: 16 */
+#define BLOCK_SHIFT 6           /* elements per block of the index's times: 64 */
+#define EXACT_ELEMENTS 8        /* a column holding up to this many is shared out exactly */
 
 struct _TscopeVcpuTimeline
 {
@@ -31,6 +41,17 @@ struct _TscopeVcpuTimeline
   TscopeTime   pre_begin;
   TscopeTime   life_begin;
   TscopeTime   life_end;
+  const TscopeVcpu       *v;  /* borrowed from the trace */
+  const TscopeGuestSpans *g;
+  /* the column index, built when a column first holds many elements */
+  gboolean     indexed;
+  Mipmap       elements;      /* the longest element */
+  guint32     *dur;           /* [e]: element e's duration, saturated */
+  guint        n_blocks;
+  gint64      *block_begin;   /* [k]: where element k * 64 begins */
+  TscopeTime  *block_ns;      /* [k * N_STATES + s]: time in state s before it */
+  guint8      *gap_state;     /* [i]: the state that holds most of host period i */
+  guint16     *gap_reason;    /* [i]: the reason of that state's longest span there */
 };
 
 /* One stretch in guest mode: a guest span, or the edges' open ones. */
@@ -67,12 +88,12 @@ n_stretches (const TscopeVcpuTimeline *tl)
   return tl->has_pre + tl->guest->len + tl->has_open;
 }
 
-static Stretch
+static inline Stretch
 stretch (const TscopeVcpuTimeline *tl,
          guint                     i)
 {
-  const TscopeVcpu *v = tscope_trace_get_vcpu (tl->trace, tl->vcpu);
-  const TscopeGuestSpans *g = tscope_trace_get_guest_spans (tl->trace);
+  const TscopeVcpu *v = tl->v;
+  const TscopeGuestSpans *g = tl->g;
   guint k;
 
   if (tl->has_pre && i == 0)
@@ -121,6 +142,8 @@ tscope_vcpu_timeline_new (TscopeTrace *trace,
   tl = g_new0 (TscopeVcpuTimeline, 1);
   tl->trace = g_object_ref (trace);
   tl->vcpu = vcpu;
+  tl->v = v;
+  tl->g = g;
   tl->task = v->task;
   tl->sched = tscope_trace_has_sched_events (trace) && t->n_runs > 0;
   tl->guest = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -156,6 +179,15 @@ tscope_vcpu_timeline_free (TscopeVcpuTimeline *tl)
     return;
   g_array_unref (tl->guest);
   g_array_unref (tl->user);
+  if (tl->indexed)
+    {
+      _tscope_view_mipmap_clear (&tl->elements);
+      g_free (tl->dur);
+      g_free (tl->block_begin);
+      g_free (tl->block_ns);
+      g_free (tl->gap_state);
+      g_free (tl->gap_reason);
+    }
   g_object_unref (tl->trace);
   g_free (tl);
 }
@@ -372,18 +404,20 @@ stretch_ending_after (const TscopeVcpuTimeline *tl,
   return lo;
 }
 
-/* Every span that overlaps [t0, t1), unclipped, in time order. */
+/* Every span that overlaps [t0, t1), unclipped, in time order, from
+ * stretch @first on (at or before the first that ends after @t0). */
 static void
-walk (const TscopeVcpuTimeline *tl,
-      TscopeTime                t0,
-      TscopeTime                t1,
-      EmitFunc                  fn,
-      gpointer                  data)
+walk_from (const TscopeVcpuTimeline *tl,
+           guint                     first,
+           TscopeTime                t0,
+           TscopeTime                t1,
+           EmitFunc                  fn,
+           gpointer                  data)
 {
   Walk w = { tl, t0, t1, fn, data, NULL, 0, 0, 0, FALSE };
   guint m = n_stretches (tl);
 
-  for (guint i = stretch_ending_after (tl, t0); i <= m; i++)
+  for (guint i = first; i <= m; i++)
     {
       Stretch prev = i > 0 ? stretch (tl, i - 1) : (Stretch) { 0, tl->life_begin, TSCOPE_VCPU_NO_CPU,
                                                                TSCOPE_VCPU_NO_REASON };
@@ -401,6 +435,17 @@ walk (const TscopeVcpuTimeline *tl,
         }
     }
   g_free (w.buf);
+}
+
+/* Every span that overlaps [t0, t1), unclipped, in time order. */
+static void
+walk (const TscopeVcpuTimeline *tl,
+      TscopeTime                t0,
+      TscopeTime                t1,
+      EmitFunc                  fn,
+      gpointer                  data)
+{
+  walk_from (tl, stretch_ending_after (tl, t0), t0, t1, fn, data);
 }
 
 static void
@@ -472,6 +517,473 @@ tscope_vcpu_timeline_span_at (TscopeVcpuTimeline *tl,
   span->end = G_MININT64;
   walk (tl, t, t + 1, keep_span, span);
   return span->end > t;
+}
+
+/* ---- pixel columns ---- */
+
+static inline guint
+n_elements (const TscopeVcpuTimeline *tl)
+{
+  return 2 * n_stretches (tl) + 1;
+}
+
+static inline TscopeTime
+element_begin (const TscopeVcpuTimeline *tl,
+               guint                     e)
+{
+  if (e & 1)
+    return stretch (tl, e / 2).begin;
+  return e > 0 ? stretch (tl, e / 2 - 1).end : tl->life_begin;
+}
+
+static inline TscopeTime
+element_end (const TscopeVcpuTimeline *tl,
+             guint                     e)
+{
+  if (e & 1)
+    return stretch (tl, e / 2).end;
+  return e / 2 < n_stretches (tl) ? stretch (tl, e / 2).begin : tl->life_end;
+}
+
+/* From the trace's own arrays: while the index is built. */
+static gint64
+element_dur (gpointer data,
+             guint32  e)
+{
+  const TscopeVcpuTimeline *tl = data;
+
+  return MAX (element_end (tl, e) - element_begin (tl, e), 0);
+}
+
+/* From the index: it keeps each element's duration, saturated. */
+static inline gint64
+index_dur (gpointer data,
+           guint32  e)
+{
+  const TscopeVcpuTimeline *tl = data;
+
+  return tl->dur[e] < G_MAXUINT32 ? (gint64) tl->dur[e] : element_dur (data, e);
+}
+
+static inline guint8
+element_state (const TscopeVcpuTimeline *tl,
+               guint                     e)
+{
+  return (e & 1) ? TSCOPE_VCPU_GUEST : tl->gap_state[e / 2];
+}
+
+/* Adds up one host period's spans by state. */
+typedef struct
+{
+  TscopeTime ns[TSCOPE_VCPU_N_STATES];
+  TscopeTime longest[TSCOPE_VCPU_N_STATES];
+  guint16    reason[TSCOPE_VCPU_N_STATES];
+} GapSum;
+
+static void
+gap_add (const TscopeVcpuSpan *s,
+         gpointer              data)
+{
+  GapSum *sum = data;
+  TscopeTime d = s->end - s->begin;
+
+  sum->ns[s->state] += d;
+  if (d > sum->longest[s->state])
+    {
+      sum->longest[s->state] = d;
+      sum->reason[s->state] = s->reason;
+    }
+}
+
+/* The state that holds most of it (the first on a tie, as a column of
+ * spans is coloured), or TSCOPE_VCPU_N_STATES when it is empty. */
+static guint8
+most_of (const TscopeTime ns[TSCOPE_VCPU_N_STATES])
+{
+  guint8 best = TSCOPE_VCPU_N_STATES;
+
+  for (guint8 k = 0; k < TSCOPE_VCPU_N_STATES; k++)
+    if (ns[k] > 0 && (best == TSCOPE_VCPU_N_STATES || ns[k] > ns[best]))
+      best = k;
+  return best;
+}
+
+/* One walk over the whole timeline, as tscope_vcpu_report_new() makes:
+ * what each host period is drawn as, every element's duration, the time
+ * in each state before every block of 64, and the longest elements. */
+static void
+column_index (TscopeVcpuTimeline *tl)
+{
+  guint m = n_stretches (tl);
+  guint n = n_elements (tl);
+  Walk w = { tl, G_MININT64, G_MAXINT64, gap_add, NULL, NULL, 0, 0, 0, FALSE };
+  TscopeTime ns[TSCOPE_VCPU_N_STATES] = { 0 };
+
+  tl->gap_state = g_new (guint8, m + 1);
+  tl->gap_reason = g_new (guint16, m + 1);
+  for (guint i = 0; i <= m; i++)
+    {
+      Stretch prev = i > 0 ? stretch (tl, i - 1) : (Stretch) { 0, tl->life_begin, TSCOPE_VCPU_NO_CPU,
+                                                               TSCOPE_VCPU_NO_REASON };
+      GapSum sum = { { 0 } };
+
+      w.data = &sum;
+      host_period (&w, prev.end, i < m ? stretch (tl, i).begin : tl->life_end, prev.cpu, prev.reason);
+      tl->gap_state[i] = most_of (sum.ns);
+      tl->gap_reason[i] = tl->gap_state[i] < TSCOPE_VCPU_N_STATES ? sum.reason[tl->gap_state[i]]
+                                                                  : TSCOPE_VCPU_NO_REASON;
+    }
+  g_free (w.buf);
+  tl->dur = g_new (guint32, n);
+  tl->n_blocks = (n + (1u << BLOCK_SHIFT) - 1) >> BLOCK_SHIFT;
+  tl->block_begin = g_new (gint64, tl->n_blocks);
+  tl->block_ns = g_new (TscopeTime, (gsize) tl->n_blocks * TSCOPE_VCPU_N_STATES);
+  for (guint e = 0; e < n; e++)
+    {
+      gint64 d = element_dur (tl, e);
+      guint8 state = element_state (tl, e);
+
+      if ((e & ((1u << BLOCK_SHIFT) - 1)) == 0)
+        {
+          tl->block_begin[e >> BLOCK_SHIFT] = element_begin (tl, e);
+          memcpy (tl->block_ns + (gsize) (e >> BLOCK_SHIFT) * TSCOPE_VCPU_N_STATES, ns, sizeof ns);
+        }
+      tl->dur[e] = (guint32) MIN (d, (gint64) G_MAXUINT32);
+      if (state < TSCOPE_VCPU_N_STATES)
+        ns[state] += d;
+    }
+  _tscope_view_mipmap_build (&tl->elements, n, ELEMENT_SHIFT, G_MAXUINT32, index_dur, tl);
+  tl->indexed = TRUE;
+}
+
+static gboolean
+element_starts_at_or_after (gpointer data,
+                            guint    e,
+                            gint64   t)
+{
+  return element_begin (data, e) >= t;
+}
+
+/* Where @t falls: the elements that begin before it, where the next one
+ * begins, and the time in each state from the start of the thread's life
+ * to @t (a host period counted as the state that holds most of it). */
+typedef struct
+{
+  guint      before;
+  TscopeTime next;
+  guint      block;               /* the block searched from, for the next point */
+  TscopeTime ns[TSCOPE_VCPU_N_STATES];
+} Point;
+
+/* With the index: its block starts from @p's block on (a sweep goes
+ * forward), then one block's durations in order. */
+static void
+locate (const TscopeVcpuTimeline *tl,
+        TscopeTime                t,
+        Point                    *p)
+{
+  guint n = n_elements (tl);
+  guint from = p->block < tl->n_blocks && tl->block_begin[p->block] < t ? p->block : 0;
+  guint k = gallop (from, tl->n_blocks, start_at_or_after, tl->block_begin, t);
+  guint e;
+  guint end;
+  TscopeTime at;
+
+  memset (p->ns, 0, sizeof p->ns);
+  p->block = k;
+  p->before = 0;
+  p->next = k < tl->n_blocks ? tl->block_begin[k] : G_MAXINT64;
+  if (k == 0)
+    return;
+  k--;
+  p->block = k;
+  memcpy (p->ns, tl->block_ns + (gsize) k * TSCOPE_VCPU_N_STATES, sizeof p->ns);
+  at = tl->block_begin[k];
+  end = MIN (n, (k + 1) << BLOCK_SHIFT);
+  for (e = k << BLOCK_SHIFT; e < end && at < t; e++)
+    {
+      gint64 d = index_dur ((gpointer) tl, e);
+      guint8 state = element_state (tl, e);
+
+      if (state < TSCOPE_VCPU_N_STATES)
+        p->ns[state] += MIN (d, t - at);
+      at += d;
+    }
+  p->before = e;
+  if (e < end)
+    p->next = at;
+}
+
+/* Offers the longest of elements [x, y), which lie in one level-0 block:
+ * the block's longest if it is among them, nothing if it cannot beat the
+ * pick so far (@before: they come before the pick's and win a tie), else
+ * each of them. */
+static void
+partial_best (TscopeVcpuTimeline *tl,
+              guint               x,
+              guint               y,
+              gboolean            before,
+              Pick               *p)
+{
+  const Mipmap *m = &tl->elements;
+  Best e;
+
+  if (x >= y)
+    return;
+  e = m->level[0][x >> ELEMENT_SHIFT];
+  if (e.index == NONE)
+    return;
+  if (e.index >= x && e.index < y)
+    pick_offer_best (p, m, e, 0, index_dur, tl);
+  else if (e.dur >= m->cap || e.dur > p->dur || (before && e.dur == p->dur))
+    for (guint i = x; i < y; i++)
+      pick_offer (p, i, index_dur (tl, i));
+}
+
+/* The longest of elements [lo, hi). */
+static guint
+longest_element (TscopeVcpuTimeline *tl,
+                 guint               lo,
+                 guint               hi)
+{
+  const guint block = 1u << ELEMENT_SHIFT;
+  guint b0 = (lo + block - 1) >> ELEMENT_SHIFT;
+  guint b1 = hi >> ELEMENT_SHIFT;
+  Pick p = PICK_INIT;
+
+  if (b0 < b1)
+    {
+      mipmap_query (&tl->elements, b0, b1, &p, 0, index_dur, tl);
+      partial_best (tl, lo, b0 << ELEMENT_SHIFT, TRUE, &p);
+      partial_best (tl, b1 << ELEMENT_SHIFT, hi, FALSE, &p);
+    }
+  else
+    partial_best (tl, lo, hi, FALSE, &p);
+  return p.index;
+}
+
+/* A column [a, b) of elements [lo, hi), many: the state that holds most of
+ * it, unless the longest element wholly inside is a host period spent on
+ * an exit (handling it, in userspace or waiting for a host CPU): that
+ * stands out. */
+static void
+many_cell (TscopeVcpuTimeline *tl,
+           const Point        *a,
+           const Point        *b,
+           guint               lo,
+           guint               hi,
+           TscopeVcpuCell     *cell)
+{
+  /* of those wholly inside: the first and last may lie mostly outside */
+  guint e = hi - lo > 2 ? longest_element (tl, lo + 1, hi - 1) : NONE;
+  TscopeTime ns[TSCOPE_VCPU_N_STATES];
+
+  cell->many = TRUE;
+  if (e != NONE && !(e & 1))
+    {
+      guint8 state = tl->gap_state[e / 2];
+
+      if (state == TSCOPE_VCPU_EXIT || state == TSCOPE_VCPU_USER || state == TSCOPE_VCPU_RUNNABLE)
+        {
+          cell->state = state;
+          cell->reason = tl->gap_reason[e / 2];
+          return;
+        }
+    }
+  for (guint k = 0; k < TSCOPE_VCPU_N_STATES; k++)
+    ns[k] = b->ns[k] - a->ns[k];
+  cell->state = most_of (ns);
+  cell->reason = TSCOPE_VCPU_NO_REASON;
+  if (e != NONE && !(e & 1) && tl->gap_state[e / 2] == cell->state)
+    cell->reason = tl->gap_reason[e / 2];
+}
+
+/* Columns [c, end) shared out exactly among the spans that overlap them. */
+typedef struct
+{
+  const Columns  *cols;
+  guint           c;              /* the first column the next span may overlap */
+  guint           end;
+  TscopeTime     *ns;             /* [col * N_STATES + state] */
+  TscopeTime     *best;           /* the largest part of one span, likewise */
+  guint16        *reason;         /* that span's reason, likewise */
+} Share;
+
+static inline TscopeTime
+column_end (const Columns *cols,
+            guint          c)
+{
+  return MAX (columns_start (cols, c + 1), columns_start (cols, c) + 1);
+}
+
+static void
+share_span (const TscopeVcpuSpan *s,
+            gpointer              data)
+{
+  Share *x = data;
+
+  while (x->c < x->end && column_end (x->cols, x->c) <= s->begin)
+    x->c++;
+  for (guint c = x->c; c < x->end && columns_start (x->cols, c) < s->end; c++)
+    {
+      TscopeTime part = MIN (s->end, column_end (x->cols, c)) - MAX (s->begin, columns_start (x->cols, c));
+      guint k = c * TSCOPE_VCPU_N_STATES + s->state;
+
+      if (part <= 0)
+        continue;
+      x->ns[k] += part;
+      if (part > x->best[k])
+        {
+          x->best[k] = part;
+          x->reason[k] = s->reason;
+        }
+    }
+}
+
+/* Columns [c0, c1), the first of which holds element @lo and on. */
+static void
+exact_cells (TscopeVcpuTimeline *tl,
+             Share              *x,
+             guint               lo,
+             guint               c0,
+             guint               c1,
+             TscopeVcpuCell     *cells)
+{
+  gsize k0 = (gsize) c0 * TSCOPE_VCPU_N_STATES;
+  gsize nk = (gsize) (c1 - c0) * TSCOPE_VCPU_N_STATES;
+
+  memset (x->ns + k0, 0, nk * sizeof (TscopeTime));
+  memset (x->best + k0, 0, nk * sizeof (TscopeTime));
+  x->c = c0;
+  x->end = c1;
+  walk_from (tl, lo / 2, columns_start (x->cols, c0), column_end (x->cols, c1 - 1), share_span, x);
+  for (guint c = c0; c < c1; c++)
+    {
+      guint8 state = most_of (x->ns + (gsize) c * TSCOPE_VCPU_N_STATES);
+
+      cells[c].state = state;
+      cells[c].many = FALSE;
+      cells[c].reason = state < TSCOPE_VCPU_N_STATES ? x->reason[c * TSCOPE_VCPU_N_STATES + state]
+                                                     : TSCOPE_VCPU_NO_REASON;
+    }
+}
+
+/**
+ * tscope_vcpu_timeline_columns:
+ * @t0: start of the window
+ * @t1: end of the window, after @t0
+ * @n_cols: pixel columns (see tscope_view_column_start())
+ * @cells: (out caller-allocates) (array length=n_cols): what each column shows
+ *
+ * What each column of a vCPU row shows.  The timeline alternates host
+ * periods (from an exit to the next entry) and guest stretches.  A column
+ * that holds a few of them is in the state whose spans cover most of it
+ * (the first state on a tie), with the reason of that state's span that
+ * holds most of it: exactly what drawing the spans one by one shows.  A
+ * column that holds more is in the state that covers most of it too, each
+ * host period counted as the state that holds most of that period; but
+ * when the longest of its stretches is a host period spent on an exit
+ * (handling it, in host userspace, or runnable), the column is in that
+ * state with that exit's reason, so that an exit that outlasts everything
+ * around it stays visible at any zoom (of the stretches wholly inside
+ * the column).
+ *
+ * The first column of many stretches walks the timeline once and keeps an
+ * index of about 13 bytes a stretch (what each host period is drawn as,
+ * durations, the time in each state every 64 stretches, a mipmap of the
+ * longest); a frame then costs a search and a scan of one block a column,
+ * whatever the zoom.  Not thread-safe: one timeline per thread.
+ */
+void
+tscope_vcpu_timeline_columns (TscopeVcpuTimeline *tl,
+                              TscopeTime          t0,
+                              TscopeTime          t1,
+                              guint               n_cols,
+                              TscopeVcpuCell     *cells)
+{
+  g_autofree TscopeTime *ns = NULL;
+  g_autofree TscopeTime *best = NULL;
+  g_autofree guint16 *reason = NULL;
+  Columns cols;
+  Share share;
+  Point pa = { 0 };
+  Point pb = { 0 };
+  guint run = G_MAXUINT;
+  guint run_lo = 0;
+  guint from = 0;
+  guint n;
+
+  g_return_if_fail (tl != NULL && t1 > t0);
+  g_return_if_fail (n_cols == 0 || cells != NULL);
+  if (n_cols == 0)
+    return;
+  n = n_elements (tl);
+  columns_init (&cols, t0, t1, n_cols);
+  share.cols = &cols;
+  for (guint c = 0; c <= n_cols; c++)
+    {
+      guint lo = 0;
+      guint hi = 0;
+      gboolean exact = FALSE;
+
+      if (c < n_cols)
+        {
+          TscopeTime a = columns_start (&cols, c);
+          TscopeTime b = column_end (&cols, c);
+
+          /* the elements that begin before a, and before b: the column
+           * holds the last of the first, unless the next begins at a, and
+           * the rest of the second */
+          if (tl->indexed)
+            {
+              if (c == 0 || column_end (&cols, c - 1) != a)
+                locate (tl, a, &pb);
+              pa = pb;
+              locate (tl, b, &pb);
+              lo = pa.before;
+              hi = pb.before;
+              if (lo > 0 && pa.next != a)
+                lo--;
+            }
+          else
+            {
+              lo = gallop (from, n, element_starts_at_or_after, tl, a);
+              hi = gallop (lo, n, element_starts_at_or_after, tl, b);
+              from = lo;
+              if (lo > 0 && (lo == n || element_begin (tl, lo) != a))
+                lo--;
+            }
+          exact = hi - MIN (lo, hi) <= EXACT_ELEMENTS;
+          if (!exact && !tl->indexed)
+            {
+              /* from the first column again, all with the index */
+              column_index (tl);
+              tscope_vcpu_timeline_columns (tl, t0, t1, n_cols, cells);
+              return;
+            }
+        }
+      if (exact && run == G_MAXUINT)
+        {
+          run = c;
+          run_lo = lo;
+        }
+      if (!exact && run != G_MAXUINT)
+        {
+          if (ns == NULL)
+            {
+              ns = g_new (TscopeTime, (gsize) n_cols * TSCOPE_VCPU_N_STATES);
+              best = g_new (TscopeTime, (gsize) n_cols * TSCOPE_VCPU_N_STATES);
+              reason = g_new (guint16, (gsize) n_cols * TSCOPE_VCPU_N_STATES);
+              share.ns = ns;
+              share.best = best;
+              share.reason = reason;
+            }
+          exact_cells (tl, &share, run_lo, run, c, cells);
+          run = G_MAXUINT;
+        }
+      if (c < n_cols && !exact)
+        many_cell (tl, &pa, &pb, lo, hi, &cells[c]);
+    }
 }
 
 /* ---- the numbers ---- */

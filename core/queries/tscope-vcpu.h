@@ -86,8 +86,18 @@ typedef struct
   GArray     *vcpus;        /* guint: vCPU indexes, by vCPU number */
 } TscopeVm;
 
+/* What one pixel column of a vCPU row shows
+ * (tscope_vcpu_timeline_columns()). */
+typedef struct
+{
+  guint8  state;            /* TscopeVcpuState, or TSCOPE_VCPU_N_STATES: nothing known */
+  guint8  many;             /* TRUE: more stretches than shared out exactly; the longest drew it */
+  guint16 reason;           /* the reason of the span drawn (EXIT: of its exit), or
+                               TSCOPE_VCPU_NO_REASON */
+} TscopeVcpuCell;
+
 /* A vCPU thread's guest spans and userspace exits, indexed for window
- * queries (4 bytes per kvm_exit). */
+ * queries (4 bytes per kvm_exit; columns of many spans add about 13). */
 typedef struct _TscopeVcpuTimeline TscopeVcpuTimeline;
 
 const char       *tscope_vcpu_state_name    (TscopeVcpuState state);
@@ -104,6 +114,11 @@ void              tscope_vcpu_timeline_spans (TscopeVcpuTimeline *timeline,
                                               TscopeTime          t0,
                                               TscopeTime          t1,
                                               GArray             *spans);
+void              tscope_vcpu_timeline_columns (TscopeVcpuTimeline *timeline,
+                                                TscopeTime          t0,
+                                                TscopeTime          t1,
+                                                guint               n_cols,
+                                                TscopeVcpuCell     *cells);
 TscopeVcpuReport *tscope_vcpu_report_new    (TscopeTrace      *trace,
                                              guint             vcpu);
 void              tscope_vcpu_report_free   (TscopeVcpuReport *report);
