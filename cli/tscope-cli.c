@@ -456,6 +456,16 @@ static const char sources_help[] =
   "a bare integer is nanoseconds). With several sources the output has one section per source,\n"
   "headed \"== N: NAME ==\", or one merged list that names each line's source.";
 
+static gboolean
+opt_no_cache (const char  *name,
+              const char  *value,
+              gpointer     data,
+              GError     **error)
+{
+  g_setenv ("TRACESCOPE_NO_CACHE", "1", TRUE);
+  return TRUE;
+}
+
 /**
  * _tscope_cli_context_new:
  * @sources: whether the command reads SOURCEs (and takes --offset)
@@ -468,6 +478,8 @@ _tscope_cli_context_new (const char   *args,
   GOptionContext *ctx = g_option_context_new (args);
   GOptionEntry common[] = {
     { "buffer", 'B', 0, G_OPTION_ARG_STRING, &_tscope_cli_buffer, "Read buffer instance NAME", "NAME" },
+    { "no-cache", 0, G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK, (gpointer) opt_no_cache,
+      "Neither read nor write the model cache (docs/scale.md)", NULL },
     { NULL }
   };
   GOptionEntry offset[] = {
@@ -609,7 +621,10 @@ main (int    argc,
         g_autofree char *prgname = g_strdup_printf ("tracescope-cli %s", commands[i].name);
 
         g_set_prgname (prgname);
-        return finish (commands[i].run (argc - 1, argv + 1));
+        int status = finish (commands[i].run (argc - 1, argv + 1));
+
+        tscope_trace_wait_cache_writes ();
+        return status;
       }
   _tscope_cli_say ("unknown command \"%s\"", argv[1]);
   return usage (stderr);

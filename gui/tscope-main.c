@@ -24,6 +24,7 @@ main (int    argc,
   textdomain (GETTEXT_PACKAGE);
   app = tscope_application_new ();
   status = g_application_run (G_APPLICATION (app), argc, argv);
+  tscope_trace_wait_cache_writes ();
   /* a scripted run (--screenshot) that failed */
   return status != 0 ? status : tscope_application_get_exit_status (app);
 }

@@ -87,6 +87,11 @@ typedef struct
   guint               syscalls_unmatched;
   guint               blocked_unended;
   gboolean            has_sched;
+
+  /* a model read from its cache file (tscope-model-cache-private.h): the
+   * columns that point into this mapping are not the heap's */
+  const guint8       *cache_map;
+  gsize               cache_len;
 } TscopeModel;
 
 /* What the model build reads. */

@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include <sys/mman.h>
+
 #include "tscope-model-private.h"
 
 /**
@@ -37,15 +39,27 @@ _tscope_model_init (TscopeModel *model,
   model->syscall_nrs = g_array_new (FALSE, FALSE, sizeof (gint32));
 }
 
+/* A column of @model: its own, or in the cache file's mapping. */
 static void
-free_spans (TscopeSpans *s,
+free_col (TscopeModel *model,
+          gpointer     column)
+{
+  const guint8 *p = column;
+
+  if (model->cache_map == NULL || p < model->cache_map || p >= model->cache_map + model->cache_len)
+    g_free (column);
+}
+
+static void
+free_spans (TscopeModel *model,
+            TscopeSpans *s,
             guint        n)
 {
   for (guint i = 0; s && i < n; i++)
     {
-      g_free (s[i].start);
-      g_free (s[i].duration);
-      g_free (s[i].what);
+      free_col (model, s[i].start);
+      free_col (model, s[i].duration);
+      free_col (model, s[i].what);
     }
   g_free (s);
 }
@@ -60,39 +74,39 @@ _tscope_model_clear (TscopeModel *model)
 {
   for (guint c = 0; model->cpu_intervals && c < model->n_cpus; c++)
     {
-      g_free (model->cpu_intervals[c].start);
-      g_free (model->cpu_intervals[c].task);
-      g_free (model->cpu_intervals[c].state);
+      free_col (model, model->cpu_intervals[c].start);
+      free_col (model, model->cpu_intervals[c].task);
+      free_col (model, model->cpu_intervals[c].state);
     }
   g_free (model->cpu_intervals);
   g_free (model->cpu_events);
   g_free (model->event_counts);
   g_free (model->tasks);
   g_free (model->cpu_run_base);
-  g_free (model->wk.run);
-  g_free (model->wk.latency);
-  g_free (model->wk.waker);
-  g_free (model->wk.waker_cpu);
-  g_free (model->wk.target_cpu);
-  g_free (model->wk.kind);
+  free_col (model, model->wk.run);
+  free_col (model, model->wk.latency);
+  free_col (model, model->wk.waker);
+  free_col (model, model->wk.waker_cpu);
+  free_col (model, model->wk.target_cpu);
+  free_col (model, model->wk.kind);
   g_clear_pointer (&model->wk.side, g_hash_table_unref);
-  g_free (model->migrations.ts);
-  g_free (model->migrations.task);
-  g_free (model->migrations.orig_cpu);
-  g_free (model->migrations.dest_cpu);
-  free_spans (model->irq_spans, model->n_cpus);
-  free_spans (model->softirq_spans, model->n_cpus);
+  free_col (model, model->migrations.ts);
+  free_col (model, model->migrations.task);
+  free_col (model, model->migrations.orig_cpu);
+  free_col (model, model->migrations.dest_cpu);
+  free_spans (model, model->irq_spans, model->n_cpus);
+  free_spans (model, model->softirq_spans, model->n_cpus);
   g_clear_pointer (&model->irq_lines, g_array_unref);
   g_clear_pointer (&model->softirqs, g_array_unref);
-  g_free (model->guest.start);
-  g_free (model->guest.end);
-  g_free (model->guest.task);
-  g_free (model->guest.cpu);
-  g_free (model->guest.reason);
-  g_free (model->user_exits.ts);
-  g_free (model->user_exits.task);
-  g_free (model->user_exits.cpu);
-  g_free (model->user_exits.reason);
+  free_col (model, model->guest.start);
+  free_col (model, model->guest.end);
+  free_col (model, model->guest.task);
+  free_col (model, model->guest.cpu);
+  free_col (model, model->guest.reason);
+  free_col (model, model->user_exits.ts);
+  free_col (model, model->user_exits.task);
+  free_col (model, model->user_exits.cpu);
+  free_col (model, model->user_exits.reason);
   g_clear_pointer (&model->kvm_reasons, g_ptr_array_unref);
   if (model->vcpus)
     {
@@ -108,26 +122,29 @@ _tscope_model_clear (TscopeModel *model)
       g_array_unref (model->vcpus);
     }
   g_clear_pointer (&model->kvm_other, g_hash_table_unref);
-  g_free (model->marks.ts);
-  g_free (model->marks.cpu);
-  g_free (model->marks.task);
-  g_free (model->marks.text);
-  g_free (model->syscalls.start);
-  g_free (model->syscalls.duration);
-  g_free (model->syscalls.task);
-  g_free (model->syscalls.nr);
+  free_col (model, model->marks.ts);
+  free_col (model, model->marks.cpu);
+  free_col (model, model->marks.task);
+  free_col (model, model->marks.text);
+  free_col (model, model->syscalls.start);
+  free_col (model, model->syscalls.duration);
+  free_col (model, model->syscalls.task);
+  free_col (model, model->syscalls.nr);
   g_clear_pointer (&model->syscall_side, g_hash_table_unref);
   g_clear_pointer (&model->syscall_nrs, g_array_unref);
-  g_free (model->blocked.start);
-  g_free (model->blocked.end);
-  g_free (model->blocked.task);
-  g_free (model->blocked.stack);
-  g_free (model->blocked.state);
-  g_free (model->stacks.offset);
-  g_free (model->stacks.addrs);
+  free_col (model, model->blocked.start);
+  free_col (model, model->blocked.end);
+  free_col (model, model->blocked.task);
+  free_col (model, model->blocked.stack);
+  free_col (model, model->blocked.state);
+  free_col (model, model->stacks.offset);
+  free_col (model, model->stacks.addrs);
   g_clear_pointer (&model->comm_names, g_ptr_array_unref);
   g_clear_pointer (&model->strings, g_string_chunk_free);
   g_clear_pointer (&model->local_strings, g_string_chunk_free);
+  if (model->cache_map)
+    munmap ((gpointer) model->cache_map, model->cache_len);
+  model->cache_map = NULL;
 }
 
 /**

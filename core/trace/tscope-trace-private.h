@@ -37,6 +37,10 @@ struct _TscopeTrace
   GMutex              calls_lock;
   GHashTable         *syscall_names;    /* nr -> name, filled by the queries under lazy_lock */
   double              load_seconds;
+  char               *cache_path;       /* the model cache file read or written, or NULL */
+  char               *cache_note;       /* why one was not used or written, or NULL */
+  gboolean            cache_read;
+  gboolean            cache_writing;    /* under tscope-trace.c's writes_lock */
 };
 
 gsize    _tscope_trace_model_bytes (TscopeTrace             *self);

@@ -5,7 +5,10 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "tscope-error.h"
+#include "tscope-model-cache-private.h"
 #include "tscope-trace-private.h"
 #include "tscope-limits.h"
 
@@ -31,6 +34,8 @@ tscope_trace_finalize (GObject *object)
   g_clear_pointer (&self->file, _tscope_file_free);
   g_free (self->buffer_name);
   g_free (self->warning);
+  g_free (self->cache_path);
+  g_free (self->cache_note);
 
   G_OBJECT_CLASS (tscope_trace_parent_class)->finalize (object);
 }
@@ -134,6 +139,138 @@ load_models (TscopeTrace       *self,
   return _tscope_model_build (&self->model, &self->records, source, error);
 }
 
+/* The model from the cache, if the trace has one there that holds.  A
+ * cache file that does not is removed (and written again after the build). */
+static gboolean
+load_cached (TscopeTrace          *self,
+             const TscopeCacheKey *key)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (_tscope_cache_load (key, &self->model, &self->records, selected_buffer (self)->n_cpus, self->tep->max_id,
+                          &error))
+    {
+      self->cache_path = g_strdup (key->path);
+      self->cache_read = TRUE;
+      return TRUE;
+    }
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    {
+      g_debug ("model cache ignored: %s", error->message);
+      self->cache_note = g_strdup_printf ("rebuilt: %s", error->message);
+      g_unlink (key->path);
+    }
+  if (self->model.cpu_intervals == NULL)
+    _tscope_model_init (&self->model, self->file->cpus, self->tep->max_id);
+  return FALSE;
+}
+
+/* Cache files are written by a thread of their own, after the load: the
+ * trace is shown (or the command runs) meanwhile.  The models are not
+ * changed after the load, so both read them at once. */
+static GMutex writes_lock;
+static GCond writes_cond;
+static guint writes_pending;
+
+typedef struct
+{
+  TscopeTrace       *trace;
+  TscopeCacheKey     key;
+  TscopeCachePolicy  policy;
+} StoreJob;
+
+static gpointer
+store_thread (gpointer data)
+{
+  StoreJob *job = data;
+  TscopeTrace *self = job->trace;
+  g_autoptr(GError) error = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  char *path = NULL;
+  char *note = NULL;
+
+  if (_tscope_cache_store (&job->key, &job->policy, &self->model, &self->records, self->tep->max_id, &error))
+    {
+      if (g_file_test (job->key.path, G_FILE_TEST_EXISTS))
+        path = g_strdup (job->key.path);
+      g_debug ("model cache: %s written in %.1f ms", job->key.path, (g_get_monotonic_time () - t0) / 1e3);
+    }
+  else
+    {
+      g_debug ("model cache not written: %s", error->message);
+      note = g_strdup_printf ("not written: %s", error->message);
+    }
+  g_mutex_lock (&writes_lock);
+  self->cache_path = path;
+  if (note)
+    {
+      g_free (self->cache_note);
+      self->cache_note = note;
+    }
+  self->cache_writing = FALSE;
+  writes_pending--;
+  g_cond_broadcast (&writes_cond);
+  g_mutex_unlock (&writes_lock);
+  _tscope_cache_key_clear (&job->key);
+  _tscope_cache_policy_clear (&job->policy);
+  g_object_unref (self);
+  g_free (job);
+  return NULL;
+}
+
+/* Writes the model to the cache when the trace is big enough to be worth
+ * it; takes @key and @policy. */
+static void
+store_cached (TscopeTrace       *self,
+              TscopeCacheKey    *key,
+              TscopeCachePolicy *policy)
+{
+  StoreJob *job;
+
+  if (self->model.n_events < policy->min_events || self->records.bad_pages > 0)
+    {
+      _tscope_cache_key_clear (key);
+      _tscope_cache_policy_clear (policy);
+      return;
+    }
+  job = g_new0 (StoreJob, 1);
+  job->trace = g_object_ref (self);
+  job->key = *key;
+  job->policy = *policy;
+  memset (key, 0, sizeof *key);
+  memset (policy, 0, sizeof *policy);
+  g_mutex_lock (&writes_lock);
+  self->cache_writing = TRUE;
+  writes_pending++;
+  g_mutex_unlock (&writes_lock);
+  g_thread_unref (g_thread_new ("tscope-cache", store_thread, job));
+}
+
+/**
+ * tscope_trace_wait_cache_writes:
+ *
+ * Waits until every model cache file being written is written: call it
+ * before the process exits, or a file is left half written (and ignored
+ * when found).
+ */
+void
+tscope_trace_wait_cache_writes (void)
+{
+  g_mutex_lock (&writes_lock);
+  while (writes_pending > 0)
+    g_cond_wait (&writes_cond, &writes_lock);
+  g_mutex_unlock (&writes_lock);
+}
+
+static void
+wait_cache_write (TscopeTrace *self)
+{
+  g_mutex_lock (&writes_lock);
+  while (self->cache_writing)
+    g_cond_wait (&writes_cond, &writes_lock);
+  g_mutex_unlock (&writes_lock);
+}
+
 /**
  * tscope_trace_load:
  * @path: a trace.dat file (versions 6 and 7, zstd or zlib compressed)
@@ -152,6 +289,9 @@ tscope_trace_load (const char               *path,
 {
   g_autoptr(TscopeTrace) self = NULL;
   TscopeModelSource source;
+  TscopeCachePolicy policy;
+  TscopeCacheKey key = { 0 };
+  gboolean cache;
   gint64 t0 = g_get_monotonic_time ();
   gint64 t1;
   gint64 t2;
@@ -171,6 +311,17 @@ tscope_trace_load (const char               *path,
     return NULL;
   t2 = g_get_monotonic_time ();
   _tscope_model_init (&self->model, self->file->cpus, self->tep->max_id);
+  cache = !(options && options->no_cache) && _tscope_cache_policy (&policy);
+  if (cache)
+    {
+      _tscope_cache_key (self->file, self->buffer_name, policy.dir, &key);
+      if (load_cached (self, &key))
+        {
+          _tscope_cache_key_clear (&key);
+          _tscope_cache_policy_clear (&policy);
+          goto loaded;
+        }
+    }
   source = (TscopeModelSource) {
     .file = self->file,
     .buffer = selected_buffer (self),
@@ -188,8 +339,21 @@ tscope_trace_load (const char               *path,
           g_clear_error (error);
           _tscope_file_check_intact (self->file, error);
         }
+      if (cache)
+        {
+          _tscope_cache_key_clear (&key);
+          _tscope_cache_policy_clear (&policy);
+        }
       return NULL;
     }
+  if (cache)
+    {
+      if (_tscope_file_check_intact (self->file, NULL))
+        store_cached (self, &key, &policy);
+      _tscope_cache_key_clear (&key);
+      _tscope_cache_policy_clear (&policy);
+    }
+loaded:
   if (!_tscope_file_check_intact (self->file, error))
     return NULL;
   if (self->model.last_ts - self->model.first_ts > TSCOPE_LIMIT_SPAN_WARN)
@@ -200,6 +364,48 @@ tscope_trace_load (const char               *path,
   g_debug ("%s: container %.1f ms, formats %.1f ms, models %.1f ms", path, (t1 - t0) / 1e3,
            (t2 - t1) / 1e3, (g_get_monotonic_time () - t2) / 1e3);
   return g_steal_pointer (&self);
+}
+
+/**
+ * tscope_trace_get_cache_path:
+ *
+ * Returns: (nullable): the model cache file the trace was read from
+ *   (tscope_trace_is_from_cache()) or written to, else %NULL.  Waits for
+ *   the file to be written, when it is being written.
+ */
+const char *
+tscope_trace_get_cache_path (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  wait_cache_write (self);
+  return self->cache_path;
+}
+
+/**
+ * tscope_trace_is_from_cache:
+ *
+ * Returns: whether the models were mapped from the model cache instead
+ *   of built from the records.
+ */
+gboolean
+tscope_trace_is_from_cache (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), FALSE);
+  return self->cache_read;
+}
+
+/**
+ * tscope_trace_get_cache_note:
+ *
+ * Returns: (nullable): why a cache file was not used or not written, in
+ *   a few words, else %NULL.
+ */
+const char *
+tscope_trace_get_cache_note (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  wait_cache_write (self);
+  return self->cache_note;
 }
 
 const char *

@@ -22,12 +22,17 @@ typedef struct
   TscopeProgressFunc  progress;
   gpointer            progress_data;
   guint               n_threads;      /* 0: one per core, at most 2 */
+  gboolean            no_cache;       /* neither read nor write the model cache (docs/scale.md) */
 } TscopeLoadOptions;
 
 TscopeTrace   *tscope_trace_load                (const char              *path,
                                                  const TscopeLoadOptions *options,
                                                  GError                 **error);
 const char    *tscope_trace_get_path            (TscopeTrace *self);
+const char    *tscope_trace_get_cache_path      (TscopeTrace *self);
+gboolean       tscope_trace_is_from_cache       (TscopeTrace *self);
+const char    *tscope_trace_get_cache_note      (TscopeTrace *self);
+void           tscope_trace_wait_cache_writes   (void);
 const char    *tscope_trace_get_buffer_name     (TscopeTrace *self);
 GStrv          tscope_trace_dup_buffer_names    (TscopeTrace *self);
 guint          tscope_trace_get_file_version    (TscopeTrace *self);

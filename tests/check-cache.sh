@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright 2026 The Tracescope developers
+#
+# check-cache.sh CLI TRACE... - every tracescope-cli command says the same of
+# a trace built from its records (--no-cache), of the one that writes its
+# model cache, and of the one mapped from that cache (docs/scale.md).
+set -u
+CLI=$1; shift
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export TRACESCOPE_CACHE_DIR=$work/cache TRACESCOPE_CACHE_MIN_EVENTS=0
+unset TRACESCOPE_NO_CACHE
+fail=0
+for f in "$@"; do
+  rm -rf "$work/cache"
+  for mode in built write read; do
+    out=$work/$mode; rm -rf "$out"; mkdir -p "$out"
+    no=(); [ $mode = built ] && no=(--no-cache)
+    "$CLI" info "${no[@]}" "$f" 2>&1 | grep -v "^Load time\|^Memory\|^Model cache" > "$out/info"
+    "$CLI" stats "${no[@]}" --json "$f" > "$out/stats.json" 2>&1
+    "$CLI" stats "${no[@]}" "$f" > "$out/stats" 2>&1
+    "$CLI" latency "${no[@]}" --top 100 --json "$f" > "$out/latency" 2>&1
+    "$CLI" kvm "${no[@]}" --json "$f" > "$out/kvm" 2>&1
+    "$CLI" profile "${no[@]}" --json "$f" > "$out/profile" 2>&1
+    "$CLI" events "${no[@]}" "$f" > "$out/events" 2>&1
+    "$CLI" calls "${no[@]}" --json "$f" > "$out/calls" 2>&1
+    "$CLI" plugins "${no[@]}" --json "$f" > "$out/plugins" 2>&1
+    case $mode in
+      built) [ -d "$work/cache" ] && { echo "$f: --no-cache wrote a cache file"; fail=1; } ;;
+      write) "$CLI" info "$f" | grep -q "^Model cache *mapped from" || { echo "$f: not read from its cache"; fail=1; } ;;
+    esac
+  done
+  for mode in write read; do
+    if ! diff -r "$work/built" "$work/$mode" > "$work/diff"; then
+      echo "$f: the $mode run differs:"; head -20 "$work/diff"; fail=1
+    fi
+  done
+  echo "$f: $(cat "$work"/built/* | wc -c) bytes of output alike"
+done
+exit $fail

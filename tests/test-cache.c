@@ -1,0 +1,464 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * The persistent model cache (docs/scale.md): a trace read back from its
+ * cache answers every query as the trace built from its records; a copied
+ * trace finds its cache, a changed one does not; a cache file that is cut,
+ * damaged, another trace's or crafted (a valid checksum over indices out
+ * of range) is ignored and rebuilt; seeded mutations of cache files, sealed
+ * with a valid checksum so that they reach the checks behind it, never
+ * crash a load or a query; the directory keeps under its limit.
+ *
+ * tests/check-cache.sh compares every tracescope-cli command's output too.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-c/json.h>
+
+#include "tscope-cursor.h"
+#include "tscope-model-cache-private.h"
+#include "tscope-stats.h"
+#include "tscope-test-util.h"
+#include "tscope-trace.h"
+#include "tscope-view.h"
+
+#define COLUMNS 300
+
+static char *cache_dir;
+
+static void
+empty_cache_dir (void)
+{
+  g_autoptr(GDir) dir = g_dir_open (cache_dir, 0, NULL);
+  const char *name;
+
+  while (dir && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (cache_dir, name, NULL);
+
+      g_unlink (path);
+    }
+}
+
+static guint
+n_cache_files (void)
+{
+  g_autoptr(GDir) dir = g_dir_open (cache_dir, 0, NULL);
+  guint n = 0;
+  const char *name;
+
+  while (dir && (name = g_dir_read_name (dir)) != NULL)
+    n += g_str_has_suffix (name, ".model");
+  return n;
+}
+
+static TscopeTrace *
+load (const char *path,
+      gboolean    no_cache)
+{
+  TscopeLoadOptions options = { .no_cache = no_cache };
+  g_autoptr(GError) error = NULL;
+  TscopeTrace *trace = tscope_trace_load (path, &options, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  /* the cache file is written by a thread: wait for it */
+  (void) tscope_trace_get_cache_path (trace);
+  return trace;
+}
+
+/* What a user sees of a trace, as text: stats, the worst wakeups, the
+ * first records, and the CPU and task rows at two zooms. */
+static char *
+describe (TscopeTrace *trace)
+{
+  GString *out = g_string_new (NULL);
+  json_object *o = tscope_trace_stats_json (trace, "t");
+  g_autoptr(GArray) samples = tscope_trace_latency_samples (trace, -1, NULL, G_MININT64, G_MAXINT64);
+  g_autoptr(TscopeCursor) cursor = tscope_cursor_new (trace);
+  TscopeTime t0 = tscope_trace_get_first_ts (trace);
+  TscopeTime t1 = MAX (tscope_trace_get_last_ts (trace), t0 + 1);
+  TscopeViewCell cells[COLUMNS];
+  guint n = 0;
+
+  g_string_append (out, json_object_to_json_string_ext (o, JSON_C_TO_STRING_PLAIN));
+  json_object_put (o);
+  tscope_latency_samples_sort_worst (samples, 50);
+  for (guint i = 0; i < MIN (samples->len, 50); i++)
+    {
+      const TscopeLatencySample *s = &g_array_index (samples, TscopeLatencySample, i);
+
+      g_string_append_printf (out, "\nlat %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %u", s->wakeup_ts, s->latency,
+                              s->task);
+    }
+  for (gboolean ok = tscope_cursor_seek_time (cursor, G_MININT64); ok && n < 2000; ok = tscope_cursor_next (cursor), n++)
+    {
+      g_string_append_c (out, '\n');
+      tscope_cursor_format_line (cursor, out);
+    }
+  for (guint zoom = 0; zoom < 2; zoom++)
+    {
+      TscopeTime a = zoom ? t0 + (t1 - t0) / 3 : t0;
+      TscopeTime b = zoom ? a + (t1 - t0) / 50 + 1 : t1;
+
+      for (guint cpu = 0; cpu < tscope_trace_get_n_cpus (trace); cpu++)
+        {
+          tscope_view_cpu_row (trace, cpu, a, b, COLUMNS, cells);
+          g_string_append_len (out, (const char *) cells, sizeof cells);
+        }
+      for (guint32 task = 0; task < MIN (tscope_trace_get_n_tasks (trace), 64); task++)
+        {
+          tscope_view_task_row (trace, task, a, b, COLUMNS, cells);
+          g_string_append_len (out, (const char *) cells, sizeof cells);
+        }
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_same_answers (void)
+{
+  const char *const names[] = { "sched", "sched-v6", "kvm", "marker", "kvm-guest", "public-kvm-host",
+                                "public-kvm-host-zlib", "public-kvm-guest", "stacks", "funcgraph" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = tscope_test_data (names[i], ".dat");
+      g_autoptr(TscopeTrace) built = NULL;
+      g_autoptr(TscopeTrace) written = NULL;
+      g_autoptr(TscopeTrace) mapped = NULL;
+      g_autofree char *want = NULL;
+      g_autofree char *got = NULL;
+
+      empty_cache_dir ();
+      built = load (path, TRUE);
+      g_assert_null (tscope_trace_get_cache_path (built));
+      g_assert_cmpuint (n_cache_files (), ==, 0);
+      written = load (path, FALSE);
+      g_assert_false (tscope_trace_is_from_cache (written));
+      g_assert_nonnull (tscope_trace_get_cache_path (written));
+      g_assert_cmpuint (n_cache_files (), ==, 1);
+      mapped = load (path, FALSE);
+      g_assert_true (tscope_trace_is_from_cache (mapped));
+      g_assert_cmpstr (tscope_trace_get_cache_path (mapped), ==, tscope_trace_get_cache_path (written));
+      g_assert_null (tscope_trace_get_cache_note (mapped));
+      want = describe (built);
+      got = describe (mapped);
+      g_assert_cmpuint (strlen (got), ==, strlen (want));
+      g_assert_true (strcmp (got, want) == 0);
+      g_test_message ("%s: %zu bytes of answers alike", names[i], strlen (want));
+    }
+}
+
+static GBytes *
+read_file (const char *path)
+{
+  char *data;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  return g_bytes_new_take (data, len);
+}
+
+static void
+write_file (const char *path,
+            const void *data,
+            gsize       len)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_set_contents (path, data, (gssize) len, &error));
+}
+
+/* Loads @path with @cache_file in place of its cache: it must be ignored,
+ * with a note holding @why, and the trace rebuilt (the same answers). */
+static void
+assert_ignored (const char *path,
+                const char *cache_file,
+                const void *data,
+                gsize       len,
+                const char *why,
+                const char *want)
+{
+  g_autoptr(TscopeTrace) t = NULL;
+  g_autofree char *got = NULL;
+
+  write_file (cache_file, data, len);
+  t = load (path, FALSE);
+  g_assert_false (tscope_trace_is_from_cache (t));
+  g_assert_nonnull (tscope_trace_get_cache_note (t));
+  if (strstr (tscope_trace_get_cache_note (t), why) == NULL)
+    g_error ("note \"%s\" without \"%s\"", tscope_trace_get_cache_note (t), why);
+  got = describe (t);
+  g_assert_true (g_str_equal (got, want));
+  /* and written again, whole */
+  g_clear_object (&t);
+  t = load (path, FALSE);
+  g_assert_true (tscope_trace_is_from_cache (t));
+}
+
+static void
+test_bad_cache_files (void)
+{
+  g_autofree char *path = tscope_test_data ("stacks", ".dat");
+  g_autofree char *other = tscope_test_data ("kvm", ".dat");
+  g_autoptr(TscopeTrace) built = NULL;
+  g_autoptr(TscopeTrace) t = NULL;
+  g_autoptr(TscopeTrace) k = NULL;
+  g_autofree char *want = NULL;
+  g_autofree char *cache_file = NULL;
+  g_autoptr(GBytes) good = NULL;
+  g_autoptr(GBytes) foreign = NULL;
+  g_autofree guint8 *copy = NULL;
+  gsize len;
+  guint64 offset, count;
+  guint32 elem;
+
+  empty_cache_dir ();
+  built = load (path, TRUE);
+  want = describe (built);
+  t = load (path, FALSE);
+  cache_file = g_strdup (tscope_trace_get_cache_path (t));
+  g_assert_nonnull (cache_file);
+  good = read_file (cache_file);
+  len = g_bytes_get_size (good);
+  copy = g_memdup2 (g_bytes_get_data (good, NULL), len);
+  k = load (other, FALSE);
+  foreign = read_file (tscope_trace_get_cache_path (k));
+
+  /* cut, grown, garbage, empty */
+  assert_ignored (path, cache_file, copy, len / 2, "cut", want);
+  assert_ignored (path, cache_file, copy, len - 64, "cut", want);
+  assert_ignored (path, cache_file, "TSMODEL\n", 8, "not a model cache", want);
+  assert_ignored (path, cache_file, "", 0, "not a model cache", want);
+  /* a byte changed in a column */
+  g_assert_true (_tscope_cache_find_section (copy, len, S_IV_START, 0, &offset, &count, &elem));
+  g_assert_cmpuint (count, >, 10);
+  copy[offset + 5 * elem + 1] ^= 0x10;
+  assert_ignored (path, cache_file, copy, len, "checksum", want);
+  /* another trace's */
+  assert_ignored (path, cache_file, g_bytes_get_data (foreign, NULL), g_bytes_get_size (foreign),
+                  "another trace", want);
+  /* crafted: a task id out of range behind a valid checksum */
+  memcpy (copy, g_bytes_get_data (good, NULL), len);
+  g_assert_true (_tscope_cache_find_section (copy, len, S_IV_TASK, 0, &offset, &count, &elem));
+  tscope_test_put_u32 (copy + offset + 3 * elem, 0x7fffff00);
+  _tscope_cache_reseal (copy, len);
+  assert_ignored (path, cache_file, copy, len, "out of range", want);
+  /* crafted: a section that points past the file */
+  memcpy (copy, g_bytes_get_data (good, NULL), len);
+  g_assert_true (_tscope_cache_find_section (copy, len, S_IV_START, 0, &offset, &count, &elem));
+  {
+    guint64 table;
+    guint8 *sec;
+
+    memcpy (&table, copy + 8 + 4 + 4 + 8 + 32 + 8, sizeof table);
+    for (sec = copy + table; sec + 24 <= copy + len; sec += 24)
+      {
+        guint64 o;
+
+        memcpy (&o, sec + 16, 8);
+        if (o == offset)
+          {
+            guint64 huge = G_GUINT64_CONSTANT (1) << 40;
+
+            memcpy (sec + 8, &huge, 8);
+            break;
+          }
+      }
+  }
+  _tscope_cache_reseal (copy, len);
+  assert_ignored (path, cache_file, copy, len, "outside the file", want);
+}
+
+static guint64
+next_rand (guint64 *s)
+{
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+/* Seeded mutations of a cache file's sections, sealed with a valid checksum:
+ * each load either refuses the file or answers every query without a
+ * fault (ASan in CI). */
+static void
+test_mutations (void)
+{
+  const char *const names[] = { "stacks", "kvm", "marker", "public-kvm-host" };
+  guint n = 0, refused = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = tscope_test_data (names[i], ".dat");
+      g_autoptr(TscopeTrace) t = NULL;
+      g_autofree char *cache_file = NULL;
+      g_autoptr(GBytes) good = NULL;
+      guint64 seed = 0x9E3779B97F4A7C15ull + i;
+      gsize len;
+
+      empty_cache_dir ();
+      t = load (path, FALSE);
+      cache_file = g_strdup (tscope_trace_get_cache_path (t));
+      g_clear_object (&t);
+      good = read_file (cache_file);
+      len = g_bytes_get_size (good);
+      for (guint m = 0; m < 60; m++, n++)
+        {
+          g_autofree guint8 *copy = g_memdup2 (g_bytes_get_data (good, NULL), len);
+          guint32 id = 1 + next_rand (&seed) % S_ROW_MARKS;
+          guint64 offset, count;
+          guint32 elem;
+          g_autofree char *text = NULL;
+
+          /* a section that has bytes: S_ROW_MARKS is the last id */
+          for (guint tries = 0; tries < 200; tries++, id = 1 + next_rand (&seed) % S_ROW_MARKS)
+            if (_tscope_cache_find_section (copy, len, id, 0, &offset, &count, &elem) && elem && count)
+              break;
+          if (!_tscope_cache_find_section (copy, len, id, 0, &offset, &count, &elem) || !elem || !count)
+            continue;
+          for (guint k = 0; k < 1 + next_rand (&seed) % 4; k++)
+            {
+              guint64 at = offset + next_rand (&seed) % (count * elem);
+
+              switch (next_rand (&seed) % 4)
+                {
+                case 0: copy[at] = 0xff; break;
+                case 1: copy[at] = 0; break;
+                case 2: copy[at] += 1; break;
+                default: copy[at] = (guint8) next_rand (&seed); break;
+                }
+            }
+          _tscope_cache_reseal (copy, len);
+          write_file (cache_file, copy, len);
+          t = load (path, FALSE);
+          refused += !tscope_trace_is_from_cache (t);
+          text = describe (t);
+          g_clear_object (&t);
+        }
+    }
+  g_test_message ("%u mutated cache files: %u refused, the others answered every query", n, refused);
+  g_assert_cmpuint (refused, >, 0);
+}
+
+static void
+test_copied_and_changed (void)
+{
+  g_autofree char *path = tscope_test_data ("sched", ".dat");
+  g_autofree char *dir = g_dir_make_tmp ("tscope-cache-XXXXXX", NULL);
+  g_autofree char *copy = g_build_filename (dir, "copy.dat", NULL);
+  g_autofree char *changed = g_build_filename (dir, "changed.dat", NULL);
+  g_autoptr(GBytes) bytes = read_file (path);
+  g_autofree guint8 *data = g_memdup2 (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  gsize len = g_bytes_get_size (bytes);
+  g_autoptr(TscopeTrace) a = NULL;
+  g_autoptr(TscopeTrace) b = NULL;
+  g_autoptr(TscopeTrace) c = NULL;
+
+  empty_cache_dir ();
+  a = load (path, FALSE);
+  g_assert_false (tscope_trace_is_from_cache (a));
+  write_file (copy, data, len);
+  b = load (copy, FALSE);
+  g_assert_true (tscope_trace_is_from_cache (b));
+  /* the last byte: padding of the last page, so the trace still loads */
+  data[len - 1] ^= 0x01;
+  write_file (changed, data, len);
+  c = load (changed, FALSE);
+  g_assert_false (tscope_trace_is_from_cache (c));
+  g_assert_cmpuint (n_cache_files (), ==, 2);
+  g_unlink (copy);
+  g_unlink (changed);
+  g_rmdir (dir);
+}
+
+static void
+test_policy (void)
+{
+  g_autofree char *p1 = tscope_test_data ("sched", ".dat");
+  g_autofree char *p2 = tscope_test_data ("kvm", ".dat");
+  g_autofree char *p3 = tscope_test_data ("marker", ".dat");
+  g_autoptr(TscopeTrace) a = NULL;
+  g_autoptr(TscopeTrace) b = NULL;
+  g_autoptr(TscopeTrace) c = NULL;
+  GStatBuf st;
+
+  /* off */
+  empty_cache_dir ();
+  g_setenv ("TRACESCOPE_NO_CACHE", "1", TRUE);
+  a = load (p1, FALSE);
+  g_assert_null (tscope_trace_get_cache_path (a));
+  g_assert_cmpuint (n_cache_files (), ==, 0);
+  g_unsetenv ("TRACESCOPE_NO_CACHE");
+  g_clear_object (&a);
+  /* too small to be worth it */
+  g_setenv ("TRACESCOPE_CACHE_MIN_EVENTS", "100000000", TRUE);
+  a = load (p1, FALSE);
+  g_assert_cmpuint (n_cache_files (), ==, 0);
+  g_setenv ("TRACESCOPE_CACHE_MIN_EVENTS", "0", TRUE);
+  g_clear_object (&a);
+  /* more than the whole directory may hold: not written */
+  g_setenv ("TRACESCOPE_CACHE_MAX_BYTES", "1", TRUE);
+  a = load (p1, FALSE);
+  g_assert_null (tscope_trace_get_cache_path (a));
+  g_assert_cmpuint (n_cache_files (), ==, 0);
+  g_unsetenv ("TRACESCOPE_CACHE_MAX_BYTES");
+  g_clear_object (&a);
+  /* the least recently used go when the directory is full: a, b written,
+   * a used again, then c must push b out */
+  c = load (p3, FALSE);
+  g_assert_cmpint (g_stat (tscope_trace_get_cache_path (c), &st), ==, 0);
+  g_clear_object (&c);
+  empty_cache_dir ();
+  a = load (p1, FALSE);
+  b = load (p2, FALSE);
+  g_clear_object (&a);
+  a = load (p1, FALSE);
+  g_assert_true (tscope_trace_is_from_cache (a));
+  {
+    g_autofree char *limit = NULL;
+    g_autofree char *pa = g_strdup (tscope_trace_get_cache_path (a));
+    g_autofree char *pb = g_strdup (tscope_trace_get_cache_path (b));
+    GStatBuf sa, sb;
+
+    g_assert_cmpint (g_stat (pa, &sa), ==, 0);
+    g_assert_cmpint (g_stat (pb, &sb), ==, 0);
+    /* room for a and c, not for b too */
+    limit = g_strdup_printf ("%" G_GUINT64_FORMAT, (guint64) (sa.st_size + st.st_size + sb.st_size - 1));
+    g_setenv ("TRACESCOPE_CACHE_MAX_BYTES", limit, TRUE);
+    c = load (p3, FALSE);
+    g_assert_nonnull (tscope_trace_get_cache_path (c));
+    g_assert_true (g_file_test (pa, G_FILE_TEST_EXISTS));
+    g_assert_false (g_file_test (pb, G_FILE_TEST_EXISTS));
+    g_assert_cmpuint (n_cache_files (), ==, 2);
+  }
+  g_unsetenv ("TRACESCOPE_CACHE_MAX_BYTES");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  cache_dir = g_dir_make_tmp ("tscope-model-cache-XXXXXX", NULL);
+  g_setenv ("TRACESCOPE_CACHE_DIR", cache_dir, TRUE);
+  g_setenv ("TRACESCOPE_CACHE_MIN_EVENTS", "0", TRUE);
+  g_unsetenv ("TRACESCOPE_NO_CACHE");
+  g_unsetenv ("TRACESCOPE_CACHE_MAX_BYTES");
+  g_test_add_func ("/cache/same-answers", test_same_answers);
+  g_test_add_func ("/cache/bad-files", test_bad_cache_files);
+  g_test_add_func ("/cache/mutations", test_mutations);
+  g_test_add_func ("/cache/copied-and-changed", test_copied_and_changed);
+  g_test_add_func ("/cache/policy", test_policy);
+  status = g_test_run ();
+  empty_cache_dir ();
+  g_rmdir (cache_dir);
+  return status;
+}
