@@ -35,6 +35,9 @@ set -eu -o pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
 RUNS=${RUNS:-3}
+# the models built from the records, as on a trace's first open; run with
+# TRACESCOPE_NO_CACHE=0 for the reopen, mapped from the model cache
+export TRACESCOPE_NO_CACHE=${TRACESCOPE_NO_CACHE-1}
 CLI=$BUILD/cli/tracescope-cli
 PID=""
 
