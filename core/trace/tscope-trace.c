@@ -319,6 +319,12 @@ tscope_trace_load (const char               *path,
         {
           _tscope_cache_key_clear (&key);
           _tscope_cache_policy_clear (&policy);
+          /* what a progress bar shows: all of it read */
+          if (options && options->progress && !options->progress (1.0, options->progress_data))
+            {
+              g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_CANCELLED, "%s: loading cancelled", path);
+              return NULL;
+            }
           goto loaded;
         }
     }
