@@ -50,6 +50,13 @@ case $cmd in
     deps
     build build
     xvfb-run -a -s "-screen 0 1920x1200x24" dbus-run-session -- meson test -C build --print-errorlogs "$@"
+    # the core and GUI suites again with every trace through the model cache
+    # (docs/scale.md): one pass writes the cache files, the next maps them
+    for pass in write map; do
+      echo "== core and gui suites, model cache: $pass"
+      TRACESCOPE_CACHE_MIN_EVENTS=0 xvfb-run -a -s "-screen 0 1920x1200x24" dbus-run-session -- \
+        meson test -C build --print-errorlogs --suite core --suite gui "$@"
+    done
     # the same suite under AddressSanitizer and UndefinedBehaviorSanitizer
     build build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
