@@ -266,6 +266,37 @@ _tscope_builder_print (Builder      *b,
   m->n++;
 }
 
+/* The columns grew by doubling: what they will hold is known now, so the
+ * slack goes back (up to half of each column; on kvm-big.dat 22 MiB). */
+static void
+trim_columns (Builder *b)
+{
+  TscopeModel *m = b->m;
+
+  if (m->guest.n < b->guest_cap)
+    {
+      SHRINK (m->guest.start, m->guest.n);
+      SHRINK (m->guest.end, m->guest.n);
+      SHRINK (m->guest.task, m->guest.n);
+      SHRINK (m->guest.cpu, m->guest.n);
+      SHRINK (m->guest.reason, m->guest.n);
+    }
+  if (m->user_exits.n < b->user_exits_cap)
+    {
+      SHRINK (m->user_exits.ts, m->user_exits.n);
+      SHRINK (m->user_exits.task, m->user_exits.n);
+      SHRINK (m->user_exits.cpu, m->user_exits.n);
+      SHRINK (m->user_exits.reason, m->user_exits.n);
+    }
+  if (m->marks.n < b->marks_cap)
+    {
+      SHRINK (m->marks.ts, m->marks.n);
+      SHRINK (m->marks.cpu, m->marks.n);
+      SHRINK (m->marks.task, m->marks.n);
+      SHRINK (m->marks.text, m->marks.n);
+    }
+}
+
 void
 _tscope_builder_finish_kvm (Builder *b)
 {
@@ -303,6 +334,7 @@ _tscope_builder_finish_kvm (Builder *b)
       n = GPOINTER_TO_UINT (g_hash_table_lookup (table, name));
       g_hash_table_insert (table, (gpointer) name, GUINT_TO_POINTER (n + (guint) GPOINTER_TO_SIZE (val)));
     }
+  trim_columns (b);
   for (guint i = 0; i < b->m->vcpus->len; i++)
     {
       TscopeVcpu *v = &g_array_index (b->m->vcpus, TscopeVcpu, i);
