@@ -15,7 +15,8 @@
  *                get --block consecutive pages of input CPU 1, taken evenly
  *                over its time (one busy CPU among idle ones)
  *   --repeat K   the input's pages K times, each copy shifted past the end
- *                of the one before (a 100M-event trace from a 10M one)
+ *                of the one before (a 100M-event trace from a 10M one): the
+ *                page timestamps and the absolute timestamps in the pages
  *
  * Files it writes are benchmark inputs: they stay in /tmp/tsbench.
  */
@@ -103,20 +104,22 @@ commit_size (TscopeFile *file)
   return size && atoi (size + 5) == 4 ? 4 : 8;
 }
 
-/* The page's committed bytes, and the raw timestamp of its last record
- * (0 for a page without one); %FALSE if it holds an absolute timestamp,
- * which --repeat would have to rewrite. */
-static gboolean
-page_scan (const guint8 *page,
-           guint         page_size,
-           guint         csize,
-           guint64      *last_ts)
+/* Walks the events of a page: calls @stamp on each absolute timestamp
+ * (TIME_STAMP: the kernel writes them where an event nests in another),
+ * and returns the raw timestamp of its last record in *last_ts (kept if
+ * the page has none). */
+static void
+page_walk (guint8   *page,
+           guint     page_size,
+           guint     csize,
+           guint64   shift,
+           guint64  *last_ts)
 {
   guint header = 8 + csize;
   guint64 commit = 0;
   guint64 ts;
   const guint8 *next = page + header;
-  const guint8 *end;
+  guint8 *end;
   const guint8 *rec;
   guint size;
 
@@ -124,42 +127,40 @@ page_scan (const guint8 *page,
   memcpy (&commit, page + 8, csize);
   commit &= TSCOPE_RB_COMMIT_MASK;
   if (commit > page_size - header)
-    return TRUE;
+    return;
   end = page + header + commit;
-  /* look for TIME_STAMP words on the way */
-  for (const guint8 *p = next; p + 4 <= end;)
+  for (guint8 *p = page + header; p + 8 <= end;)
     {
       guint32 word;
+      guint32 arg;
       guint type_len;
 
       memcpy (&word, p, 4);
+      memcpy (&arg, p + 4, 4);
       type_len = word & 31;
-      if (type_len == TSCOPE_RB_TIME_STAMP)
-        return FALSE;
       if (type_len >= 1 && type_len < TSCOPE_RB_PADDING)
         p += 4 + type_len * 4;
       else if (type_len == 0)
-        {
-          guint32 arg;
-
-          if (p + 8 > end)
-            break;
-          memcpy (&arg, p + 4, 4);
-          p += 8 + ((arg - 4 + 3) & ~3u);
-        }
+        p += 8 + ((arg - 4 + 3) & ~3u);
+      else if (type_len == TSCOPE_RB_PADDING)
+        p += 4 + arg;
       else
         {
-          guint32 arg;
+          if (type_len == TSCOPE_RB_TIME_STAMP && shift != 0)
+            {
+              guint64 abs = (((guint64) arg << TSCOPE_RB_TS_SHIFT) | (word >> 5)) + shift;
 
-          if (p + 8 > end)
-            break;
-          memcpy (&arg, p + 4, 4);
-          p += type_len == TSCOPE_RB_PADDING ? 4 + arg : 8;
+              word = (guint32) ((abs & TSCOPE_RB_COMMIT_MASK) << 5) | TSCOPE_RB_TIME_STAMP;
+              arg = (guint32) (abs >> TSCOPE_RB_TS_SHIFT);
+              memcpy (p, &word, 4);
+              memcpy (p + 4, &arg, 4);
+            }
+          p += 8;
         }
     }
-  while (_tscope_rb_decode (FALSE, FALSE, &next, end, &ts, &rec, &size))
-    *last_ts = MAX (*last_ts, ts);
-  return TRUE;
+  if (last_ts != NULL)
+    while (_tscope_rb_decode (FALSE, FALSE, &next, end, &ts, &rec, &size))
+      *last_ts = MAX (*last_ts, ts);
 }
 
 static gboolean
@@ -167,10 +168,11 @@ add (TscopeDatWriter *w,
      guint            cpu,
      const guint8    *page,
      guint            page_size,
+     guint            csize,
      guint64          shift,
      GError         **error)
 {
-  guint8 copy[TSCOPE_MAX_PAGE_SIZE];
+  static guint8 copy[TSCOPE_MAX_PAGE_SIZE];
   guint64 ts;
 
   if (shift == 0)
@@ -179,6 +181,7 @@ add (TscopeDatWriter *w,
   memcpy (&ts, copy, 8);
   ts += shift;
   memcpy (copy, &ts, 8);
+  page_walk (copy, page_size, csize, shift, NULL);
   return _tscope_dat_writer_add_page (w, cpu, copy, page_size, error);
 }
 
@@ -246,7 +249,7 @@ main (int    argc,
 
       for (guint c = 0; c < n_in; c++)
         for (guint64 i = 0; i < in[c].n_pages; i++)
-          if (!add (w, c * k + (i / opt_block) % k, in[c].pages + i * page, page, 0, &error))
+          if (!add (w, c * k + (i / opt_block) % k, in[c].pages + i * page, page, csize, 0, &error))
             goto fail;
     }
   else if (opt_busy)
@@ -254,14 +257,14 @@ main (int    argc,
       guint idle = n_out - 1;
 
       for (guint64 i = 0; i < in[0].n_pages; i++)
-        if (!add (w, 0, in[0].pages + i * page, page, 0, &error))
+        if (!add (w, 0, in[0].pages + i * page, page, csize, 0, &error))
           goto fail;
       for (guint j = 0; j < idle; j++)
         {
           guint64 first = in[1].n_pages * j / idle;
 
           for (guint64 i = first; i < MIN (first + opt_block, in[1].n_pages); i++)
-            if (!add (w, 1 + j, in[1].pages + i * page, page, 0, &error))
+            if (!add (w, 1 + j, in[1].pages + i * page, page, csize, 0, &error))
               goto fail;
         }
     }
@@ -277,19 +280,14 @@ main (int    argc,
             memcpy (&ts, in[c].pages + i * page, 8);
             if (ts != 0)
               first = MIN (first, ts);
-            if (!page_scan (in[c].pages + i * page, page, csize, &last))
-              {
-                g_printerr ("tscope-reshape: CPU %u page %" G_GUINT64_FORMAT " holds an absolute "
-                            "timestamp: --repeat cannot shift it\n", c, i);
-                return 1;
-              }
+            page_walk ((guint8 *) in[c].pages + i * page, page, csize, 0, &last);
           }
       /* one copy after another, a millisecond apart */
       span = last - first + 1000000;
       for (guint c = 0; c < n_in; c++)
         for (int r = 0; r < opt_repeat; r++)
           for (guint64 i = 0; i < in[c].n_pages; i++)
-            if (!add (w, c, in[c].pages + i * page, page, span * r, &error))
+            if (!add (w, c, in[c].pages + i * page, page, csize, span * r, &error))
               goto fail;
     }
 
