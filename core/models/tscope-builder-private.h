@@ -161,14 +161,6 @@ typedef struct
   GHashTable   *irq_line_ids;     /* "irq\x01name" -> index + 1 */
   GHashTable   *kvm_reason_ids;   /* name -> id + 1 */
   GHashTable   *kvm_counts;       /* (task << 16 | event id) -> count */
-  /* the KVM fast paths (tscope-model-kvm.c): a kvm_exit's reason code
-   * (vmx, svm) below 1024 -> reason id + 1; counts not yet added to
-   * kvm_counts, by key; per vCPU, its exits by reason id and the reason ids
-   * in the order first seen */
-  guint16       kvm_exit_small[2][1024];
-  struct { gsize key; gsize n; } kvm_count_cache[256];
-  GPtrArray    *vcpu_exit_counts; /* GArray of guint per vCPU */
-  GPtrArray    *vcpu_exit_order;  /* GArray of guint16 per vCPU */
   GHashTable   *state_codes;      /* prev_state -> palette code */
   guint16      *wk_switch_cpu;    /* per wakeup, until run ids exist */
   guint8        small_states[1024]; /* prev_state < 1024 -> code, 0 if none yet */
@@ -199,6 +191,15 @@ typedef struct
   SysOpen       *sys_open;
   guint          n_sys_open;
   guint          sys_open_cap;
+  /* the builder's KVM fast paths (tscope-model-kvm.c), last so that the
+   * hot fields above stay together: a kvm_exit's reason code (vmx, svm)
+   * below 1024 -> reason id + 1; counts not yet added to kvm_counts, by
+   * key; per vCPU, its exits by reason id and the reason ids in the order
+   * first seen */
+  guint16       kvm_exit_small[2][1024];
+  struct { gsize key; gsize n; } kvm_count_cache[256];
+  GPtrArray    *vcpu_exit_counts; /* GArray of guint per vCPU */
+  GPtrArray    *vcpu_exit_order;  /* GArray of guint16 per vCPU */
 } Builder;
 
 static inline gint32
