@@ -191,6 +191,15 @@ typedef struct
   SysOpen       *sys_open;
   guint          n_sys_open;
   guint          sys_open_cap;
+  /* the builder's KVM fast paths (tscope-model-kvm.c), last so that the
+   * hot fields above stay together: a kvm_exit's reason code (vmx, svm)
+   * below 1024 -> reason id + 1; counts not yet added to kvm_counts, by
+   * key; per vCPU, its exits by reason id and the reason ids in the order
+   * first seen */
+  guint16       kvm_exit_small[2][1024];
+  struct { gsize key; gsize n; } kvm_count_cache[256];
+  GPtrArray    *vcpu_exit_counts; /* GArray of guint per vCPU */
+  GPtrArray    *vcpu_exit_order;  /* GArray of guint16 per vCPU */
 } Builder;
 
 static inline gint32

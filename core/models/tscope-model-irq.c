@@ -184,9 +184,27 @@ cmp_irq_line (gconstpointer a,
   return strcmp (x->name, y->name);
 }
 
+/* The spans grew by doubling: the slack goes back now that each CPU's
+ * count is known (irq-big.dat, 9.5M softirq spans: 51 MiB). */
+static void
+trim_spans (TscopeSpans *s,
+            guint        cap)
+{
+  if (s->n == cap)
+    return;
+  SHRINK (s->start, s->n);
+  SHRINK (s->duration, s->n);
+  SHRINK (s->what, s->n);
+}
+
 void
 _tscope_builder_finish_irqs (Builder *b)
 {
+  for (guint c = 0; c < b->m->n_cpus; c++)
+    {
+      trim_spans (&b->m->irq_spans[c], b->cpus[c].irq_cap);
+      trim_spans (&b->m->softirq_spans[c], b->cpus[c].sirq_cap);
+    }
   g_array_sort (b->m->irq_lines, cmp_irq_line);
   for (guint v = 0; v < TSCOPE_MAX_VEC; v++)
     {

@@ -33,6 +33,13 @@ vcpu_of (Builder *b,
       v.open_entry = -1;
       g_array_append_val (b->m->vcpus, v);
       tb->vcpu = b->m->vcpus->len - 1;
+      if (b->vcpu_exit_counts == NULL)
+        {
+          b->vcpu_exit_counts = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+          b->vcpu_exit_order = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+        }
+      g_ptr_array_add (b->vcpu_exit_counts, g_array_new (FALSE, TRUE, sizeof (guint)));
+      g_ptr_array_add (b->vcpu_exit_order, g_array_new (FALSE, FALSE, sizeof (guint16)));
     }
   return &g_array_index (b->m->vcpus, TscopeVcpu, tb->vcpu);
 }
@@ -74,25 +81,99 @@ count_name (GHashTable *table,
   g_hash_table_insert (table, (gpointer) name, GUINT_TO_POINTER (n + 1));
 }
 
-static const char *
-exit_reason_name (Builder      *b,
-                  const guint8 *rec,
-                  guint         size)
+/* The reason id of a kvm_exit: by its code, from kvm_exit_small for the
+ * common codes, else by its name. */
+static guint16
+exit_reason_id (Builder      *b,
+                const guint8 *rec,
+                guint         size)
 {
   TscopeField *f = b->tep->fields[TSCOPE_EV_KVM_EXIT];
   guint64 reason = (guint64) _tscope_field_get (b->tep, &f[F_EXIT_REASON], rec);
   gboolean vmx = !(f[F_ISA].flags & TSCOPE_FIELD_PRESENT)
                  || _tscope_field_get (b->tep, &f[F_ISA], rec) == 1;
+  guint16 *slot = NULL;
   const char *name;
   char hex[32];
+  guint16 id;
 
   if (vmx)
     reason &= 0xffff;
+  if (reason < G_N_ELEMENTS (b->kvm_exit_small[0]))
+    {
+      slot = &b->kvm_exit_small[vmx ? 0 : 1][reason];
+      if (*slot != 0)
+        return *slot - 1;
+    }
   name = _tscope_symbol_lookup (vmx ? &b->tep->vmx_reasons : &b->tep->svm_reasons, reason);
-  if (name != NULL)
-    return kvm_reason (b, name);
-  g_snprintf (hex, sizeof hex, "0x%" G_GINT64_MODIFIER "x", reason);
-  return kvm_reason (b, hex);
+  if (name == NULL)
+    {
+      g_snprintf (hex, sizeof hex, "0x%" G_GINT64_MODIFIER "x", reason);
+      name = hex;
+    }
+  id = kvm_reason_id (b, name);
+  if (slot != NULL && id < G_MAXUINT16)
+    *slot = id + 1;
+  return id;
+}
+
+/* One more exit of @reason for vCPU @vcpu (kept as counts by id, made
+ * into its exit_reasons table when the pass ends). */
+static void
+count_exit (Builder *b,
+            guint    vcpu,
+            guint16  reason)
+{
+  GArray *counts = b->vcpu_exit_counts->pdata[vcpu];
+
+  if (reason >= counts->len)
+    g_array_set_size (counts, reason + 1);
+  if (g_array_index (counts, guint, reason)++ == 0)
+    g_array_append_val ((GArray *) b->vcpu_exit_order->pdata[vcpu], reason);
+}
+
+/* kvm_counts[key] += n */
+static void
+add_kvm_count (Builder *b,
+               gsize    key,
+               gsize    n)
+{
+  gpointer k = GSIZE_TO_POINTER (key);
+
+  g_hash_table_insert (b->kvm_counts, k, GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (b->kvm_counts, k)) + n));
+}
+
+/* One more KVM event of @key: counted in a small cache in front of
+ * kvm_counts, where a key enters the first time it is seen (so that the
+ * table's order is what it would be without the cache). */
+static void
+count_kvm_event (Builder *b,
+                 gsize    key)
+{
+  guint i = (guint) ((key * 0x9E3779B97F4A7C15ull) >> 56) % G_N_ELEMENTS (b->kvm_count_cache);
+  __typeof__ (b->kvm_count_cache[0]) *c = &b->kvm_count_cache[i];
+
+  if (c->n > 0 && c->key == key)
+    {
+      c->n++;
+      return;
+    }
+  if (c->n > 0)
+    add_kvm_count (b, c->key, c->n);
+  add_kvm_count (b, key, 0);
+  c->key = key;
+  c->n = 1;
+}
+
+static void
+flush_kvm_counts (Builder *b)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (b->kvm_count_cache); i++)
+    if (b->kvm_count_cache[i].n > 0)
+      {
+        add_kvm_count (b, b->kvm_count_cache[i].key, b->kvm_count_cache[i].n);
+        b->kvm_count_cache[i].n = 0;
+      }
 }
 
 static void
@@ -101,7 +182,7 @@ push_guest_span (Builder    *b,
                  gint64      end,
                  guint32     task,
                  guint       cpu,
-                 const char *reason)
+                 guint16     reason)
 {
   TscopeGuestSpans *g = &b->m->guest;
   guint i = g->n;
@@ -119,7 +200,7 @@ push_guest_span (Builder    *b,
   g->end[i] = end;
   g->task[i] = task;
   g->cpu[i] = (guint16) cpu;
-  g->reason[i] = kvm_reason_id (b, reason);
+  g->reason[i] = reason;
   g->n++;
 }
 
@@ -164,8 +245,7 @@ _tscope_builder_kvm (Builder         *b,
   TscopeField *f = b->tep->fields[kind];
   TscopeVcpu *v;
 
-  g_hash_table_insert (b->kvm_counts, key,
-                       GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (b->kvm_counts, key)) + 1));
+  count_kvm_event (b, GPOINTER_TO_SIZE (key));
   switch (kind)
     {
     case TSCOPE_EV_KVM_ENTRY:
@@ -186,11 +266,11 @@ _tscope_builder_kvm (Builder         *b,
       break;
     case TSCOPE_EV_KVM_EXIT:
       {
-        const char *reason = exit_reason_name (b, rec, size);
+        guint16 reason = exit_reason_id (b, rec, size);
 
         v = vcpu_of (b, task);
         v->exits++;
-        count_name (v->exit_reasons, reason);
+        count_exit (b, tb->vcpu, reason);
         if (tb->kvm_entry >= 0)
           {
             v->guest_ns = _tscope_sat_add (v->guest_ns, ts - tb->kvm_entry);
@@ -201,7 +281,7 @@ _tscope_builder_kvm (Builder         *b,
           {
             v->first_exit = ts;
             v->first_exit_cpu = (guint16) cpu;
-            v->first_exit_reason = kvm_reason_id (b, reason);
+            v->first_exit_reason = reason;
           }
       }
       break;
@@ -266,6 +346,37 @@ _tscope_builder_print (Builder      *b,
   m->n++;
 }
 
+/* The columns grew by doubling: what they will hold is known now, so the
+ * slack goes back (up to half of each column; on kvm-big.dat 22 MiB). */
+static void
+trim_columns (Builder *b)
+{
+  TscopeModel *m = b->m;
+
+  if (m->guest.n < b->guest_cap)
+    {
+      SHRINK (m->guest.start, m->guest.n);
+      SHRINK (m->guest.end, m->guest.n);
+      SHRINK (m->guest.task, m->guest.n);
+      SHRINK (m->guest.cpu, m->guest.n);
+      SHRINK (m->guest.reason, m->guest.n);
+    }
+  if (m->user_exits.n < b->user_exits_cap)
+    {
+      SHRINK (m->user_exits.ts, m->user_exits.n);
+      SHRINK (m->user_exits.task, m->user_exits.n);
+      SHRINK (m->user_exits.cpu, m->user_exits.n);
+      SHRINK (m->user_exits.reason, m->user_exits.n);
+    }
+  if (m->marks.n < b->marks_cap)
+    {
+      SHRINK (m->marks.ts, m->marks.n);
+      SHRINK (m->marks.cpu, m->marks.n);
+      SHRINK (m->marks.task, m->marks.n);
+      SHRINK (m->marks.text, m->marks.n);
+    }
+}
+
 void
 _tscope_builder_finish_kvm (Builder *b)
 {
@@ -273,6 +384,21 @@ _tscope_builder_finish_kvm (Builder *b)
   gpointer key;
   gpointer val;
 
+  flush_kvm_counts (b);
+  for (guint i = 0; b->vcpu_exit_counts != NULL && i < b->vcpu_exit_counts->len; i++)
+    {
+      TscopeVcpu *v = &g_array_index (b->m->vcpus, TscopeVcpu, i);
+      GArray *counts = b->vcpu_exit_counts->pdata[i];
+      GArray *order = b->vcpu_exit_order->pdata[i];
+
+      for (guint j = 0; j < order->len; j++)
+        {
+          guint16 id = g_array_index (order, guint16, j);
+
+          g_hash_table_insert (v->exit_reasons, b->m->kvm_reasons->pdata[id],
+                               GUINT_TO_POINTER (g_array_index (counts, guint, id)));
+        }
+    }
   g_hash_table_iter_init (&it, b->kvm_counts);
   while (g_hash_table_iter_next (&it, &key, &val))
     {
@@ -303,6 +429,7 @@ _tscope_builder_finish_kvm (Builder *b)
       n = GPOINTER_TO_UINT (g_hash_table_lookup (table, name));
       g_hash_table_insert (table, (gpointer) name, GUINT_TO_POINTER (n + (guint) GPOINTER_TO_SIZE (val)));
     }
+  trim_columns (b);
   for (guint i = 0; i < b->m->vcpus->len; i++)
     {
       TscopeVcpu *v = &g_array_index (b->m->vcpus, TscopeVcpu, i);
@@ -322,4 +449,6 @@ _tscope_builder_clear_kvm (Builder *b)
 {
   g_hash_table_unref (b->kvm_reason_ids);
   g_hash_table_unref (b->kvm_counts);
+  g_clear_pointer (&b->vcpu_exit_counts, g_ptr_array_unref);
+  g_clear_pointer (&b->vcpu_exit_order, g_ptr_array_unref);
 }

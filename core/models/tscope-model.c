@@ -699,6 +699,19 @@ finish_wakeups (Builder *b)
   SHRINK (w->kind, w->n);
 }
 
+static void
+finish_migrations (Builder *b)
+{
+  TscopeMigrations *m = &b->m->migrations;
+
+  if (m->n == b->mig_cap)
+    return;
+  SHRINK (m->ts, m->n);
+  SHRINK (m->task, m->n);
+  SHRINK (m->orig_cpu, m->n);
+  SHRINK (m->dest_cpu, m->n);
+}
+
 /**
  * _tscope_builder_finish_tasks:
  *
@@ -711,6 +724,7 @@ _tscope_builder_finish_tasks (Builder *b)
   finish_tasks (b);
   finish_intervals (b);
   finish_wakeups (b);
+  finish_migrations (b);
   _tscope_builder_finish_kvm (b);
 }
 
