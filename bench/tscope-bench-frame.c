@@ -274,5 +274,7 @@ main (int    argc,
   measure ("10 us window", timeline);
   measure_panels (window);
   gtk_window_destroy (GTK_WINDOW (window));
+  /* a model cache file still being written */
+  tscope_trace_wait_cache_writes ();
   return 0;
 }

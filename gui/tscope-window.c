@@ -26,6 +26,7 @@
 #include "tscope-shortcuts.h"
 #include "tscope-stats-panel.h"
 #include "tscope-vcpu-panel.h"
+#include "tscope-view.h"
 #include "tscope-timeline.h"
 #include "tscope-trace.h"
 #include "tscope-window-private.h"
@@ -95,6 +96,15 @@ on_progress (double   fraction,
   return !g_cancellable_is_cancelled (job->cancellable);
 }
 
+static gpointer
+prepare_views (gpointer data)
+{
+  g_autoptr(TscopeTrace) trace = data;
+
+  tscope_view_prepare (trace);
+  return NULL;
+}
+
 /* Every spec, one after the other; the first error ends it. */
 static void
 load_thread (GTask        *task,
@@ -129,6 +139,8 @@ load_thread (GTask        *task,
           return;
         }
       g_ptr_array_add (traces, trace);
+      /* the first frame's indexes, built while the window takes the trace */
+      g_thread_unref (g_thread_new ("tscope-prepare", prepare_views, g_object_ref (trace)));
     }
   g_task_return_pointer (task, g_steal_pointer (&traces), (GDestroyNotify) g_ptr_array_unref);
 }

@@ -1565,7 +1565,8 @@ by_mtime (gconstpointer a,
 }
 
 /* Removes the least recently used cache files until @incoming more bytes
- * fit under the policy's limit. */
+ * fit under the policy's limit, and temporary files left an hour ago or
+ * more. */
 static void
 evict (const TscopeCachePolicy *policy,
        guint64                  incoming,
@@ -1584,7 +1585,17 @@ evict (const TscopeCachePolicy *policy,
       GStatBuf st;
 
       if (!g_str_has_suffix (name, ".model"))
-        continue;
+        {
+          /* a temporary file its writer left (killed while writing) */
+          if (strstr (name, ".model.") != NULL)
+            {
+              g_autofree char *path = g_build_filename (policy->dir, name, NULL);
+
+              if (g_stat (path, &st) == 0 && (gint64) st.st_mtime < g_get_real_time () / G_USEC_PER_SEC - 3600)
+                g_unlink (path);
+            }
+          continue;
+        }
       e.path = g_build_filename (policy->dir, name, NULL);
       if (g_stat (e.path, &st) != 0 || g_strcmp0 (e.path, keep) == 0)
         {

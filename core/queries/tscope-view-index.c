@@ -215,6 +215,34 @@ _tscope_view_set_duration_cap (TscopeTrace *trace,
 }
 
 /**
+ * tscope_view_prepare:
+ *
+ * Builds what the first frame at full zoom-out asks for (each CPU's
+ * index, the runs grouped by task), as the first queries would.  Call it
+ * from a worker thread right after a load: the window's own work meanwhile
+ * and the first frame then overlap it.
+ */
+void
+tscope_view_prepare (TscopeTrace *trace)
+{
+  TscopeTime t0;
+  TscopeTime t1;
+  guint n;
+
+  g_return_if_fail (TSCOPE_IS_TRACE (trace));
+  t0 = tscope_trace_get_first_ts (trace);
+  t1 = MAX (tscope_trace_get_last_ts (trace), t0) + 1;
+  if (tscope_trace_get_n_tasks (trace) > 0)
+    (void) tscope_trace_get_task_runs (trace, 0, &n);
+  for (guint c = 0; c < tscope_trace_get_n_cpus (trace); c++)
+    {
+      TscopeViewCell cell;
+
+      tscope_view_cpu_row (trace, c, t0, t1, 1, &cell);
+    }
+}
+
+/**
  * tscope_view_get_index_bytes:
  *
  * Returns: heap bytes of the view indexes built so far (they are built by

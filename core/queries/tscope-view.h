@@ -47,6 +47,7 @@ typedef struct
                            G_MAXUINT32 */
 } TscopeTaskSpan;
 
+void     tscope_view_prepare         (TscopeTrace    *trace);
 void     tscope_view_cpu_row         (TscopeTrace    *trace,
                                       guint           cpu,
                                       TscopeTime      t0,
