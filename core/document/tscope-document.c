@@ -999,6 +999,82 @@ tscope_document_latency_sort_worst (GArray *samples,
 }
 
 /**
+ * tscope_document_latency_worst:
+ * @pid: @comm: @from: @to: as tscope_document_latency_samples() takes them
+ * @top: how many of the worst are wanted
+ * @summary: (out): the summary of every source's samples together
+ * @per_source: (out) (array) (nullable): each source's summary, one per source
+ *
+ * The @top worst of tscope_document_latency_samples(), without making the
+ * others: the latencies alone are read (tscope_trace_latency_values()),
+ * summarized by selection, and only the samples at or above the @top-th
+ * worst latency are made and sorted.
+ *
+ * Returns: (transfer full) (element-type TscopeSourceLatency): at most
+ * @top samples, in tscope_document_latency_sort_worst()'s order.
+ */
+GArray *
+tscope_document_latency_worst (TscopeDocument       *self,
+                               gint32                pid,
+                               const char           *comm,
+                               TscopeTime            from,
+                               TscopeTime            to,
+                               guint                 top,
+                               TscopeLatencySummary *summary,
+                               TscopeLatencySummary *per_source)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (TscopeSourceLatency));
+  guint n_sources = self->sources->len;
+  g_autofree TscopeTime *all = NULL;
+  guint room = 0;
+  guint total = 0;
+  TscopeTime least;
+
+  g_return_val_if_fail (TSCOPE_IS_DOCUMENT (self), out);
+  for (guint i = 0; i < n_sources; i++)
+    room += tscope_trace_get_n_wakeups (tscope_document_get_trace (self, i));
+  /* every source's latencies one after the other: each source's summary
+   * reorders only its own part */
+  all = g_new (TscopeTime, room + 1);
+  for (guint i = 0; i < n_sources; i++)
+    {
+      guint n = tscope_trace_latency_values_fill (tscope_document_get_trace (self, i), pid, comm,
+                                                  tscope_document_to_source (self, i, from),
+                                                  tscope_document_to_source (self, i, to), all + total);
+
+      if (per_source && n_sources > 1)
+        tscope_latency_summarize_values (all + total, n, &per_source[i]);
+      total += n;
+    }
+  tscope_latency_summarize_values (all, total, summary);
+  if (per_source && n_sources == 1)
+    per_source[0] = *summary;
+  if (top == 0 || total == 0)
+    return out;
+  least = tscope_times_select (all, total, total - MIN (top, total));
+  for (guint i = 0; i < n_sources; i++)
+    {
+      TscopeTrace *trace = tscope_document_get_trace (self, i);
+      g_autoptr(GArray) above = tscope_trace_latency_samples_above (trace, pid, comm,
+                                                                    tscope_document_to_source (self, i, from),
+                                                                    tscope_document_to_source (self, i, to),
+                                                                    least);
+
+      for (guint k = 0; k < above->len; k++)
+        {
+          TscopeSourceLatency l = { i, g_array_index (above, TscopeLatencySample, k) };
+
+          l.sample.wakeup_ts = tscope_document_from_source (self, i, l.sample.wakeup_ts);
+          l.sample.switch_ts = tscope_document_from_source (self, i, l.sample.switch_ts);
+          g_array_append_val (out, l);
+        }
+    }
+  tscope_document_latency_sort_worst (out, top);
+  g_array_set_size (out, MIN (top, out->len));
+  return out;
+}
+
+/**
  * tscope_document_range_stats:
  * @begin: @end: document time
  *

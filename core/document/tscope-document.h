@@ -140,6 +140,14 @@ GArray        *tscope_document_latency_samples (TscopeDocument *self,
                                                 TscopeTime      to);
 void           tscope_document_latency_sort_worst (GArray      *samples,
                                                    guint        n);
+GArray        *tscope_document_latency_worst (TscopeDocument       *self,
+                                              gint32                pid,
+                                              const char           *comm,
+                                              TscopeTime            from,
+                                              TscopeTime            to,
+                                              guint                 top,
+                                              TscopeLatencySummary *summary,
+                                              TscopeLatencySummary *per_source);
 GPtrArray     *tscope_document_range_stats     (TscopeDocument *self,
                                                 TscopeTime      begin,
                                                 TscopeTime      end);

@@ -218,6 +218,33 @@ latency_of (TscopeTrace *trace,
 }
 
 /**
+ * tscope_trace_latency_values_fill:
+ * @out: room for tscope_trace_get_n_wakeups() values
+ *
+ * Writes the latencies of tscope_trace_latency_samples() with these
+ * arguments to @out, in the same order, without making the samples.
+ *
+ * Returns: how many
+ */
+guint
+tscope_trace_latency_values_fill (TscopeTrace *trace,
+                                  gint32       pid,
+                                  const char  *comm,
+                                  TscopeTime   from,
+                                  TscopeTime   to,
+                                  TscopeTime  *out)
+{
+  guint total = tscope_trace_get_n_wakeups (trace);
+  guint k = 0;
+  TscopeTime latency;
+
+  for (guint i = 0; i < total; i++)
+    if (latency_of (trace, i, pid, comm, from, to, &latency, NULL))
+      out[k++] = latency;
+  return k;
+}
+
+/**
  * tscope_trace_latency_values:
  * @n: (out): how many
  *
@@ -234,13 +261,9 @@ tscope_trace_latency_values (TscopeTrace *trace,
                              TscopeTime   to,
                              guint       *n)
 {
-  guint total = tscope_trace_get_n_wakeups (trace);
-  TscopeTime *out = g_new (TscopeTime, total + 1);
-  guint k = 0;
+  TscopeTime *out = g_new (TscopeTime, tscope_trace_get_n_wakeups (trace) + 1);
 
-  for (guint i = 0; i < total; i++)
-    k += latency_of (trace, i, pid, comm, from, to, &out[k], NULL);
-  *n = k;
+  *n = tscope_trace_latency_values_fill (trace, pid, comm, from, to, out);
   return out;
 }
 

@@ -47,6 +47,12 @@ TscopeTime *tscope_trace_latency_values     (TscopeTrace *trace,
                                              TscopeTime   from,
                                              TscopeTime   to,
                                              guint       *n);
+guint       tscope_trace_latency_values_fill (TscopeTrace *trace,
+                                              gint32       pid,
+                                              const char  *comm,
+                                              TscopeTime   from,
+                                              TscopeTime   to,
+                                              TscopeTime  *out);
 GArray     *tscope_trace_latency_samples_above (TscopeTrace *trace,
                                                 gint32       pid,
                                                 const char  *comm,
