@@ -442,24 +442,26 @@ print_events (EventQuery           *q,
   g_autoptr(GString) line = g_string_new (NULL);
   gint64 printed = 0;
 
+  guint n = tscope_document_get_n_sources (q->doc);
+  g_autofree TscopeRecordSelect *sel = g_new0 (TscopeRecordSelect, n);
+
+  /* each source's selection: records that are not wanted are passed over
+   * by their id and pid alone, read in place */
+  for (guint i = 0; i < n; i++)
+    {
+      sel[i].pid = opt_pid != UNSET ? opt_pid : -1;
+      sel[i].event_id = opt_event ? q->event_ids[i] : -1;
+      sel[i].filter = q->filters ? q->filters[i] : NULL;
+      sel[i].none = (opt_event && q->event_ids[i] < 0) || (q->filters && q->filters[i] == NULL);
+    }
   for (gboolean ok = opt_limit != 0 && tscope_document_cursor_seek_time (cursor, q->from); ok;
        ok = tscope_document_cursor_next (cursor))
     {
       TscopeEvent e;
       guint source;
 
-      if (!tscope_document_cursor_get (cursor, &source, &e))
+      if (!tscope_document_cursor_find (cursor, sel, q->to) || !tscope_document_cursor_get (cursor, &source, &e))
         break;
-      if (e.ts > q->to)
-        break;
-      /* a leaf's exit: its entry's line showed it */
-      if (tscope_cursor_is_folded (tscope_document_cursor_current (cursor)))
-        continue;
-      if ((opt_pid != UNSET && e.pid != opt_pid)
-          || (opt_event && (q->event_ids[source] < 0 || (gint) e.event_id != q->event_ids[source]))
-          || (q->filters && (q->filters[source] == NULL
-                             || !tscope_cursor_matches (tscope_document_cursor_current (cursor), q->filters[source]))))
-        continue;
       format_event (q, cursor, source, e.ts, line);
       fwrite (line->str, 1, line->len, stdout);
       if (++printed == opt_limit)

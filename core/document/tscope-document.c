@@ -796,6 +796,48 @@ pick (TscopeDocumentCursor *c)
       }
 }
 
+/**
+ * tscope_document_cursor_find:
+ * @sel: (array): the records wanted, one selection per source
+ * @to: the last document time searched
+ *
+ * Moves from the current event on (it included) to the first that its
+ * source's selection passes (tscope_cursor_passes()).  With one source
+ * its cursor searches alone, reading each record's id and pid in place.
+ *
+ * Returns: whether there is one at or before @to.
+ */
+gboolean
+tscope_document_cursor_find (TscopeDocumentCursor     *c,
+                             const TscopeRecordSelect *sel,
+                             TscopeTime                to)
+{
+  if (c->n == 1)
+    {
+      /* the search's bound in the source's time: a record after it is
+       * after @to on the axis too (times saturate alike) */
+      TscopeTime bound = to == G_MAXINT64 ? to : shift (to, -c->offset[0]);
+
+      TscopeEvent e;
+      gboolean found;
+
+      if (c->current == TSCOPE_NO_SOURCE)
+        return FALSE;
+      found = tscope_cursor_find (c->cursors[0], &sel[0], bound);
+      c->valid[0] = tscope_cursor_get (c->cursors[0], &e);
+      c->current = c->valid[0] ? 0 : TSCOPE_NO_SOURCE;
+      return found && event_time (c, 0) <= to;
+    }
+  for (; c->current != TSCOPE_NO_SOURCE; tscope_document_cursor_next (c))
+    {
+      if (event_time (c, c->current) > to)
+        return FALSE;
+      if (tscope_cursor_passes (c->cursors[c->current], &sel[c->current]))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* Positions the cursor on the first event at or after document time @t. */
 gboolean
 tscope_document_cursor_seek_time (TscopeDocumentCursor *c,

@@ -120,6 +120,9 @@ gboolean      tscope_document_cursor_seek_row (TscopeDocumentCursor *cursor,
                                                guint64               row);
 guint64       tscope_document_cursor_get_row  (TscopeDocumentCursor *cursor);
 gboolean      tscope_document_cursor_next     (TscopeDocumentCursor *cursor);
+gboolean      tscope_document_cursor_find     (TscopeDocumentCursor     *cursor,
+                                               const TscopeRecordSelect *sel,
+                                               TscopeTime                to);
 gboolean      tscope_document_cursor_get      (TscopeDocumentCursor *cursor,
                                                guint                *source,
                                                TscopeEvent          *event);
