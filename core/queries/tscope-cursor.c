@@ -991,7 +991,8 @@ fast_test (const TscopeTep      *t,
     case TEP_FILTER_ARG_NUM:
       {
         guint64 l = fast_value (t, arg->num.left, rec);
-        guint64 r = fast_value (t, arg->num.right, rec);
+        guint64 r = arg->num.right->type == TEP_FILTER_ARG_VALUE ? arg->num.right->value.val
+                                                                  : fast_value (t, arg->num.right, rec);
 
         switch (arg->num.type)
           {
@@ -1117,12 +1118,14 @@ tscope_record_filter_free (TscopeRecordFilter *f)
  * Returns: whether the current record passes @filter, as `trace-cmd report
  * -F` decides: an event the filter names no rule for does not
  */
+static gboolean matches_id (TscopeCursor       *c,
+                            TscopeRecordFilter *filter,
+                            guint               id);
+
 gboolean
 tscope_cursor_matches (TscopeCursor      *c,
                        TscopeRecordFilter *filter)
 {
-  struct tep_record r;
-  struct tep_event *e;
   guint id;
 
   g_return_val_if_fail (filter != NULL && filter->trace == c->trace, FALSE);
@@ -1131,6 +1134,18 @@ tscope_cursor_matches (TscopeCursor      *c,
   id = record_id (c, c->current);
   if (id >= filter->n_ids || !filter->rule[id])
     return FALSE;
+  return matches_id (c, filter, id);
+}
+
+/* tscope_cursor_matches() for a record of event @id, which @filter has a rule for */
+static gboolean
+matches_id (TscopeCursor       *c,
+            TscopeRecordFilter *filter,
+            guint               id)
+{
+  struct tep_record r;
+  struct tep_event *e;
+
   e = _tscope_tep_event (c->trace->tep, id);
   /* the filter reads fields by the format: not past a short record */
   if (e == NULL)
@@ -1203,7 +1218,7 @@ tscope_cursor_passes (TscopeCursor             *c,
     return FALSE;
   if (sel->pid >= 0 && (gint32) _tscope_field_int (t, &t->common_pid, s->rec, s->rec_size) != sel->pid)
     return FALSE;
-  if (sel->filter && (id >= sel->filter->n_ids || !sel->filter->rule[id] || !tscope_cursor_matches (c, sel->filter)))
+  if (sel->filter && (id >= sel->filter->n_ids || !sel->filter->rule[id] || !matches_id (c, sel->filter, id)))
     return FALSE;
   return TRUE;
 }
@@ -1224,14 +1239,28 @@ tscope_cursor_find (TscopeCursor             *c,
                     const TscopeRecordSelect *sel,
                     TscopeTime                to)
 {
+  const TscopeTep *t = c->trace->tep;
+  const guint8 *rule = sel->filter ? sel->filter->rule : NULL;
+  guint n_ids = sel->filter ? sel->filter->n_ids : 0;
+
   if (sel->none)
     return FALSE;
-  for (; c->current != NULL; tscope_cursor_next (c))
+  /* tscope_cursor_passes() inline: most records are out by their id */
+  for (TscopeStream *s = c->current; s != NULL; s = tscope_cursor_next (c) ? c->current : NULL)
     {
-      if (c->current->ts > to)
+      guint id;
+
+      if (s->ts > to)
         return FALSE;
-      if (tscope_cursor_passes (c, sel))
-        return TRUE;
+      if (G_UNLIKELY (c->folded != NULL) && tscope_cursor_is_folded (c))
+        continue;
+      id = read_id (t, s->rec, s->rec_size);
+      if ((sel->event_id >= 0 && id != (guint) sel->event_id)
+          || (rule && (id >= n_ids || !rule[id]))
+          || (sel->pid >= 0 && (gint32) _tscope_field_int (t, &t->common_pid, s->rec, s->rec_size) != sel->pid)
+          || (rule && !matches_id (c, sel->filter, id)))
+        continue;
+      return TRUE;
     }
   return FALSE;
 }
