@@ -36,26 +36,6 @@ task_label (TscopeTrace *trace,
   return buf;
 }
 
-/* The latencies of source @source's samples, or of all (TSCOPE_NO_SOURCE). */
-static void
-summarize (GArray               *samples,
-           guint                 source,
-           TscopeLatencySummary *out)
-{
-  g_autofree TscopeTime *lat = g_new (TscopeTime, samples->len + 1);
-  guint n = 0;
-
-  for (guint i = 0; i < samples->len; i++)
-    {
-      const TscopeSourceLatency *s = &g_array_index (samples, TscopeSourceLatency, i);
-
-      if (source == TSCOPE_NO_SOURCE || s->source == source)
-        lat[n++] = s->sample.latency;
-    }
-  tscope_times_sort (lat, n);
-  tscope_latency_summarize (lat, n, out);
-}
-
 static int
 no_latency (TscopeDocument *doc,
             const char     *spec)
@@ -114,7 +94,8 @@ worst_json (TscopeDocument            *doc,
 static void
 print_latency_json (TscopeDocument             *doc,
                     GArray                     *samples,
-                    const TscopeLatencySummary *sum)
+                    const TscopeLatencySummary *sum,
+                    const TscopeLatencySummary *per_source)
 {
   json_object *o = json_object_new_object ();
   json_object *worst = json_object_new_array ();
@@ -129,13 +110,11 @@ print_latency_json (TscopeDocument             *doc,
         {
           TscopeSource *source = tscope_document_get_source (doc, i);
           json_object *e = json_object_new_object ();
-          TscopeLatencySummary one;
 
-          summarize (samples, i, &one);
           json_object_object_add (e, "source", json_object_new_int ((int) i + 1));
           json_object_object_add (e, "name", json_object_new_string (tscope_source_get_name (source)));
           json_object_object_add (e, "offset_ns", json_object_new_int64 (tscope_source_get_offset (source)));
-          json_object_object_add (e, "summary", tscope_latency_summary_json (&one));
+          json_object_object_add (e, "summary", tscope_latency_summary_json (&per_source[i]));
           json_object_array_add (sources, e);
         }
       json_object_object_add (o, "sources", sources);
@@ -171,8 +150,8 @@ source_label (TscopeDocument *doc,
 
 static void
 print_latency_summaries (TscopeDocument             *doc,
-                         GArray                     *samples,
-                         const TscopeLatencySummary *sum)
+                         const TscopeLatencySummary *sum,
+                         const TscopeLatencySummary *per_source)
 {
   guint n = tscope_document_get_n_sources (doc);
   int width = 12;
@@ -187,10 +166,8 @@ print_latency_summaries (TscopeDocument             *doc,
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *label = source_label (doc, i);
-      TscopeLatencySummary one;
 
-      summarize (samples, i, &one);
-      _tscope_cli_print_summary (label, width, &one);
+      _tscope_cli_print_summary (label, width, &per_source[i]);
     }
 }
 
@@ -199,7 +176,8 @@ print_latency_summaries (TscopeDocument             *doc,
 static void
 print_latency_table (TscopeDocument             *doc,
                      GArray                     *samples,
-                     const TscopeLatencySummary *sum)
+                     const TscopeLatencySummary *sum,
+                     const TscopeLatencySummary *per_source)
 {
   gboolean several = tscope_document_get_n_sources (doc) > 1;
   int width = several ? name_width (doc, 6) : 0;
@@ -224,7 +202,7 @@ print_latency_table (TscopeDocument             *doc,
                task_label (trace, w.waker, b, sizeof b), w.waker_cpu, w.target_cpu, s->sample.cpu, t0, t1);
     }
   g_print ("\n");
-  print_latency_summaries (doc, samples, sum);
+  print_latency_summaries (doc, sum, per_source);
 }
 
 int
@@ -242,6 +220,7 @@ _tscope_cli_latency (int    argc,
   };
   g_autoptr(GOptionContext) ctx = _tscope_cli_context_new ("SOURCE...", entries, TRUE);
   g_autoptr(GArray) samples = NULL;
+  g_autofree TscopeLatencySummary *per_source = NULL;
   TscopeDocument *doc;
   TscopeLatencySummary sum;
   int status;
@@ -263,16 +242,16 @@ _tscope_cli_latency (int    argc,
     }
   if ((status = _tscope_cli_open (argc - 1, argv + 1, &doc)) != EXIT_SUCCESS)
     return status;
-  samples = tscope_document_latency_samples (doc, opt_pid != UNSET ? opt_pid : -1, opt_comm, G_MININT64,
-                                             G_MAXINT64);
-  if (samples->len == 0)
+  /* only the worst are made into samples: a 10M-event trace has millions */
+  per_source = g_new (TscopeLatencySummary, tscope_document_get_n_sources (doc));
+  samples = tscope_document_latency_worst (doc, opt_pid != UNSET ? opt_pid : -1, opt_comm, G_MININT64,
+                                           G_MAXINT64, (guint) opt_top, &sum, per_source);
+  if (sum.count == 0)
     return no_latency (doc, argv[1]);
-  summarize (samples, TSCOPE_NO_SOURCE, &sum);
-  tscope_document_latency_sort_worst (samples, (guint) opt_top);
   if (_tscope_cli_json)
-    print_latency_json (doc, samples, &sum);
+    print_latency_json (doc, samples, &sum, per_source);
   else
-    print_latency_table (doc, samples, &sum);
+    print_latency_table (doc, samples, &sum, per_source);
   return EXIT_SUCCESS;
 }
 
@@ -463,24 +442,26 @@ print_events (EventQuery           *q,
   g_autoptr(GString) line = g_string_new (NULL);
   gint64 printed = 0;
 
+  guint n = tscope_document_get_n_sources (q->doc);
+  g_autofree TscopeRecordSelect *sel = g_new0 (TscopeRecordSelect, n);
+
+  /* each source's selection: records that are not wanted are passed over
+   * by their id and pid alone, read in place */
+  for (guint i = 0; i < n; i++)
+    {
+      sel[i].pid = opt_pid != UNSET ? opt_pid : -1;
+      sel[i].event_id = opt_event ? q->event_ids[i] : -1;
+      sel[i].filter = q->filters ? q->filters[i] : NULL;
+      sel[i].none = (opt_event && q->event_ids[i] < 0) || (q->filters && q->filters[i] == NULL);
+    }
   for (gboolean ok = opt_limit != 0 && tscope_document_cursor_seek_time (cursor, q->from); ok;
        ok = tscope_document_cursor_next (cursor))
     {
       TscopeEvent e;
       guint source;
 
-      if (!tscope_document_cursor_get (cursor, &source, &e))
+      if (!tscope_document_cursor_find (cursor, sel, q->to) || !tscope_document_cursor_get (cursor, &source, &e))
         break;
-      if (e.ts > q->to)
-        break;
-      /* a leaf's exit: its entry's line showed it */
-      if (tscope_cursor_is_folded (tscope_document_cursor_current (cursor)))
-        continue;
-      if ((opt_pid != UNSET && e.pid != opt_pid)
-          || (opt_event && (q->event_ids[source] < 0 || (gint) e.event_id != q->event_ids[source]))
-          || (q->filters && (q->filters[source] == NULL
-                             || !tscope_cursor_matches (tscope_document_cursor_current (cursor), q->filters[source]))))
-        continue;
       format_event (q, cursor, source, e.ts, line);
       fwrite (line->str, 1, line->len, stdout);
       if (++printed == opt_limit)

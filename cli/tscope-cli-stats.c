@@ -247,18 +247,6 @@ print_tasks (TscopeTrace *trace,
 }
 
 static void
-summarize_samples (GArray               *samples,
-                   TscopeLatencySummary *out)
-{
-  g_autofree TscopeTime *lat = g_new (TscopeTime, samples->len + 1);
-
-  for (guint i = 0; i < samples->len; i++)
-    lat[i] = g_array_index (samples, TscopeLatencySample, i).latency;
-  tscope_times_sort (lat, samples->len);
-  tscope_latency_summarize (lat, samples->len, out);
-}
-
-static void
 print_irqs (TscopeTrace *trace)
 {
   g_print ("\nIRQ handlers (unmatched: %u)\n", tscope_trace_get_irq_unmatched (trace));
@@ -447,7 +435,8 @@ print_stats (TscopeTrace *trace,
              const char  *label)
 {
   g_autofree char *span = tscope_time_format_duration (_tscope_cli_trace_span (trace));
-  g_autoptr(GArray) samples = tscope_trace_latency_samples (trace, -1, NULL, G_MININT64, G_MAXINT64);
+  guint n_lat;
+  g_autofree TscopeTime *lat = tscope_trace_latency_values (trace, -1, NULL, G_MININT64, G_MAXINT64, &n_lat);
   guint ignored;
   guint discarded;
   guint dropped;
@@ -457,7 +446,7 @@ print_stats (TscopeTrace *trace,
            tscope_trace_get_n_events (trace), tscope_trace_get_n_cpus (trace), span);
   print_cpus (trace);
   print_tasks (trace, 15);
-  summarize_samples (samples, &sum);
+  tscope_latency_summarize_values (lat, n_lat, &sum);
   g_print ("\nWakeup latency (wakeup -> switch-in)\n");
   _tscope_cli_print_summary ("all", 12, &sum);
   tscope_trace_get_wakeup_counts (trace, &ignored, &discarded, &dropped);

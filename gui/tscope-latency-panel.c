@@ -382,6 +382,28 @@ syscalls_thread (Job *job)
     }
 }
 
+/* The list's items: the first job->top of @worst, worst first */
+static void
+add_items (Job    *job,
+           GArray *worst)
+{
+  job->items = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < MIN (worst->len, job->top); i++)
+    {
+      TscopeLatencyItem *it = g_object_new (TSCOPE_TYPE_LATENCY_ITEM, NULL);
+      TscopeSourceLatency *l = &g_array_index (worst, TscopeSourceLatency, i);
+      TscopeTrace *trace = tscope_document_get_trace (job->doc, l->source);
+
+      it->source = l->source;
+      it->source_name = g_strdup (tscope_source_get_name (tscope_document_get_source (job->doc, l->source)));
+      it->sample = l->sample;
+      tscope_trace_get_wakeup (trace, it->sample.index, &it->wakeup);
+      it->wakee = label_of (trace, it->sample.task);
+      it->waker = label_of (trace, it->wakeup.waker);
+      g_ptr_array_add (job->items, it);
+    }
+}
+
 static void
 job_thread (GTask        *task,
             gpointer      source_object,
@@ -399,6 +421,17 @@ job_thread (GTask        *task,
   if (job->syscalls)
     {
       syscalls_thread (job);
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  if (job->needle == NULL || (by_pid && pid >= 0 && pid <= G_MAXINT32))
+    {
+      /* the worst alone are made into samples: a 10M-event trace has millions */
+      g_autoptr(GArray) worst = tscope_document_latency_worst (job->doc, job->needle ? (gint32) pid : -1, NULL,
+                                                               G_MININT64, G_MAXINT64, job->top, &job->summary,
+                                                               NULL);
+
+      add_items (job, worst);
       g_task_return_boolean (task, TRUE);
       return;
     }
@@ -423,21 +456,7 @@ job_thread (GTask        *task,
   tscope_times_sort (lat, kept->len);
   tscope_latency_summarize (lat, kept->len, &job->summary);
   tscope_document_latency_sort_worst (kept, job->top);
-  job->items = g_ptr_array_new_with_free_func (g_object_unref);
-  for (guint i = 0; i < MIN (kept->len, job->top); i++)
-    {
-      TscopeLatencyItem *it = g_object_new (TSCOPE_TYPE_LATENCY_ITEM, NULL);
-      TscopeSourceLatency *l = &g_array_index (kept, TscopeSourceLatency, i);
-      TscopeTrace *trace = tscope_document_get_trace (job->doc, l->source);
-
-      it->source = l->source;
-      it->source_name = g_strdup (tscope_source_get_name (tscope_document_get_source (job->doc, l->source)));
-      it->sample = l->sample;
-      tscope_trace_get_wakeup (trace, it->sample.index, &it->wakeup);
-      it->wakee = label_of (trace, it->sample.task);
-      it->waker = label_of (trace, it->wakeup.waker);
-      g_ptr_array_add (job->items, it);
-    }
+  add_items (job, kept);
   g_task_return_boolean (task, TRUE);
 }
 

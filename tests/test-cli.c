@@ -1220,6 +1220,10 @@ test_filter (void)
     "sched_wakeup,sched_waking : target_cpu == 1",
     "sched_switch : prev_state != 1 && !(next_pid == 0)",
     "sched_switch : prev_comm == \"ping\" || next_comm == \"ping\"",
+    /* integers the filter reads itself, the rest libtraceevent's */
+    "sched_switch : prev_state & 3 && next_pid > 10 || prev_pid ^ 1",
+    "sched_wakeup : prio < 100",
+    "sched_switch : prev_pid > -1 && next_prio <= 120 && prev_comm == \"bash\"",
   };
   static const char *const bad[] = {
     "sched_switch : prev_state ==",

@@ -350,6 +350,105 @@ test_host_guest (void)
   check_merge (doc);
 }
 
+/* summarize (sort, then tscope_latency_summarize) one source's or all */
+static void
+summary_of (GArray               *samples,
+            guint                 source,
+            TscopeLatencySummary *out)
+{
+  g_autofree TscopeTime *lat = g_new (TscopeTime, samples->len + 1);
+  guint n = 0;
+
+  for (guint i = 0; i < samples->len; i++)
+    {
+      const TscopeSourceLatency *s = &g_array_index (samples, TscopeSourceLatency, i);
+
+      if (source == TSCOPE_NO_SOURCE || s->source == source)
+        lat[n++] = s->sample.latency;
+    }
+  tscope_times_sort (lat, n);
+  tscope_latency_summarize (lat, n, out);
+}
+
+static void
+assert_same_summary (const TscopeLatencySummary *a,
+                     const TscopeLatencySummary *b)
+{
+  g_assert_cmpuint (a->count, ==, b->count);
+  g_assert_cmpint (a->min, ==, b->min);
+  g_assert_cmpint (a->max, ==, b->max);
+  g_assert_true (a->mean == b->mean);
+  g_assert_cmpint (a->p50, ==, b->p50);
+  g_assert_cmpint (a->p95, ==, b->p95);
+  g_assert_cmpint (a->p99, ==, b->p99);
+}
+
+/* The worst wakeups, made without the other samples, are the first of all
+ * the samples sorted (the reference), with the same summaries. */
+static void
+check_worst (TscopeDocument *doc,
+             gint32          pid,
+             const char     *comm,
+             TscopeTime      from,
+             TscopeTime      to,
+             guint           top)
+{
+  guint n_sources = tscope_document_get_n_sources (doc);
+  g_autoptr(GArray) all = tscope_document_latency_samples (doc, pid, comm, from, to);
+  g_autofree TscopeLatencySummary *per_source = g_new (TscopeLatencySummary, n_sources);
+  TscopeLatencySummary sum;
+  TscopeLatencySummary want;
+  g_autoptr(GArray) worst = tscope_document_latency_worst (doc, pid, comm, from, to, top, &sum, per_source);
+
+  summary_of (all, TSCOPE_NO_SOURCE, &want);
+  assert_same_summary (&sum, &want);
+  for (guint i = 0; i < n_sources; i++)
+    {
+      summary_of (all, i, &want);
+      assert_same_summary (&per_source[i], &want);
+    }
+  tscope_document_latency_sort_worst (all, G_MAXUINT);
+  g_assert_cmpuint (worst->len, ==, MIN (top, all->len));
+  for (guint i = 0; i < worst->len; i++)
+    {
+      const TscopeSourceLatency *a = &g_array_index (worst, TscopeSourceLatency, i);
+      const TscopeSourceLatency *b = &g_array_index (all, TscopeSourceLatency, i);
+
+      g_assert_cmpuint (a->source, ==, b->source);
+      g_assert_cmpuint (a->sample.index, ==, b->sample.index);
+      g_assert_cmpint (a->sample.latency, ==, b->sample.latency);
+      g_assert_cmpint (a->sample.wakeup_ts, ==, b->sample.wakeup_ts);
+      g_assert_cmpint (a->sample.switch_ts, ==, b->sample.switch_ts);
+      g_assert_cmpint (a->sample.pid, ==, b->sample.pid);
+      g_assert_cmpuint (a->sample.cpu, ==, b->sample.cpu);
+    }
+}
+
+static void
+test_latency_worst (void)
+{
+  g_autoptr(TscopeDocument) doc = tscope_document_new ();
+  TscopeSource *a = load (doc, "sched", NULL);
+  TscopeSource *b = load (doc, "sched-v6", NULL);
+  TscopeSpan span;
+  g_autoptr(GArray) one = NULL;
+  TscopeLatencySummary sum;
+  gint32 pid;
+
+  check_worst (doc, -1, NULL, G_MININT64, G_MAXINT64, 20);
+  tscope_source_set_offset (b, -G_GINT64_CONSTANT (7000000000));
+  span = tscope_document_get_span (doc);
+  one = tscope_document_latency_worst (doc, -1, NULL, G_MININT64, G_MAXINT64, 1, &sum, NULL);
+  pid = g_array_index (one, TscopeSourceLatency, 0).sample.pid;
+  for (guint top = 0; top < 5000; top = top * 3 + 1)
+    check_worst (doc, -1, NULL, G_MININT64, G_MAXINT64, top);
+  check_worst (doc, pid, NULL, G_MININT64, G_MAXINT64, 20);
+  check_worst (doc, -1, "bash", G_MININT64, G_MAXINT64, 20);
+  check_worst (doc, -1, NULL, span.begin + (span.end - span.begin) / 4, span.end - (span.end - span.begin) / 3, 50);
+  check_worst (doc, 424242, NULL, G_MININT64, G_MAXINT64, 20);
+  (void) a;
+}
+
 static void
 test_latency (void)
 {
@@ -411,5 +510,6 @@ main (int    argc,
   g_test_add_func ("/document/parse-spec", test_parse_spec);
   g_test_add_func ("/document/host-guest", test_host_guest);
   g_test_add_func ("/document/latency", test_latency);
+  g_test_add_func ("/document/latency-worst", test_latency_worst);
   return g_test_run ();
 }

@@ -238,6 +238,89 @@ test_exit_then_preempted (void)
   g_assert_cmpint (span.state, ==, TSCOPE_STATE_DEAD);
 }
 
+/* The latencies read straight from the wakeup columns are those of the
+ * samples (the reference), filter by filter, in the same order; the
+ * samples above a latency are those samples; and their summary is the
+ * sorted samples' one. */
+static void
+check_latency_values (TscopeTrace *trace,
+                      gint32       pid,
+                      const char  *comm,
+                      TscopeTime   from,
+                      TscopeTime   to)
+{
+  g_autoptr(GArray) samples = tscope_trace_latency_samples (trace, pid, comm, from, to);
+  guint n = 0;
+  g_autofree TscopeTime *values = tscope_trace_latency_values (trace, pid, comm, from, to, &n);
+  g_autofree TscopeTime *sorted = g_new (TscopeTime, samples->len + 1);
+  TscopeTime least = samples->len ? g_array_index (samples, TscopeLatencySample, samples->len / 2).latency : 0;
+  g_autoptr(GArray) above = tscope_trace_latency_samples_above (trace, pid, comm, from, to, least);
+  TscopeLatencySummary want;
+  TscopeLatencySummary got;
+  guint k = 0;
+
+  g_assert_cmpuint (n, ==, samples->len);
+  for (guint i = 0; i < n; i++)
+    {
+      const TscopeLatencySample *s = &g_array_index (samples, TscopeLatencySample, i);
+
+      g_assert_cmpint (values[i], ==, s->latency);
+      sorted[i] = s->latency;
+      if (s->latency >= least)
+        {
+          const TscopeLatencySample *a = &g_array_index (above, TscopeLatencySample, k++);
+
+          g_assert_cmpuint (k, <=, above->len);
+          g_assert_cmpuint (a->index, ==, s->index);
+          g_assert_cmpint (a->latency, ==, s->latency);
+          g_assert_cmpint (a->wakeup_ts, ==, s->wakeup_ts);
+          g_assert_cmpint (a->switch_ts, ==, s->switch_ts);
+          g_assert_cmpuint (a->task, ==, s->task);
+          g_assert_cmpint (a->pid, ==, s->pid);
+          g_assert_cmpuint (a->cpu, ==, s->cpu);
+        }
+    }
+  g_assert_cmpuint (k, ==, above->len);
+  tscope_times_sort (sorted, n);
+  tscope_latency_summarize (sorted, n, &want);
+  tscope_latency_summarize_values (values, n, &got);
+  g_assert_cmpuint (got.count, ==, want.count);
+  g_assert_cmpint (got.min, ==, want.min);
+  g_assert_cmpint (got.max, ==, want.max);
+  g_assert_true (got.mean == want.mean);
+  g_assert_cmpint (got.p50, ==, want.p50);
+  g_assert_cmpint (got.p95, ==, want.p95);
+  g_assert_cmpint (got.p99, ==, want.p99);
+}
+
+static void
+test_latency_values (gconstpointer data)
+{
+  g_autofree char *path = tscope_test_data (data, ".dat");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
+  TscopeTime first;
+  TscopeTime last;
+  TscopeLatencySample worst = { 0 };
+
+  g_assert_no_error (error);
+  first = tscope_trace_get_first_ts (trace);
+  last = tscope_trace_get_last_ts (trace);
+  {
+    g_autoptr(GArray) all = tscope_trace_latency_samples (trace, -1, NULL, G_MININT64, G_MAXINT64);
+
+    tscope_latency_samples_sort_worst (all, 1);
+    if (all->len)
+      worst = g_array_index (all, TscopeLatencySample, 0);
+  }
+  check_latency_values (trace, -1, NULL, G_MININT64, G_MAXINT64);
+  check_latency_values (trace, worst.pid, NULL, G_MININT64, G_MAXINT64);
+  check_latency_values (trace, -1, tscope_trace_get_task (trace, worst.task)->comm, G_MININT64, G_MAXINT64);
+  check_latency_values (trace, -1, NULL, first + (last - first) / 3, last - (last - first) / 3);
+  check_latency_values (trace, worst.pid, NULL, worst.wakeup_ts, worst.wakeup_ts + 1);
+  check_latency_values (trace, 999999, NULL, G_MININT64, G_MAXINT64);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -253,6 +336,9 @@ main (int    argc,
 
       g_test_add_data_func (name, tscope_test_valid_traces[i], test_trace);
       g_test_add_data_func (general, tscope_test_valid_traces[i], test_general_reader);
+      g_free (name);
+      name = g_strdup_printf ("/latency/values/%s", tscope_test_valid_traces[i]);
+      g_test_add_data_func (name, tscope_test_valid_traces[i], test_latency_values);
     }
   g_test_add_func ("/oracle/public-kvm-host-zlib", test_zlib);
   /* 1.1M records, 96 % of them syscalls, and kernel stacks: not in the

@@ -247,6 +247,58 @@ test_sort_worst (void)
   g_rand_free (rand);
 }
 
+/* Percentiles selected (quickselect, or from a histogram) are those of
+ * the sorted array: every size class, duplicates, negative and huge values. */
+static void
+test_summarize_values (void)
+{
+  GRand *rand = g_rand_new_with_seed (29);
+
+  for (guint round = 0; round < 160; round++)
+    {
+      guint n = round % 4 == 0   ? (guint) g_rand_int_range (rand, 0, 40)
+                : round % 4 == 1 ? (guint) g_rand_int_range (rand, 30, 300)
+                : round % 4 == 2 ? (guint) g_rand_int_range (rand, 300, 5000)
+                                 : (guint) g_rand_int_range (rand, 4000, 200000);
+      g_autofree TscopeTime *v = g_new (TscopeTime, n + 1);
+      g_autofree TscopeTime *sorted = NULL;
+      TscopeLatencySummary want;
+      TscopeLatencySummary got;
+
+      for (guint i = 0; i < n; i++)
+        switch ((round / 4) % 5)
+          {
+          case 0:   /* latencies: a few µs, a long tail */
+            v[i] = g_rand_int_range (rand, 500, 20000) << (g_rand_int_range (rand, 0, 100) < 90 ? 0 : 10);
+            break;
+          case 1:
+            v[i] = g_rand_int_range (rand, 0, 4);
+            break;
+          case 2:
+            v[i] = (TscopeTime) (((guint64) g_rand_int (rand) << 31) | g_rand_int (rand));
+            break;
+          case 3:   /* one negative value: the histogram does not apply */
+            v[i] = i == n / 2 ? -5 : g_rand_int_range (rand, 0, 1000000);
+            break;
+          default:
+            v[i] = g_rand_boolean (rand) ? G_MAXINT64 - g_rand_int_range (rand, 0, 3) : g_rand_int_range (rand, 0, 3);
+            break;
+          }
+      sorted = g_memdup2 (v, (n + 1) * sizeof *v);
+      tscope_times_sort (sorted, n);
+      tscope_latency_summarize (sorted, n, &want);
+      tscope_latency_summarize_values (v, n, &got);
+      g_assert_cmpuint (got.count, ==, want.count);
+      g_assert_cmpint (got.min, ==, want.min);
+      g_assert_cmpint (got.max, ==, want.max);
+      g_assert_cmpint (got.p50, ==, want.p50);
+      g_assert_cmpint (got.p95, ==, want.p95);
+      g_assert_cmpint (got.p99, ==, want.p99);
+      g_assert_true (got.mean == want.mean);
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -261,5 +313,6 @@ main (int    argc,
   g_test_add_func ("/time/select", test_select);
   g_test_add_func ("/time/sort", test_sort);
   g_test_add_func ("/time/sort-worst", test_sort_worst);
+  g_test_add_func ("/time/summarize-values", test_summarize_values);
   return g_test_run ();
 }

@@ -796,6 +796,48 @@ pick (TscopeDocumentCursor *c)
       }
 }
 
+/**
+ * tscope_document_cursor_find:
+ * @sel: (array): the records wanted, one selection per source
+ * @to: the last document time searched
+ *
+ * Moves from the current event on (it included) to the first that its
+ * source's selection passes (tscope_cursor_passes()).  With one source
+ * its cursor searches alone, reading each record's id and pid in place.
+ *
+ * Returns: whether there is one at or before @to.
+ */
+gboolean
+tscope_document_cursor_find (TscopeDocumentCursor     *c,
+                             const TscopeRecordSelect *sel,
+                             TscopeTime                to)
+{
+  if (c->n == 1)
+    {
+      /* the search's bound in the source's time: a record after it is
+       * after @to on the axis too (times saturate alike) */
+      TscopeTime bound = to == G_MAXINT64 ? to : shift (to, -c->offset[0]);
+
+      TscopeEvent e;
+      gboolean found;
+
+      if (c->current == TSCOPE_NO_SOURCE)
+        return FALSE;
+      found = tscope_cursor_find (c->cursors[0], &sel[0], bound);
+      c->valid[0] = tscope_cursor_get (c->cursors[0], &e);
+      c->current = c->valid[0] ? 0 : TSCOPE_NO_SOURCE;
+      return found && event_time (c, 0) <= to;
+    }
+  for (; c->current != TSCOPE_NO_SOURCE; tscope_document_cursor_next (c))
+    {
+      if (event_time (c, c->current) > to)
+        return FALSE;
+      if (tscope_cursor_passes (c->cursors[c->current], &sel[c->current]))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* Positions the cursor on the first event at or after document time @t. */
 gboolean
 tscope_document_cursor_seek_time (TscopeDocumentCursor *c,
@@ -996,6 +1038,82 @@ tscope_document_latency_sort_worst (GArray *samples,
 {
   tscope_sort_worst (samples->data, samples->len, sizeof (TscopeSourceLatency),
                      G_STRUCT_OFFSET (TscopeSourceLatency, sample.latency), cmp_worst, n);
+}
+
+/**
+ * tscope_document_latency_worst:
+ * @pid: @comm: @from: @to: as tscope_document_latency_samples() takes them
+ * @top: how many of the worst are wanted
+ * @summary: (out): the summary of every source's samples together
+ * @per_source: (out) (array) (nullable): each source's summary, one per source
+ *
+ * The @top worst of tscope_document_latency_samples(), without making the
+ * others: the latencies alone are read (tscope_trace_latency_values()),
+ * summarized by selection, and only the samples at or above the @top-th
+ * worst latency are made and sorted.
+ *
+ * Returns: (transfer full) (element-type TscopeSourceLatency): at most
+ * @top samples, in tscope_document_latency_sort_worst()'s order.
+ */
+GArray *
+tscope_document_latency_worst (TscopeDocument       *self,
+                               gint32                pid,
+                               const char           *comm,
+                               TscopeTime            from,
+                               TscopeTime            to,
+                               guint                 top,
+                               TscopeLatencySummary *summary,
+                               TscopeLatencySummary *per_source)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (TscopeSourceLatency));
+  guint n_sources = self->sources->len;
+  g_autofree TscopeTime *all = NULL;
+  guint room = 0;
+  guint total = 0;
+  TscopeTime least;
+
+  g_return_val_if_fail (TSCOPE_IS_DOCUMENT (self), out);
+  for (guint i = 0; i < n_sources; i++)
+    room += tscope_trace_get_n_wakeups (tscope_document_get_trace (self, i));
+  /* every source's latencies one after the other: each source's summary
+   * reorders only its own part */
+  all = g_new (TscopeTime, room + 1);
+  for (guint i = 0; i < n_sources; i++)
+    {
+      guint n = tscope_trace_latency_values_fill (tscope_document_get_trace (self, i), pid, comm,
+                                                  tscope_document_to_source (self, i, from),
+                                                  tscope_document_to_source (self, i, to), all + total);
+
+      if (per_source && n_sources > 1)
+        tscope_latency_summarize_values (all + total, n, &per_source[i]);
+      total += n;
+    }
+  tscope_latency_summarize_values (all, total, summary);
+  if (per_source && n_sources == 1)
+    per_source[0] = *summary;
+  if (top == 0 || total == 0)
+    return out;
+  least = tscope_times_select (all, total, total - MIN (top, total));
+  for (guint i = 0; i < n_sources; i++)
+    {
+      TscopeTrace *trace = tscope_document_get_trace (self, i);
+      g_autoptr(GArray) above = tscope_trace_latency_samples_above (trace, pid, comm,
+                                                                    tscope_document_to_source (self, i, from),
+                                                                    tscope_document_to_source (self, i, to),
+                                                                    least);
+
+      for (guint k = 0; k < above->len; k++)
+        {
+          TscopeSourceLatency l = { i, g_array_index (above, TscopeLatencySample, k) };
+
+          l.sample.wakeup_ts = tscope_document_from_source (self, i, l.sample.wakeup_ts);
+          l.sample.switch_ts = tscope_document_from_source (self, i, l.sample.switch_ts);
+          g_array_append_val (out, l);
+        }
+    }
+  tscope_document_latency_sort_worst (out, top);
+  g_array_set_size (out, MIN (top, out->len));
+  return out;
 }
 
 /**

@@ -120,6 +120,9 @@ gboolean      tscope_document_cursor_seek_row (TscopeDocumentCursor *cursor,
                                                guint64               row);
 guint64       tscope_document_cursor_get_row  (TscopeDocumentCursor *cursor);
 gboolean      tscope_document_cursor_next     (TscopeDocumentCursor *cursor);
+gboolean      tscope_document_cursor_find     (TscopeDocumentCursor     *cursor,
+                                               const TscopeRecordSelect *sel,
+                                               TscopeTime                to);
 gboolean      tscope_document_cursor_get      (TscopeDocumentCursor *cursor,
                                                guint                *source,
                                                TscopeEvent          *event);
@@ -140,6 +143,14 @@ GArray        *tscope_document_latency_samples (TscopeDocument *self,
                                                 TscopeTime      to);
 void           tscope_document_latency_sort_worst (GArray      *samples,
                                                    guint        n);
+GArray        *tscope_document_latency_worst (TscopeDocument       *self,
+                                              gint32                pid,
+                                              const char           *comm,
+                                              TscopeTime            from,
+                                              TscopeTime            to,
+                                              guint                 top,
+                                              TscopeLatencySummary *summary,
+                                              TscopeLatencySummary *per_source);
 GPtrArray     *tscope_document_range_stats     (TscopeDocument *self,
                                                 TscopeTime      begin,
                                                 TscopeTime      end);

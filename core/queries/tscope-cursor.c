@@ -33,6 +33,8 @@ struct _TscopeCursor
   struct trace_seq seq;
   GError        *error;
 
+  gboolean       symbols_ready;     /* the file's kallsyms parsed (on the first record decoded) */
+
   /* function_graph: a leaf's exit is printed on its entry's line */
   gboolean       funcgraph_ready;   /* funcgraph looked up (on the first line formatted) */
   TscopeFuncgraph funcgraph;
@@ -98,7 +100,6 @@ tscope_cursor_new (TscopeTrace *trace)
   }
   _tscope_merge_init (&c->merge, c->order, trace->records.n_streams);
   trace_seq_init (&c->seq);
-  _tscope_tep_ensure_symbols (trace->tep, trace->file);
   return c;
 }
 
@@ -341,10 +342,25 @@ tscope_cursor_get (TscopeCursor *c,
   return TRUE;
 }
 
+/* libtraceevent prints addresses as symbols and compares them as strings:
+ * the file's kallsyms are parsed before the first record it decodes (not
+ * when the cursor is made: 50 ms that a search that decodes nothing, or a
+ * filter on integers, does not need). */
+static void
+ensure_symbols (TscopeCursor *c)
+{
+  if (!c->symbols_ready)
+    {
+      _tscope_tep_ensure_symbols (c->trace->tep, c->trace->file);
+      c->symbols_ready = TRUE;
+    }
+}
+
 static void
 fill_record (TscopeCursor     *c,
              struct tep_record *r)
 {
+  ensure_symbols (c);
   TscopeStream *s = c->current;
 
   memset (r, 0, sizeof *r);
@@ -604,6 +620,7 @@ tscope_cursor_format_info (TscopeCursor *c,
       g_string_append (out, "[FAILED TO PARSE: the record is shorter than its format]");
       return;
     }
+  ensure_symbols (c);
   if (!c->funcgraph_ready)
     {
       _tscope_funcgraph_init (&c->funcgraph, c->trace->tep->tep);
@@ -786,7 +803,11 @@ struct _TscopeRecordFilter
   TscopeTrace           *trace;
   struct tep_event_filter *filter;
   guint8                *rule;     /* [event id]: the filter has a rule for it */
+  guint8                *fast;     /* [event id]: its rule is evaluated by fast_test() */
+  struct tep_filter_arg **tree;    /* [event id]: its rule, as libtraceevent parsed it */
+  guint64               *need;     /* [event id]: record_fits() is size >= need, or G_MAXUINT64: ask it */
   guint                  n_ids;
+  gboolean               reference; /* every rule evaluated by libtraceevent (tests) */
 };
 
 /* libtraceevent 1.7 reads past the end of an expression that ends with an
@@ -834,6 +855,177 @@ set_filter_error (GError    **error,
 
   g_strdelimit (text, "\n\r", ' ');
   g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_INVALID, "filter \"%s\": %s", expr, g_strstrip (text));
+}
+
+/* ---- the rules evaluated here: fields read at their offsets ---- */
+
+/* Whether @f is a field of @e's format (not libtraceevent's COMM or CPU,
+ * which it makes up) of an integer size the reader reads. */
+static gboolean
+own_int_field (struct tep_event        *e,
+               struct tep_format_field *f)
+{
+  struct tep_format_field *lists[2] = { e->format.common_fields, e->format.fields };
+
+  if (f == NULL || f->offset < 0 || (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+    return FALSE;
+  for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
+    for (struct tep_format_field *g = lists[l]; g != NULL; g = g->next)
+      if (g == f)
+        return TRUE;
+  return FALSE;
+}
+
+/* Whether fast_value() computes @arg as libtraceevent's get_arg_value()
+ * (parse-filter.c) does, without its errors: fields, numbers, and the
+ * operators that cannot trap (no / % << >>). */
+static gboolean
+fast_value_ok (struct tep_event      *e,
+               struct tep_filter_arg *arg)
+{
+  switch (arg->type)
+    {
+    case TEP_FILTER_ARG_FIELD:
+      return own_int_field (e, arg->field.field);
+    case TEP_FILTER_ARG_VALUE:
+      return arg->value.type == TEP_FILTER_NUMBER;
+    case TEP_FILTER_ARG_EXP:
+      switch (arg->exp.type)
+        {
+        case TEP_FILTER_EXP_ADD: case TEP_FILTER_EXP_SUB: case TEP_FILTER_EXP_MUL:
+        case TEP_FILTER_EXP_AND: case TEP_FILTER_EXP_OR: case TEP_FILTER_EXP_XOR:
+          return fast_value_ok (e, arg->exp.left) && fast_value_ok (e, arg->exp.right);
+        default:
+          return FALSE;
+        }
+    default:
+      return FALSE;
+    }
+}
+
+/* Whether fast_test() decides @arg as libtraceevent's test_filter() does:
+ * true, false, and, or, not and integer comparisons.  Strings and regular
+ * expressions stay libtraceevent's. */
+static gboolean
+fast_test_ok (struct tep_event      *e,
+              struct tep_filter_arg *arg)
+{
+  switch (arg->type)
+    {
+    case TEP_FILTER_ARG_BOOLEAN:
+      return TRUE;
+    case TEP_FILTER_ARG_OP:
+      if (arg->op.type == TEP_FILTER_OP_NOT)
+        return arg->op.right && fast_test_ok (e, arg->op.right);
+      return (arg->op.type == TEP_FILTER_OP_AND || arg->op.type == TEP_FILTER_OP_OR) && arg->op.left
+             && arg->op.right && fast_test_ok (e, arg->op.left) && fast_test_ok (e, arg->op.right);
+    case TEP_FILTER_ARG_NUM:
+      return arg->num.type >= TEP_FILTER_CMP_EQ && arg->num.type <= TEP_FILTER_CMP_LE
+             && fast_value_ok (e, arg->num.left) && fast_value_ok (e, arg->num.right);
+    case TEP_FILTER_ARG_FIELD:
+    case TEP_FILTER_ARG_VALUE:
+    case TEP_FILTER_ARG_EXP:
+      return fast_value_ok (e, arg);
+    default:
+      return FALSE;
+    }
+}
+
+/* get_value() and get_arg_value() of parse-filter.c, on what
+ * fast_value_ok() accepts: unsigned 64-bit arithmetic, a signed field
+ * sign-extended first */
+static guint64
+fast_value (const TscopeTep      *t,
+            struct tep_filter_arg *arg,
+            const guint8          *rec)
+{
+  switch (arg->type)
+    {
+    case TEP_FILTER_ARG_FIELD:
+      {
+        struct tep_format_field *f = arg->field.field;
+        guint64 v = _tscope_read_uint (rec + f->offset, (guint) f->size, t->swap);
+
+        if (!(f->flags & TEP_FIELD_IS_SIGNED))
+          return v;
+        return f->size == 1 ? (guint64) (gint64) (gint8) v
+             : f->size == 2 ? (guint64) (gint64) (gint16) v
+             : f->size == 4 ? (guint64) (gint64) (gint32) v : v;
+      }
+    case TEP_FILTER_ARG_VALUE:
+      return arg->value.val;
+    default:
+      {
+        guint64 l = fast_value (t, arg->exp.left, rec);
+        guint64 r = fast_value (t, arg->exp.right, rec);
+
+        switch (arg->exp.type)
+          {
+          case TEP_FILTER_EXP_ADD: return l + r;
+          case TEP_FILTER_EXP_SUB: return l - r;
+          case TEP_FILTER_EXP_MUL: return l * r;
+          case TEP_FILTER_EXP_AND: return l & r;
+          case TEP_FILTER_EXP_OR: return l | r;
+          default: return l ^ r;
+          }
+      }
+    }
+}
+
+/* test_filter() of parse-filter.c, on what fast_test_ok() accepts */
+static gboolean
+fast_test (const TscopeTep      *t,
+           struct tep_filter_arg *arg,
+           const guint8          *rec)
+{
+  switch (arg->type)
+    {
+    case TEP_FILTER_ARG_BOOLEAN:
+      return arg->boolean.value != TEP_FILTER_FALSE;
+    case TEP_FILTER_ARG_OP:
+      if (arg->op.type == TEP_FILTER_OP_AND)
+        return fast_test (t, arg->op.left, rec) && fast_test (t, arg->op.right, rec);
+      if (arg->op.type == TEP_FILTER_OP_OR)
+        return fast_test (t, arg->op.left, rec) || fast_test (t, arg->op.right, rec);
+      return !fast_test (t, arg->op.right, rec);
+    case TEP_FILTER_ARG_NUM:
+      {
+        guint64 l = fast_value (t, arg->num.left, rec);
+        guint64 r = arg->num.right->type == TEP_FILTER_ARG_VALUE ? arg->num.right->value.val
+                                                                  : fast_value (t, arg->num.right, rec);
+
+        switch (arg->num.type)
+          {
+          case TEP_FILTER_CMP_EQ: return l == r;
+          case TEP_FILTER_CMP_NE: return l != r;
+          case TEP_FILTER_CMP_GT: return l > r;
+          case TEP_FILTER_CMP_LT: return l < r;
+          case TEP_FILTER_CMP_GE: return l >= r;
+          default: return l <= r;
+          }
+      }
+    default:
+      return fast_value (t, arg, rec) != 0;
+    }
+}
+
+/* The size from which a record of @e holds every field, what record_fits()
+ * checks field by field; G_MAXUINT64 when a field is dynamic (its data's
+ * place is in the record) or impossible: record_fits() decides. */
+static guint64
+fit_size (struct tep_event *e)
+{
+  struct tep_format_field *lists[2] = { e->format.common_fields, e->format.fields };
+  guint64 need = 0;
+
+  for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
+    for (struct tep_format_field *f = lists[l]; f != NULL; f = f->next)
+      {
+        if (f->offset < 0 || f->size < 0 || (f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_RELATIVE)))
+          return G_MAXUINT64;
+        need = MAX (need, (guint64) (guint) f->offset + (guint) f->size);
+      }
+  return need;
 }
 
 /**
@@ -884,6 +1076,21 @@ tscope_record_filter_new (TscopeTrace *trace,
   f->rule = g_new0 (guint8, f->n_ids);
   for (guint id = 0; id < f->n_ids; id++)
     f->rule[id] = tep_event_filtered (filter, (int) id) != 0;
+  /* the rules of integer fields are read here, not by libtraceevent's
+   * record decoding: four times faster (tests/test-cursor.c compares) */
+  f->fast = g_new0 (guint8, f->n_ids);
+  f->tree = g_new0 (struct tep_filter_arg *, f->n_ids);
+  f->need = g_new0 (guint64, f->n_ids);
+  for (int k = 0; k < filter->filters; k++)
+    {
+      struct tep_filter_type *ft = &filter->event_filters[k];
+
+      if (ft->event_id < 0 || (guint) ft->event_id >= f->n_ids || ft->event == NULL || ft->filter == NULL)
+        continue;
+      f->tree[ft->event_id] = ft->filter;
+      f->fast[ft->event_id] = fast_test_ok (ft->event, ft->filter);
+      f->need[ft->event_id] = fit_size (ft->event);
+    }
   return f;
 }
 
@@ -898,6 +1105,9 @@ tscope_record_filter_free (TscopeRecordFilter *f)
   tep_filter_free (f->filter);
   g_object_unref (f->trace);
   g_free (f->rule);
+  g_free (f->fast);
+  g_free (f->tree);
+  g_free (f->need);
   g_free (f);
 }
 
@@ -908,12 +1118,14 @@ tscope_record_filter_free (TscopeRecordFilter *f)
  * Returns: whether the current record passes @filter, as `trace-cmd report
  * -F` decides: an event the filter names no rule for does not
  */
+static gboolean matches_id (TscopeCursor       *c,
+                            TscopeRecordFilter *filter,
+                            guint               id);
+
 gboolean
 tscope_cursor_matches (TscopeCursor      *c,
                        TscopeRecordFilter *filter)
 {
-  struct tep_record r;
-  struct tep_event *e;
   guint id;
 
   g_return_val_if_fail (filter != NULL && filter->trace == c->trace, FALSE);
@@ -922,12 +1134,135 @@ tscope_cursor_matches (TscopeCursor      *c,
   id = record_id (c, c->current);
   if (id >= filter->n_ids || !filter->rule[id])
     return FALSE;
+  return matches_id (c, filter, id);
+}
+
+/* tscope_cursor_matches() for a record of event @id, which @filter has a rule for */
+static gboolean
+matches_id (TscopeCursor       *c,
+            TscopeRecordFilter *filter,
+            guint               id)
+{
+  struct tep_record r;
+  struct tep_event *e;
+
   e = _tscope_tep_event (c->trace->tep, id);
   /* the filter reads fields by the format: not past a short record */
-  if (e == NULL || !record_fits (c->trace->tep, e, c->current->rec, c->current->rec_size))
+  if (e == NULL)
     return FALSE;
+  if (filter->need[id] != G_MAXUINT64 && !filter->reference)
+    {
+      if (c->current->rec_size < filter->need[id])
+        return FALSE;
+    }
+  else if (!record_fits (c->trace->tep, e, c->current->rec, c->current->rec_size))
+    return FALSE;
+  if (filter->fast[id] && !filter->reference)
+    return fast_test (c->trace->tep, filter->tree[id], c->current->rec);
   fill_record (c, &r);
   return tep_filter_match (filter->filter, &r) == TEP_ERRNO__FILTER_MATCH;
+}
+
+/**
+ * tscope_record_filter_set_reference:
+ * @reference: whether libtraceevent decides every record
+ *
+ * A filter decides the rules it can (integer fields compared, and, or,
+ * not) by reading the fields itself, and leaves the others to
+ * libtraceevent's tep_filter_match().  With @reference, libtraceevent
+ * decides all: the tests compare the two.
+ */
+void
+tscope_record_filter_set_reference (TscopeRecordFilter *filter,
+                                    gboolean            reference)
+{
+  filter->reference = reference;
+}
+
+/**
+ * tscope_record_filter_n_fast:
+ *
+ * Returns: how many of the filter's event rules it decides itself
+ */
+guint
+tscope_record_filter_n_fast (TscopeRecordFilter *filter)
+{
+  guint n = 0;
+
+  for (guint id = 0; id < filter->n_ids; id++)
+    n += filter->fast[id];
+  return n;
+}
+
+/* ---- finding the next record that passes a selection ---- */
+
+/**
+ * tscope_cursor_passes:
+ * @sel: the records wanted
+ *
+ * Returns: whether the current record is one of @sel's, and not an exit
+ * its entry's line showed (tscope_cursor_is_folded())
+ */
+gboolean
+tscope_cursor_passes (TscopeCursor             *c,
+                      const TscopeRecordSelect *sel)
+{
+  TscopeStream *s = c->current;
+  const TscopeTep *t = c->trace->tep;
+  guint id;
+
+  if (s == NULL || sel->none || tscope_cursor_is_folded (c))
+    return FALSE;
+  id = read_id (t, s->rec, s->rec_size);
+  if (sel->event_id >= 0 && id != (guint) sel->event_id)
+    return FALSE;
+  if (sel->pid >= 0 && (gint32) _tscope_field_int (t, &t->common_pid, s->rec, s->rec_size) != sel->pid)
+    return FALSE;
+  if (sel->filter && (id >= sel->filter->n_ids || !sel->filter->rule[id] || !matches_id (c, sel->filter, id)))
+    return FALSE;
+  return TRUE;
+}
+
+/**
+ * tscope_cursor_find:
+ * @sel: the records wanted
+ * @to: the last time searched
+ *
+ * Moves from the current record on (it included) to the first that
+ * tscope_cursor_passes(), each record's event id and pid read in place.
+ *
+ * Returns: whether there is one at or before @to; else the cursor is on
+ * the first record after @to, or past the end.
+ */
+gboolean
+tscope_cursor_find (TscopeCursor             *c,
+                    const TscopeRecordSelect *sel,
+                    TscopeTime                to)
+{
+  const TscopeTep *t = c->trace->tep;
+  const guint8 *rule = sel->filter ? sel->filter->rule : NULL;
+  guint n_ids = sel->filter ? sel->filter->n_ids : 0;
+
+  if (sel->none)
+    return FALSE;
+  /* tscope_cursor_passes() inline: most records are out by their id */
+  for (TscopeStream *s = c->current; s != NULL; s = tscope_cursor_next (c) ? c->current : NULL)
+    {
+      guint id;
+
+      if (s->ts > to)
+        return FALSE;
+      if (G_UNLIKELY (c->folded != NULL) && tscope_cursor_is_folded (c))
+        continue;
+      id = read_id (t, s->rec, s->rec_size);
+      if ((sel->event_id >= 0 && id != (guint) sel->event_id)
+          || (rule && (id >= n_ids || !rule[id]))
+          || (sel->pid >= 0 && (gint32) _tscope_field_int (t, &t->common_pid, s->rec, s->rec_size) != sel->pid)
+          || (rule && !matches_id (c, sel->filter, id)))
+        continue;
+      return TRUE;
+    }
+  return FALSE;
 }
 
 /* ---- fields by name, for plugins ---- */

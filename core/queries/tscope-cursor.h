@@ -62,6 +62,24 @@ TscopeRecordFilter *tscope_record_filter_new  (TscopeTrace       *trace,
 void          tscope_record_filter_free      (TscopeRecordFilter *filter);
 gboolean      tscope_cursor_matches         (TscopeCursor      *cursor,
                                              TscopeRecordFilter *filter);
+void          tscope_record_filter_set_reference (TscopeRecordFilter *filter,
+                                                  gboolean            reference);
+guint         tscope_record_filter_n_fast   (TscopeRecordFilter *filter);
+
+/* Which records tscope_cursor_find() stops on: all of these at once */
+typedef struct
+{
+  gint32              pid;         /* -1: any */
+  gint                event_id;    /* -1: any */
+  TscopeRecordFilter *filter;      /* (nullable): only those it passes */
+  gboolean            none;        /* no record at all */
+} TscopeRecordSelect;
+
+gboolean      tscope_cursor_passes          (TscopeCursor             *cursor,
+                                             const TscopeRecordSelect *sel);
+gboolean      tscope_cursor_find            (TscopeCursor             *cursor,
+                                             const TscopeRecordSelect *sel,
+                                             TscopeTime                to);
 guint         tscope_cursor_get_event_id    (TscopeCursor      *cursor);
 gboolean      tscope_cursor_field_int       (TscopeCursor      *cursor,
                                              const char        *name,

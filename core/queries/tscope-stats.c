@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,265 @@ tscope_latency_summarize (const TscopeTime     *sorted,
   out->p50 = tscope_percentile_nearest_rank (sorted, n, 50);
   out->p95 = tscope_percentile_nearest_rank (sorted, n, 95);
   out->p99 = tscope_percentile_nearest_rank (sorted, n, 99);
+}
+
+/* ---- percentiles by selection ---- */
+
+/* A histogram of values by their leading bit and the @bits bits after it:
+ * the buckets are in value order, each at most 1/2^@bits of its octave
+ * wide, so a rank's bucket holds few values however they spread: 8 bits
+ * for many values, 4 for a few dozen (a smaller table to clear). */
+#define HIST_BITS_MANY 8
+#define HIST_BITS_FEW  4
+#define HIST_MANY      4096
+
+static inline guint
+hist_key (guint64 v,
+          guint   bits)
+{
+  guint e;
+
+  if (v < (1u << bits))
+    return (guint) v;
+  e = 63 - (guint) __builtin_clzll (v);
+  return ((e - bits + 1) << bits) | (guint) ((v >> (e - bits)) & ((1u << bits) - 1));
+}
+
+/* The values of ranks @k[0] <= @k[1] <= @k[2] (0-based) of @values, none
+ * negative: one pass counts the buckets, a second gathers the values of
+ * the (at most three) buckets the ranks fall in, and each is selected
+ * among those. */
+static void
+select_by_histogram (const TscopeTime *values,
+                     guint             n,
+                     TscopeTime        max,
+                     const guint      *k,
+                     TscopeTime      **out)
+{
+  guint bits = n >= HIST_MANY ? HIST_BITS_MANY : HIST_BITS_FEW;
+  guint n_buckets = hist_key ((guint64) max, bits) + 1;
+  guint few[(64 - HIST_BITS_FEW + 1) << HIST_BITS_FEW];
+  g_autofree guint *many = n_buckets > G_N_ELEMENTS (few) ? g_new (guint, n_buckets) : NULL;
+  guint *counts = many ? many : few;
+  guint bucket[3];
+  guint before[3];
+  TscopeTime *gathered[3] = { NULL, NULL, NULL };
+  guint filled[3] = { 0, 0, 0 };
+  guint sum = 0;
+  guint b = 0;
+
+  memset (counts, 0, n_buckets * sizeof *counts);
+  for (guint i = 0; i < n; i++)
+    counts[hist_key ((guint64) values[i], bits)]++;
+  for (guint p = 0; p < 3; p++)
+    {
+      while (sum + counts[b] <= k[p])
+        sum += counts[b++];
+      bucket[p] = b;
+      before[p] = sum;
+      if (p == 0 || bucket[p] != bucket[p - 1])
+        gathered[p] = g_new (TscopeTime, counts[b]);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      guint key = hist_key ((guint64) values[i], bits);
+
+      for (guint p = 0; p < 3; p++)
+        if (key == bucket[p] && gathered[p])
+          {
+            gathered[p][filled[p]++] = values[i];
+            break;
+          }
+    }
+  for (guint p = 0; p < 3; p++)
+    {
+      guint q = p;
+
+      while (gathered[q] == NULL)
+        q--;              /* the bucket the rank before it gathered */
+      *out[p] = tscope_times_select (gathered[q], filled[q], k[p] - before[p]);
+    }
+  for (guint p = 0; p < 3; p++)
+    g_free (gathered[p]);
+}
+
+/**
+ * tscope_latency_summarize_values:
+ * @values: (array length=n): the samples, in any order; reordered
+ *
+ * Fills @out with what tscope_latency_summarize() gives for @values once
+ * sorted, without sorting them: the three percentiles are selected from a
+ * histogram of their magnitudes, in linear time.
+ */
+void
+tscope_latency_summarize_values (TscopeTime           *values,
+                                 guint                 n,
+                                 TscopeLatencySummary *out)
+{
+  static const double percents[] = { 50, 95, 99 };
+  TscopeTime *at[] = { &out->p50, &out->p95, &out->p99 };
+  guint k[G_N_ELEMENTS (percents)];
+  gint64 sum = 0;
+
+  if (n <= 32)
+    {
+      /* the many tasks with a few wakeups: an insertion sort is cheaper */
+      tscope_times_sort (values, n);
+      tscope_latency_summarize (values, n, out);
+      return;
+    }
+  memset (out, 0, sizeof *out);
+  out->count = n;
+  out->min = values[0];
+  out->max = values[0];
+  for (guint i = 0; i < n; i++)
+    {
+      sum = _tscope_sat_add (sum, values[i]);
+      out->min = MIN (out->min, values[i]);
+      out->max = MAX (out->max, values[i]);
+    }
+  if (out->min < 0)
+    {
+      /* a saturated sum then depends on the order: the sorted one's */
+      tscope_times_sort (values, n);
+      tscope_latency_summarize (values, n, out);
+      return;
+    }
+  out->mean = (double) sum / (double) n;
+  for (guint p = 0; p < G_N_ELEMENTS (percents); p++)
+    {
+      /* the rank tscope_percentile_nearest_rank() takes, 0-based */
+      guint64 rank = ((guint64) llround (percents[p] * 1000) * n + 99999) / 100000;
+
+      k[p] = (guint) CLAMP (rank, 1, n) - 1;
+    }
+  select_by_histogram (values, n, out->max, k, at);
+}
+
+/* What tscope_trace_latency_sample() decides, read from the wakeup columns
+ * without filling a sample: the switch-in is looked up only when a filter
+ * needs the wakee or the wakeup time, or @task is wanted. */
+static inline gboolean
+latency_of (TscopeTrace *trace,
+            guint        i,
+            gint32       pid,
+            const char  *comm,
+            TscopeTime   from,
+            TscopeTime   to,
+            TscopeTime  *latency,
+            guint32     *task)
+{
+  const TscopeWakeupStore *w = &trace->model.wk;
+  const TscopeWakeupSide *side = NULL;
+  guint cpu;
+  guint index;
+  TscopeTime switch_ts;
+  TscopeTime wakeup_ts;
+  const TscopeTask *t;
+  guint32 tk;
+
+  if (w->run[i] == TSCOPE_NO_INDEX)
+    return FALSE;
+  if (w->latency[i] == G_MAXUINT32)
+    side = g_hash_table_lookup (w->side, GUINT_TO_POINTER (i));
+  *latency = side ? side->latency : (TscopeTime) w->latency[i];
+  if (task == NULL && pid < 0 && comm == NULL && from == G_MININT64 && to == G_MAXINT64)
+    return TRUE;
+  tscope_trace_decode_run (trace, w->run[i], &cpu, &index);
+  switch_ts = trace->model.cpu_intervals[cpu].start[index];
+  tk = trace->model.cpu_intervals[cpu].task[index];
+  wakeup_ts = side ? side->wakeup_ts : switch_ts - *latency;
+  if (wakeup_ts < from || wakeup_ts >= to)
+    return FALSE;
+  t = &trace->model.tasks[tk].pub;
+  if ((pid >= 0 && t->pid != pid) || (comm && g_strcmp0 (t->comm, comm) != 0))
+    return FALSE;
+  if (task)
+    *task = tk;
+  return TRUE;
+}
+
+/**
+ * tscope_trace_latency_values_fill:
+ * @out: room for tscope_trace_get_n_wakeups() values
+ *
+ * Writes the latencies of tscope_trace_latency_samples() with these
+ * arguments to @out, in the same order, without making the samples.
+ *
+ * Returns: how many
+ */
+guint
+tscope_trace_latency_values_fill (TscopeTrace *trace,
+                                  gint32       pid,
+                                  const char  *comm,
+                                  TscopeTime   from,
+                                  TscopeTime   to,
+                                  TscopeTime  *out)
+{
+  guint total = tscope_trace_get_n_wakeups (trace);
+  guint k = 0;
+  TscopeTime latency;
+
+  for (guint i = 0; i < total; i++)
+    if (latency_of (trace, i, pid, comm, from, to, &latency, NULL))
+      out[k++] = latency;
+  return k;
+}
+
+/**
+ * tscope_trace_latency_values:
+ * @n: (out): how many
+ *
+ * The latencies of tscope_trace_latency_samples() with these arguments,
+ * in the same order, without the samples: 8 bytes each instead of 40.
+ *
+ * Returns: (transfer full) (array length=n): the latencies
+ */
+TscopeTime *
+tscope_trace_latency_values (TscopeTrace *trace,
+                             gint32       pid,
+                             const char  *comm,
+                             TscopeTime   from,
+                             TscopeTime   to,
+                             guint       *n)
+{
+  TscopeTime *out = g_new (TscopeTime, tscope_trace_get_n_wakeups (trace) + 1);
+
+  *n = tscope_trace_latency_values_fill (trace, pid, comm, from, to, out);
+  return out;
+}
+
+/**
+ * tscope_trace_latency_samples_above:
+ * @least: only samples whose latency is at least this
+ *
+ * tscope_trace_latency_samples() cut to the worst: with @least the latency
+ * of the Nth worst sample, the N worst are among these few.
+ *
+ * Returns: (transfer full) (element-type TscopeLatencySample): the
+ * completed wakeups of at least @least, in wakeup order.
+ */
+GArray *
+tscope_trace_latency_samples_above (TscopeTrace *trace,
+                                    gint32       pid,
+                                    const char  *comm,
+                                    TscopeTime   from,
+                                    TscopeTime   to,
+                                    TscopeTime   least)
+{
+  guint n = tscope_trace_get_n_wakeups (trace);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (TscopeLatencySample));
+
+  for (guint i = 0; i < n; i++)
+    {
+      TscopeLatencySample s;
+      TscopeTime latency;
+
+      if (latency_of (trace, i, pid, comm, from, to, &latency, NULL) && latency >= least
+          && tscope_trace_latency_sample (trace, i, pid, comm, from, to, &s))
+        g_array_append_val (out, s);
+    }
+  return out;
 }
 
 /**
@@ -230,6 +490,34 @@ escaped:
   json_object_put (o);
 }
 
+/* Integers as printf's %d prints them, without its cost: the per-pid
+ * maps print a few hundred thousand. */
+static void
+append_int (GString *out,
+            gint64   v)
+{
+  char buf[24];
+  char *p = buf + sizeof buf;
+  guint64 u = v < 0 ? -(guint64) v : (guint64) v;
+
+  do
+    *--p = (char) ('0' + u % 10);
+  while ((u /= 10) != 0);
+  if (v < 0)
+    *--p = '-';
+  g_string_append_len (out, p, buf + sizeof buf - p);
+}
+
+/* ,"KEY":V */
+static void
+append_member (GString    *out,
+               const char *key,
+               gint64      v)
+{
+  g_string_append (out, key);
+  append_int (out, v);
+}
+
 /* What tscope_latency_summary_json() prints, plain */
 static void
 append_summary_text (GString                    *out,
@@ -242,10 +530,15 @@ append_summary_text (GString                    *out,
       g_string_append (out, "{\"count\":0}");
       return;
     }
-  g_string_append_printf (out, "{\"count\":%u,\"min\":%" G_GINT64_FORMAT ",\"max\":%" G_GINT64_FORMAT
-                          ",\"mean\":%s,\"p50\":%" G_GINT64_FORMAT ",\"p95\":%" G_GINT64_FORMAT
-                          ",\"p99\":%" G_GINT64_FORMAT "}",
-                          s->count, s->min, s->max, format_mean (s->mean, mean), s->p50, s->p95, s->p99);
+  append_member (out, "{\"count\":", s->count);
+  append_member (out, ",\"min\":", s->min);
+  append_member (out, ",\"max\":", s->max);
+  g_string_append (out, ",\"mean\":");
+  g_string_append (out, format_mean (s->mean, mean));
+  append_member (out, ",\"p50\":", s->p50);
+  append_member (out, ",\"p95\":", s->p95);
+  append_member (out, ",\"p99\":", s->p99);
+  g_string_append_c (out, '}');
 }
 
 /* Like Python's round (mean, 3): the binary value rounded to nearest,
@@ -417,11 +710,15 @@ append_task_text (GString      *out,
                   TscopeTrace  *trace,
                   const PidRow *row)
 {
-  g_string_append_printf (out, "\"%d\":{\"comm\":", row->pid);
+  append_member (out, "\"", row->pid);
+  g_string_append (out, "\":{\"comm\":");
   append_json_string (out, row_comm (trace, row));
-  g_string_append_printf (out, ",\"run_ns\":%" G_GINT64_FORMAT ",\"intervals\":%u,\"switch_ins\":%u"
-                          ",\"migrations\":%u,\"cpu_changes\":%u}",
-                          row->run_ns, row->intervals, row->switch_ins, row->migrations, row->cpu_changes);
+  append_member (out, ",\"run_ns\":", row->run_ns);
+  append_member (out, ",\"intervals\":", row->intervals);
+  append_member (out, ",\"switch_ins\":", row->switch_ins);
+  append_member (out, ",\"migrations\":", row->migrations);
+  append_member (out, ",\"cpu_changes\":", row->cpu_changes);
+  g_string_append_c (out, '}');
 }
 
 static json_object *
@@ -479,81 +776,80 @@ cmp_task_pid (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
-/* The tasks that have samples, in pid order; @first[t] .. @first[t + 1] is
- * where task t's latencies are in @by_task.  A counting sort by task (task
- * ids are dense), then only the tasks are sorted: a qsort of the 40-byte
- * samples by pid took seconds on 3M wakeups. */
-static GArray *
-group_by_task (TscopeTrace *trace,
-               GArray      *samples,
-               guint       *first,
-               TscopeTime  *by_task)
+/* Numbers the pids in order: @group[task] is its pid's number, the tasks
+ * of one pid sharing one.  Returns: how many pids. */
+static guint
+pid_groups (TscopeTrace *trace,
+            guint32     *group)
 {
   guint n_tasks = trace->model.n_tasks;
-  g_autofree guint *next = g_new (guint, n_tasks);
-  GArray *tasks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree guint32 *ids = g_new (guint32, n_tasks + 1);
+  guint n = 0;
 
-  memset (first, 0, (n_tasks + 1) * sizeof *first);
-  for (guint i = 0; i < samples->len; i++)
-    {
-      guint32 task = g_array_index (samples, TscopeLatencySample, i).task;
-
-      g_assert (task < n_tasks);
-      first[task + 1]++;
-    }
   for (guint32 t = 0; t < n_tasks; t++)
+    ids[t] = t;
+  g_qsort_with_data (ids, (gint) n_tasks, sizeof *ids, cmp_task_pid, &trace->model);
+  for (guint i = 0; i < n_tasks; i++)
     {
-      if (first[t + 1] > 0)
-        g_array_append_val (tasks, t);
-      first[t + 1] += first[t];
-      next[t] = first[t];
+      if (i > 0 && trace->model.tasks[ids[i]].pub.pid != trace->model.tasks[ids[i - 1]].pub.pid)
+        n++;
+      group[ids[i]] = n;
     }
-  for (guint i = 0; i < samples->len; i++)
-    {
-      const TscopeLatencySample *s = &g_array_index (samples, TscopeLatencySample, i);
-
-      by_task[next[s->task]++] = s->latency;
-    }
-  g_array_sort_with_data (tasks, cmp_task_pid, &trace->model);
-  return tasks;
+  return n_tasks > 0 ? n + 1 : 0;
 }
 
-/* {"PID": summary}, in pid order (the tasks of one pid together) */
+/* {"PID": summary}, in pid order (the tasks of one pid together): the
+ * latencies @lat of the wakees @task are grouped by pid with a counting
+ * sort, and each group is summarized where it lies. */
 static json_object *
-per_pid_json (TscopeTrace *trace,
-              GArray      *samples,
-              TscopeTime  *lat,
-              gboolean     as_text)
+per_pid_json (TscopeTrace      *trace,
+              const TscopeTime *lat,
+              const guint32    *task,
+              guint             n,
+              gboolean          as_text)
 {
-  g_autofree guint *first = g_new (guint, trace->model.n_tasks + 1);
-  g_autofree TscopeTime *by_task = g_new (TscopeTime, samples->len + 1);
-  g_autoptr(GArray) tasks = group_by_task (trace, samples, first, by_task);
+  g_autofree guint32 *group = g_new (guint32, trace->model.n_tasks + 1);
+  guint n_groups = pid_groups (trace, group);
+  g_autofree guint *first = g_new0 (guint, n_groups + 1);
+  g_autofree guint *next = g_new (guint, n_groups + 1);
+  g_autofree gint32 *pids = g_new (gint32, n_groups + 1);
+  g_autofree TscopeTime *by_pid = g_new (TscopeTime, n + 1);
   json_object *per_pid = as_text ? NULL : json_object_new_object ();
   GString *text = as_text ? g_string_new ("{") : NULL;
 
-  for (guint k = 0; k < tasks->len;)
+  for (guint32 t = 0; t < trace->model.n_tasks; t++)
+    pids[group[t]] = trace->model.tasks[t].pub.pid;
+  for (guint i = 0; i < n; i++)
     {
-      gint32 pid = trace->model.tasks[g_array_index (tasks, guint32, k)].pub.pid;
-      g_autofree char *key = pid_key (pid);
+      g_assert (task[i] < trace->model.n_tasks);
+      first[group[task[i]] + 1]++;
+    }
+  for (guint g = 0; g < n_groups; g++)
+    {
+      first[g + 1] += first[g];
+      next[g] = first[g];
+    }
+  for (guint i = 0; i < n; i++)
+    by_pid[next[group[task[i]]]++] = lat[i];
+  for (guint g = 0; g < n_groups; g++)
+    {
+      char key[16];
       TscopeLatencySummary sum;
-      guint n = 0;
 
-      for (; k < tasks->len && trace->model.tasks[g_array_index (tasks, guint32, k)].pub.pid == pid; k++)
-        {
-          guint32 t = g_array_index (tasks, guint32, k);
-
-          memcpy (lat + n, by_task + first[t], (first[t + 1] - first[t]) * sizeof *lat);
-          n += first[t + 1] - first[t];
-        }
-      tscope_times_sort (lat, n);
-      tscope_latency_summarize (lat, n, &sum);
+      if (first[g + 1] == first[g])
+        continue;
+      tscope_latency_summarize_values (by_pid + first[g], first[g + 1] - first[g], &sum);
       if (text)
         {
-          g_string_append_printf (text, "%s\"%s\":", text->len > 1 ? "," : "", key);
+          append_member (text, text->len > 1 ? ",\"" : "\"", pids[g]);
+          g_string_append (text, "\":");
           append_summary_text (text, &sum);
         }
       else
-        json_object_object_add (per_pid, key, tscope_latency_summary_json (&sum));
+        {
+          g_snprintf (key, sizeof key, "%d", pids[g]);
+          json_object_object_add (per_pid, key, tscope_latency_summary_json (&sum));
+        }
     }
   if (text)
     {
@@ -563,25 +859,20 @@ per_pid_json (TscopeTrace *trace,
   return per_pid;
 }
 
+/* The 10 worst samples as the oracle's "top10": those at or above the
+ * 10th worst latency are made into samples, and only they are sorted. */
 static json_object *
-wakeup_json (TscopeTrace *trace,
-             gboolean     as_text)
+top10_json (TscopeTrace *trace,
+            TscopeTime  *lat,
+            guint        n)
 {
-  g_autoptr(GArray) samples = tscope_trace_latency_samples (trace, -1, NULL, G_MININT64, G_MAXINT64);
-  g_autofree TscopeTime *lat = g_new (TscopeTime, samples->len + 1);
-  const TscopeWakeupStore *w = &trace->model.wk;
-  json_object *o = json_object_new_object ();
   json_object *top = json_object_new_array ();
-  TscopeLatencySummary sum;
+  g_autoptr(GArray) samples = NULL;
 
-  for (guint i = 0; i < samples->len; i++)
-    lat[i] = g_array_index (samples, TscopeLatencySample, i).latency;
-  tscope_times_sort (lat, samples->len);
-  tscope_latency_summarize (lat, samples->len, &sum);
-  json_object_object_add (o, "overall", tscope_latency_summary_json (&sum));
-
-  json_object_object_add (o, "per_pid", per_pid_json (trace, samples, lat, as_text));
-
+  if (n == 0)
+    return top;
+  samples = tscope_trace_latency_samples_above (trace, -1, NULL, G_MININT64, G_MAXINT64,
+                                                tscope_times_select (lat, n, n - MIN (n, 10)));
   tscope_latency_samples_sort_worst (samples, 10);
   for (guint i = 0; i < MIN (samples->len, 10); i++)
     {
@@ -595,7 +886,32 @@ wakeup_json (TscopeTrace *trace,
       json_object_object_add (e, "cpu", json_int (s->cpu));
       json_object_array_add (top, e);
     }
-  json_object_object_add (o, "top10", top);
+  return top;
+}
+
+/* Straight from the wakeup columns: 12 bytes a completed wakeup (its
+ * latency and wakee) where samples took 40, and no sort. */
+static json_object *
+wakeup_json (TscopeTrace *trace,
+             gboolean     as_text)
+{
+  guint n_wakeups = tscope_trace_get_n_wakeups (trace);
+  g_autofree TscopeTime *lat = g_new (TscopeTime, n_wakeups + 1);
+  g_autofree guint32 *task = g_new (guint32, n_wakeups + 1);
+  const TscopeWakeupStore *w = &trace->model.wk;
+  json_object *o = json_object_new_object ();
+  json_object *per_pid;
+  TscopeLatencySummary sum;
+  guint n = 0;
+
+  for (guint i = 0; i < n_wakeups; i++)
+    n += latency_of (trace, i, -1, NULL, G_MININT64, G_MAXINT64, &lat[n], &task[n]);
+  /* per pid first: the overall summary reorders lat */
+  per_pid = per_pid_json (trace, lat, task, n, as_text);
+  tscope_latency_summarize_values (lat, n, &sum);
+  json_object_object_add (o, "overall", tscope_latency_summary_json (&sum));
+  json_object_object_add (o, "per_pid", per_pid);
+  json_object_object_add (o, "top10", top10_json (trace, lat, n));
   json_object_object_add (o, "ignored_wakings_of_running_task", json_int (w->ignored_running));
   json_object_object_add (o, "dropped_wakings_without_switch_in", json_int (w->dropped_no_switch));
   json_object_object_add (o, "discarded_wakings_switched_out_first", json_int (w->discarded_switched_out));
@@ -1026,8 +1342,8 @@ tscope_trace_range_stats (TscopeTrace *trace,
 {
   TscopeRangeStats *r = g_new0 (TscopeRangeStats, 1);
   g_autofree TscopeTime *per_task = g_new0 (TscopeTime, tscope_trace_get_n_tasks (trace));
-  g_autoptr(GArray) samples = NULL;
   g_autofree TscopeTime *lat = NULL;
+  guint n_lat;
   g_autoptr(TscopeCursor) c = tscope_cursor_new (trace);
 
   r->span.begin = begin;
@@ -1058,12 +1374,8 @@ tscope_trace_range_stats (TscopeTrace *trace,
         g_array_append_val (r->tasks, tt);
       }
   g_array_sort (r->tasks, cmp_task_time);
-  samples = tscope_trace_latency_samples (trace, -1, NULL, begin, end);
-  lat = g_new (TscopeTime, samples->len + 1);
-  for (guint i = 0; i < samples->len; i++)
-    lat[i] = g_array_index (samples, TscopeLatencySample, i).latency;
-  tscope_times_sort (lat, samples->len);
-  tscope_latency_summarize (lat, samples->len, &r->latency);
+  lat = tscope_trace_latency_values (trace, -1, NULL, begin, end, &n_lat);
+  tscope_latency_summarize_values (lat, n_lat, &r->latency);
   r->n_events = row_at (c, trace, end) - row_at (c, trace, begin);
   r->syscalls = range_syscalls (trace, begin, end);
   return r;

@@ -38,6 +38,27 @@ typedef struct
 void        tscope_latency_summarize        (const TscopeTime     *sorted,
                                              guint                 n,
                                              TscopeLatencySummary *out);
+void        tscope_latency_summarize_values (TscopeTime           *values,
+                                             guint                 n,
+                                             TscopeLatencySummary *out);
+TscopeTime *tscope_trace_latency_values     (TscopeTrace *trace,
+                                             gint32       pid,
+                                             const char  *comm,
+                                             TscopeTime   from,
+                                             TscopeTime   to,
+                                             guint       *n);
+guint       tscope_trace_latency_values_fill (TscopeTrace *trace,
+                                              gint32       pid,
+                                              const char  *comm,
+                                              TscopeTime   from,
+                                              TscopeTime   to,
+                                              TscopeTime  *out);
+GArray     *tscope_trace_latency_samples_above (TscopeTrace *trace,
+                                                gint32       pid,
+                                                const char  *comm,
+                                                TscopeTime   from,
+                                                TscopeTime   to,
+                                                TscopeTime   least);
 GArray     *tscope_trace_latency_samples    (TscopeTrace *trace,
                                              gint32       pid,
                                              const char  *comm,
