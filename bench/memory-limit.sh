@@ -8,11 +8,13 @@
 #   2. its model cache written without the limit,
 #   3. mapped from the cache under the limit, the page cache cold
 #      (drop_caches): the columns are file-backed, so the kernel pages them.
-# Each run prints its exit status (137: killed by the memory cgroup) and the
+# Each run prints its exit status (137: killed by the memory cgroup; 124: still
+# thrashing after TIMEOUT seconds, 120 by default, and stopped) and the
 # cgroup's peak usage (page cache included).  Without --gui the command is
 # `tracescope-cli info FILE`; with --gui, `tracescope --screenshot` under
 # Xvfb (the window drawn).  Needs root and a memory cgroup (v1 or v2).
 set -u
+limit_s=${TIMEOUT:-120}   # a run that thrashes longer is stopped
 gui=0
 [ "${1:-}" = --gui ] && { gui=1; shift; }
 limit_mib=${1:?LIMIT_MIB}; file=${2:?FILE}
@@ -42,9 +44,9 @@ run() {   # run NO_CACHE LIMITED
   local t0=$(date +%s.%N)
   if [ $2 = 1 ]; then
     if [ $gui = 1 ]; then
-      xvfb-run -a -s "-screen 0 1920x1200x24" sh -c "echo \$\$ > $cg/cgroup.procs; TRACESCOPE_NO_CACHE=$1 exec $cmd" > "$cache/out" 2>&1
+      timeout "$limit_s" xvfb-run -a -s "-screen 0 1920x1200x24" sh -c "echo \$\$ > $cg/cgroup.procs; TRACESCOPE_NO_CACHE=$1 exec $cmd" > "$cache/out" 2>&1
     else
-      sh -c "echo \$\$ > $cg/cgroup.procs; TRACESCOPE_NO_CACHE=$1 exec $cmd" > "$cache/out" 2>&1
+      timeout "$limit_s" sh -c "echo \$\$ > $cg/cgroup.procs; TRACESCOPE_NO_CACHE=$1 exec $cmd" > "$cache/out" 2>&1
     fi
   else
     if [ $gui = 1 ]; then
