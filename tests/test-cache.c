@@ -100,6 +100,13 @@ describe (TscopeTrace *trace)
       g_string_append_c (out, '\n');
       tscope_cursor_format_line (cursor, out);
     }
+  /* the event list's jumps: by row, through the row marks and the page index */
+  for (guint k = 1; k < 4; k++)
+    if (tscope_cursor_seek_row (cursor, tscope_trace_get_n_events (trace) / 4 * k))
+      {
+        g_string_append_printf (out, "\nrow %u: ", k);
+        tscope_cursor_format_line (cursor, out);
+      }
   for (guint zoom = 0; zoom < 2; zoom++)
     {
       TscopeTime a = zoom ? t0 + (t1 - t0) / 3 : t0;

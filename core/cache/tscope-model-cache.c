@@ -1352,9 +1352,27 @@ check_model (const TscopeModel       *m,
       || !ids_below (m->blocked.stack, m->blocked.n, m->stacks.n, TRUE)
       || !sorted (m->blocked.start, m->blocked.n))
     return "blocked intervals out of range";
+  /* the cursors seek by the page index and the row marks: record numbers
+   * that go forward and stay inside their CPU's records */
   for (guint i = 0; i < r->n_streams; i++)
-    if (r->stream_cpu == NULL || r->stream_cpu[i] >= m->n_cpus)
-      return "streams out of range";
+    {
+      const TscopePageIndex *pi = &r->pages[i];
+      guint64 n_records;
+
+      if (r->stream_cpu == NULL || r->stream_cpu[i] >= m->n_cpus)
+        return "streams out of range";
+      n_records = m->cpu_events[r->stream_cpu[i]];
+      for (guint64 p = 0; p < pi->n_pages; p++)
+        if (pi->first_record[p] > n_records || (p > 0 && pi->first_record[p] < pi->first_record[p - 1]))
+          return "a page index out of range";
+      for (guint k = 0; k < r->n_row_marks; k++)
+        {
+          guint64 at = r->row_marks[(gsize) k * r->n_streams + i];
+
+          if (at > n_records || (k > 0 && at < r->row_marks[(gsize) (k - 1) * r->n_streams + i]))
+            return "row marks out of range";
+        }
+    }
   return NULL;
 }
 
