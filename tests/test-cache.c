@@ -282,6 +282,138 @@ test_bad_cache_files (void)
   assert_ignored (path, cache_file, copy, len, "outside the file", want);
 }
 
+/* Rewrites the table entry of section @id (@nth of them): its element size
+ * and count. */
+static void
+set_section (guint8  *copy,
+             gsize    len,
+             guint32  id,
+             guint    nth,
+             guint32  elem,
+             guint64  count)
+{
+  guint64 offset, c, table;
+  guint32 e;
+
+  g_assert_true (_tscope_cache_find_section (copy, len, id, nth, &offset, &c, &e));
+  memcpy (&table, copy + 8 + 4 + 4 + 8 + 32 + 8, sizeof table);
+  for (guint8 *sec = copy + table; sec + 24 <= copy + len; sec += 24)
+    {
+      guint32 sid;
+      guint64 o;
+
+      memcpy (&sid, sec, 4);
+      memcpy (&o, sec + 16, 8);
+      if (sid == id && o == offset)
+        {
+          memcpy (sec + 4, &elem, 4);
+          memcpy (sec + 8, &count, 8);
+          return;
+        }
+    }
+  g_assert_not_reached ();
+}
+
+/* A first u16 of section @id set to @v, the file sealed again. */
+static void
+set_u16 (guint8  *copy,
+         gsize    len,
+         guint32  id,
+         guint16  v)
+{
+  guint64 offset, count;
+  guint32 elem;
+
+  g_assert_true (_tscope_cache_find_section (copy, len, id, 0, &offset, &count, &elem));
+  g_assert_cmpuint (count, >, 0);
+  memcpy (copy + offset, &v, sizeof v);
+}
+
+/* Crafted files behind a valid checksum: each value the queries would
+ * trust is refused (tests/test-cache.c's review found these). */
+static void
+test_crafted (void)
+{
+  const struct { const char *trace; const char *why; } cases[] = {
+    { "stacks", "streams" },            /* a short stream table */
+    { "stacks", "not a model cache" },  /* comms of no element size, a huge count */
+    { "sched", "out of range" },        /* an irq span of line 0xffff */
+    { "kvm", "out of range" },          /* a user exit of reason 0xffff */
+    { "kvm", "out of range" },          /* a stream of a CPU the buffer has no data for */
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = tscope_test_data (cases[i].trace, ".dat");
+      g_autoptr(TscopeTrace) built = NULL;
+      g_autoptr(TscopeTrace) t = NULL;
+      g_autofree char *want = NULL;
+      g_autofree char *cache_file = NULL;
+      g_autoptr(GBytes) good = NULL;
+      g_autofree guint8 *copy = NULL;
+      gsize len;
+
+      empty_cache_dir ();
+      built = load (path, TRUE);
+      want = describe (built);
+      t = load (path, FALSE);
+      cache_file = g_strdup (tscope_trace_get_cache_path (t));
+      good = read_file (cache_file);
+      len = g_bytes_get_size (good);
+      copy = g_memdup2 (g_bytes_get_data (good, NULL), len);
+      switch (i)
+        {
+        case 0:
+          set_section (copy, len, S_STREAMS, 0, sizeof (guint), 1);
+          break;
+        case 1:
+          set_section (copy, len, S_COMMS, 0, 0, G_MAXUINT32);
+          break;
+        case 2:
+          {
+            guint64 offset, count;
+            guint32 elem;
+            guint nth = 0;
+
+            /* the first CPU with irq spans: every CPU has an irq and a softirq section */
+            while (_tscope_cache_find_section (copy, len, S_SPAN_WHAT, nth, &offset, &count, &elem)
+                   && count == 0)
+              nth += 2;
+            g_assert_cmpuint (count, >, 0);
+            memset (copy + offset, 0xff, 2);
+          }
+          break;
+        case 3:
+          set_u16 (copy, len, S_UEXIT_REASON, G_MAXUINT16);
+          break;
+        case 4:
+          {
+            guint64 offset, count;
+            guint32 elem;
+            guint bad = 1000;
+
+            g_assert_true (_tscope_cache_find_section (copy, len, S_STREAMS, 0, &offset, &count, &elem));
+            memcpy (copy + offset, &bad, sizeof bad);
+          }
+          break;
+        }
+      _tscope_cache_reseal (copy, len);
+      g_clear_object (&t);
+      if (i == 1)
+        {
+          /* refused before the checksum is even looked at: the strings'
+           * section then has no place, so say what the check says */
+          write_file (cache_file, copy, len);
+          t = load (path, FALSE);
+          g_assert_false (tscope_trace_is_from_cache (t));
+          g_assert_nonnull (tscope_trace_get_cache_note (t));
+          g_test_message ("%s: %s", cases[i].trace, tscope_trace_get_cache_note (t));
+          continue;
+        }
+      assert_ignored (path, cache_file, copy, len, cases[i].why, want);
+    }
+}
+
 static guint64
 next_rand (guint64 *s)
 {
@@ -461,6 +593,7 @@ main (int    argc,
   g_unsetenv ("TRACESCOPE_CACHE_MAX_BYTES");
   g_test_add_func ("/cache/same-answers", test_same_answers);
   g_test_add_func ("/cache/bad-files", test_bad_cache_files);
+  g_test_add_func ("/cache/crafted", test_crafted);
   g_test_add_func ("/cache/mutations", test_mutations);
   g_test_add_func ("/cache/copied-and-changed", test_copied_and_changed);
   g_test_add_func ("/cache/policy", test_policy);

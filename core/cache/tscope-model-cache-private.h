@@ -48,7 +48,7 @@ void     _tscope_cache_key_clear    (TscopeCacheKey          *key);
 gboolean _tscope_cache_load         (const TscopeCacheKey    *key,
                                      TscopeModel             *model,
                                      TscopeRecordIndex       *records,
-                                     guint                    n_streams,
+                                     const TscopeBuffer      *buffer,
                                      guint                    n_event_ids,
                                      GError                 **error);
 gboolean _tscope_cache_store        (const TscopeCacheKey    *key,

@@ -883,7 +883,8 @@ visit (Io                *io,
       guint64 count;
 
       /* the comms' count is the strings section's */
-      if (io->next < io->n_sections && io->sections[io->next].id == S_COMMS)
+      if (io->next < io->n_sections && io->sections[io->next].id == S_COMMS
+          && io->sections[io->next].elem == sizeof (guint32))
         count = io->sections[io->next].count;
       else
         count = 0;
@@ -1029,6 +1030,7 @@ visit (Io                *io,
   if (io->reading)
     {
       n = io->next < io->n_sections && io->sections[io->next].id == S_KVM_REASONS
+          && io->sections[io->next].elem == sizeof (guint32)
           ? (guint) MIN (io->sections[io->next].count, G_MAXUINT16) : 0;
       names = g_new0 (const char *, MAX (n, 1));
     }
@@ -1187,6 +1189,7 @@ visit (Io                *io,
   n = m->stacks.offset && m->stacks.n + 1 == n ? m->stacks.offset[m->stacks.n] : 0;
   if (io->reading)
     n = io->next < io->n_sections && io->sections[io->next].id == S_STACK_ADDRS
+        && io->sections[io->next].elem == sizeof (guint64)
         ? (guint) MIN (io->sections[io->next].count, G_MAXUINT32) : 0;
   col (io, S_STACK_ADDRS, &m->stacks.addrs, sizeof (guint64), &n, FALSE);
   if (io->reading && !io->failed && m->stacks.offset)
@@ -1195,7 +1198,11 @@ visit (Io                *io,
         fail (io, "stacks out of range");
 
   /* the record index */
-  copied (io, S_STREAMS, &r->stream_cpu, sizeof (guint), r->n_streams);
+  if (copied (io, S_STREAMS, &r->stream_cpu, sizeof (guint), r->n_streams) != r->n_streams && io->reading)
+    {
+      fail (io, "its streams are not %u", r->n_streams);
+      g_clear_pointer (&r->stream_cpu, g_free);
+    }
   if (!io->reading)
     {
       n_pages = g_new0 (guint64, MAX (r->n_streams, 1));
@@ -1237,14 +1244,15 @@ ids_below (const guint32 *v,
   return TRUE;
 }
 
-/* @limit, or G_MAXUINT16 (none) */
+/* below @limit, or G_MAXUINT16 (none) where @none_ok */
 static gboolean
 u16_below (const guint16 *v,
            guint          n,
-           guint          limit)
+           guint          limit,
+           gboolean       none_ok)
 {
   for (guint i = 0; i < n; i++)
-    if (v[i] >= limit && v[i] != G_MAXUINT16)
+    if (v[i] >= limit && !(none_ok && v[i] == G_MAXUINT16))
       return FALSE;
   return TRUE;
 }
@@ -1263,7 +1271,8 @@ sorted (const TscopeTime *v,
  * queries search is sorted: what a cache file says is never trusted. */
 static const char *
 check_model (const TscopeModel       *m,
-             const TscopeRecordIndex *r)
+             const TscopeRecordIndex *r,
+             const guint             *stream_cpu)
 {
   guint n_tasks = m->n_tasks;
   guint64 runs;
@@ -1289,8 +1298,8 @@ check_model (const TscopeModel       *m,
       if (!ids_below (iv->task, iv->n, n_tasks, FALSE) || !sorted (iv->start, iv->n))
         return "CPU intervals out of range";
       /* (nested handlers end first: the spans are in the order they end) */
-      if (!u16_below (m->irq_spans[c].what, m->irq_spans[c].n, m->irq_lines->len)
-          || !u16_below (m->softirq_spans[c].what, m->softirq_spans[c].n, TSCOPE_MAX_VEC))
+      if (!u16_below (m->irq_spans[c].what, m->irq_spans[c].n, m->irq_lines->len, FALSE)
+          || !u16_below (m->softirq_spans[c].what, m->softirq_spans[c].n, TSCOPE_MAX_VEC, FALSE))
         return "irq spans out of range";
     }
   runs = m->cpu_run_base[m->n_cpus];
@@ -1307,6 +1316,11 @@ check_model (const TscopeModel       *m,
   }
   if (!ids_below (m->wk.run, m->wk.n, runs, TRUE) || !ids_below (m->wk.waker, m->wk.n, n_tasks, TRUE))
     return "wakeups out of range";
+  /* a wakeup whose latency does not fit keeps its numbers aside */
+  for (guint i = 0; i < m->wk.n; i++)
+    if (m->wk.latency[i] == G_MAXUINT32 && (m->wk.side == NULL
+                                           || !g_hash_table_contains (m->wk.side, GUINT_TO_POINTER (i))))
+      return "wakeups out of range";
   if (m->wk.side)
     {
       GHashTableIter it;
@@ -1320,22 +1334,22 @@ check_model (const TscopeModel       *m,
   if (!ids_below (m->migrations.task, m->migrations.n, n_tasks, FALSE) || !sorted (m->migrations.ts, m->migrations.n))
     return "migrations out of range";
   if (!ids_below (m->guest.task, m->guest.n, n_tasks, FALSE)
-      || !u16_below (m->guest.reason, m->guest.n, MAX (m->kvm_reasons->len, 1))
+      || !u16_below (m->guest.reason, m->guest.n, m->kvm_reasons->len, TRUE)
       || !ids_below (m->user_exits.task, m->user_exits.n, n_tasks, FALSE)
-      || !u16_below (m->user_exits.reason, m->user_exits.n, MAX (m->kvm_reasons->len, 1))
+      || !u16_below (m->user_exits.reason, m->user_exits.n, m->kvm_reasons->len, FALSE)
       || !sorted (m->user_exits.ts, m->user_exits.n))
     return "KVM spans out of range";
   for (guint i = 0; i < m->vcpus->len; i++)
     {
       const TscopeVcpu *v = &g_array_index (m->vcpus, TscopeVcpu, i);
 
-      if (v->task >= n_tasks || (v->first_exit >= 0 && v->first_exit_reason >= MAX (m->kvm_reasons->len, 1)))
+      if (v->task >= n_tasks || (v->first_exit >= 0 && v->first_exit_reason >= m->kvm_reasons->len))
         return "vCPUs out of range";
     }
   if (!ids_below (m->marks.task, m->marks.n, n_tasks, TRUE) || !sorted (m->marks.ts, m->marks.n))
     return "marks out of range";
   if (!ids_below (m->syscalls.task, m->syscalls.n, n_tasks, FALSE)
-      || !u16_below (m->syscalls.nr, m->syscalls.n, MAX (m->syscall_nrs->len, 1)))
+      || !u16_below (m->syscalls.nr, m->syscalls.n, m->syscall_nrs->len, FALSE))
     return "syscalls out of range";
   if (m->syscall_side)
     {
@@ -1359,7 +1373,7 @@ check_model (const TscopeModel       *m,
       const TscopePageIndex *pi = &r->pages[i];
       guint64 n_records;
 
-      if (r->stream_cpu == NULL || r->stream_cpu[i] >= m->n_cpus)
+      if (r->stream_cpu == NULL || r->stream_cpu[i] != stream_cpu[i] || r->stream_cpu[i] >= m->n_cpus)
         return "streams out of range";
       n_records = m->cpu_events[r->stream_cpu[i]];
       for (guint64 p = 0; p < pi->n_pages; p++)
@@ -1451,7 +1465,7 @@ unmap (const guint8 *map,
  * _tscope_cache_load:
  * @model: allocated with _tscope_model_init(), else empty
  * @records: zeroed
- * @n_streams: the CPUs of the buffer read (those with data)
+ * @buffer: the buffer read: its CPUs with data are the streams
  * @error: why the cache was not used: %G_IO_ERROR_NOT_FOUND when there is
  *   none, else what is wrong with it (the model is then cleared: start it
  *   again with _tscope_model_init())
@@ -1462,11 +1476,13 @@ gboolean
 _tscope_cache_load (const TscopeCacheKey *key,
                     TscopeModel          *model,
                     TscopeRecordIndex    *records,
-                    guint                 n_streams,
+                    const TscopeBuffer   *buffer,
                     guint                 n_event_ids,
                     GError              **error)
 {
   Io io = { .reading = TRUE };
+  guint n_streams = buffer->n_cpus;
+  g_autofree guint *stream_cpu = g_new0 (guint, MAX (n_streams, 1));
   Header h;
   struct stat st;
   const char *bad;
@@ -1547,7 +1563,16 @@ _tscope_cache_load (const TscopeCacheKey *key,
   /* the strings are the last section, read first */
   if (!io.failed && (io.next + 1 != io.n_sections || io.sections[io.next].id != S_STRINGS))
     fail (&io, "sections left over");
-  if (!io.failed && (bad = check_model (model, records)) != NULL)
+  /* the streams the pass made: the buffer's CPUs with data, by CPU id */
+  for (guint i = 0; i < n_streams; i++)
+    {
+      guint j = i;
+
+      for (; j > 0 && stream_cpu[j - 1] > buffer->cpus[i].cpu; j--)
+        stream_cpu[j] = stream_cpu[j - 1];
+      stream_cpu[j] = buffer->cpus[i].cpu;
+    }
+  if (!io.failed && (bad = check_model (model, records, stream_cpu)) != NULL)
     fail (&io, "%s", bad);
   if (io.failed)
     {

@@ -147,8 +147,7 @@ load_cached (TscopeTrace          *self,
 {
   g_autoptr(GError) error = NULL;
 
-  if (_tscope_cache_load (key, &self->model, &self->records, selected_buffer (self)->n_cpus, self->tep->max_id,
-                          &error))
+  if (_tscope_cache_load (key, &self->model, &self->records, selected_buffer (self), self->tep->max_id, &error))
     {
       self->cache_path = g_strdup (key->path);
       self->cache_read = TRUE;
@@ -200,6 +199,9 @@ store_thread (gpointer data)
       g_debug ("model cache not written: %s", error->message);
       note = g_strdup_printf ("not written: %s", error->message);
     }
+  _tscope_cache_key_clear (&job->key);
+  _tscope_cache_policy_clear (&job->policy);
+  g_free (job);
   g_mutex_lock (&writes_lock);
   self->cache_path = path;
   if (note)
@@ -208,13 +210,14 @@ store_thread (gpointer data)
       self->cache_note = note;
     }
   self->cache_writing = FALSE;
+  g_mutex_unlock (&writes_lock);
+  /* the trace let go before the write counts as done: a process that
+   * waited for it may exit at once */
+  g_object_unref (self);
+  g_mutex_lock (&writes_lock);
   writes_pending--;
   g_cond_broadcast (&writes_cond);
   g_mutex_unlock (&writes_lock);
-  _tscope_cache_key_clear (&job->key);
-  _tscope_cache_policy_clear (&job->policy);
-  g_object_unref (self);
-  g_free (job);
   return NULL;
 }
 
