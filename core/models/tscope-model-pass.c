@@ -548,15 +548,11 @@ next_run (Pass          *x,
       x->started = TRUE;
       if (s == NULL)
         return FALSE;
-      si = m->heap[0];
+      si = m->heap[0].index;
       /* the next stream by (time, CPU) is one of the top's children */
       *limit = G_MAXINT64;
       for (guint c = 1; c <= 2 && c < m->heap_n; c++)
-        {
-          TscopeStream *o = order[m->heap[c]];
-
-          *limit = MIN (*limit, o->ts + (o->cpu > s->cpu));
-        }
+        *limit = MIN (*limit, m->heap[c].ts + (m->heap[c].index > si));
       *sp = s;
       *sip = si;
       return TRUE;

@@ -281,7 +281,7 @@ _tscope_merge_init (TscopeMerge   *m,
 {
   m->streams = streams;
   m->n = n;
-  m->heap = n >= TSCOPE_MERGE_HEAP_FROM ? g_new (guint, n) : NULL;
+  m->heap = n >= TSCOPE_MERGE_HEAP_FROM ? g_new (TscopeMergeKey, n) : NULL;
   m->heap_n = 0;
 }
 
@@ -291,30 +291,30 @@ _tscope_merge_clear (TscopeMerge *m)
   g_clear_pointer (&m->heap, g_free);
 }
 
-/* Restores the heap order below @i. */
-void
-_tscope_heap_down (TscopeStream *const *streams,
-                   guint               *heap,
-                   guint                n,
-                   guint                i)
+/* Restores the heap order below @i: the key at @i goes down a hole, each
+ * smaller child moving up into it. */
+static inline void
+heap_down (TscopeMergeKey *heap,
+           guint           n,
+           guint           i)
 {
+  TscopeMergeKey x = heap[i];
+
   for (;;)
     {
       guint l = 2 * i + 1;
-      guint m = i;
-      guint t;
+      guint m = l;
 
-      if (l < n && _tscope_merge_before (streams, heap[l], heap[m]))
-        m = l;
-      if (l + 1 < n && _tscope_merge_before (streams, heap[l + 1], heap[m]))
+      if (l >= n)
+        break;
+      if (l + 1 < n && _tscope_merge_key_before (heap[l + 1], heap[l]))
         m = l + 1;
-      if (m == i)
-        return;
-      t = heap[i];
+      if (!_tscope_merge_key_before (heap[m], x))
+        break;
       heap[i] = heap[m];
-      heap[m] = t;
       i = m;
     }
+  heap[i] = x;
 }
 
 static TscopeStream *
@@ -347,30 +347,36 @@ _tscope_merge_reset (TscopeMerge *m)
   m->heap_n = 0;
   for (guint i = 0; i < m->n; i++)
     if (m->streams[i]->valid)
-      m->heap[m->heap_n++] = i;
+      m->heap[m->heap_n++] = (TscopeMergeKey) { m->streams[i]->ts, i };
   for (guint i = m->heap_n / 2; i-- > 0;)
-    _tscope_heap_down (m->streams, m->heap, m->heap_n, i);
-  return m->heap_n ? m->streams[m->heap[0]] : NULL;
+    heap_down (m->heap, m->heap_n, i);
+  return m->heap_n ? m->streams[m->heap[0].index] : NULL;
 }
 
 /**
  * _tscope_merge_advanced:
  *
- * The stream that went first has moved on (or ended).
+ * The stream that went first has moved on (or ended); no other stream
+ * has moved.
  *
  * Returns: (nullable): the stream whose record goes first now.
  */
 TscopeStream *
 _tscope_merge_advanced (TscopeMerge *m)
 {
+  TscopeStream *top;
+
   if (m->heap == NULL)
     return scan (m);
   if (m->heap_n == 0)
     return NULL;
-  if (!m->streams[m->heap[0]]->valid)
+  top = m->streams[m->heap[0].index];
+  if (!top->valid)
     m->heap[0] = m->heap[--m->heap_n];
-  _tscope_heap_down (m->streams, m->heap, m->heap_n, 0);
-  return m->heap_n ? m->streams[m->heap[0]] : NULL;
+  else
+    m->heap[0].ts = top->ts;
+  heap_down (m->heap, m->heap_n, 0);
+  return m->heap_n ? m->streams[m->heap[0].index] : NULL;
 }
 
 /* ---- the inflater: chunks decompressed ahead, by whoever is free ----
