@@ -340,6 +340,8 @@ test_crafted (void)
     { "sched", "out of range" },        /* an irq span of line 0xffff */
     { "kvm", "out of range" },          /* a user exit of reason 0xffff */
     { "kvm", "out of range" },          /* a stream of a CPU the buffer has no data for */
+    { "sched", "out of range" },        /* a row mark's base past its CPU's records */
+    { "sched", "out of range" },        /* a row mark's step past them, or back */
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -394,6 +396,24 @@ test_crafted (void)
 
             g_assert_true (_tscope_cache_find_section (copy, len, S_STREAMS, 0, &offset, &count, &elem));
             memcpy (copy + offset, &bad, sizeof bad);
+          }
+          break;
+        case 5:
+        case 6:
+          {
+            /* S_ROW_MARKS: the bases (8 bytes), then the steps (2 bytes) */
+            guint64 offset, count;
+            guint32 elem;
+            guint64 base = G_MAXUINT64 - 1;
+            guint16 step = G_MAXUINT16;
+
+            g_assert_true (_tscope_cache_find_section (copy, len, S_ROW_MARKS, i - 5, &offset, &count, &elem));
+            g_assert_cmpuint (elem, ==, i == 5 ? sizeof base : sizeof step);
+            g_assert_cmpuint (count, >=, 2 * tscope_trace_get_n_cpus (built));
+            if (i == 5)
+              memcpy (copy + offset, &base, sizeof base);
+            else
+              memcpy (copy + offset + tscope_trace_get_n_cpus (built) * sizeof step, &step, sizeof step);
           }
           break;
         }

@@ -794,6 +794,7 @@ visit (Io                *io,
   g_autofree LineRec *lr = NULL;
   g_autofree guint *ids = NULL;
   g_autofree guint64 *n_pages = NULL;
+  guint64 n_marks;
   Triples vt = { 0 };
   Triples ko = { 0 };
   guint n;
@@ -1225,8 +1226,12 @@ visit (Io                *io,
           r->pages[i].n_pages = a;
         }
     }
-  if (copied (io, S_ROW_MARKS, &r->row_marks, sizeof (guint64), (guint64) r->n_row_marks * r->n_streams)
-      != (guint64) r->n_row_marks * r->n_streams && io->reading)
+  /* the row marks: two sections, their bases and their steps */
+  n_marks = ((guint64) r->n_row_marks + TSCOPE_ROW_BLOCK - 1) / TSCOPE_ROW_BLOCK * r->n_streams;
+  if (copied (io, S_ROW_MARKS, &r->row_bases, sizeof (guint64), n_marks) != n_marks && io->reading)
+    fail (io, "row marks that do not add up");
+  n_marks = (guint64) r->n_row_marks * r->n_streams;
+  if (copied (io, S_ROW_MARKS, &r->row_steps, sizeof (guint16), n_marks) != n_marks && io->reading)
     fail (io, "row marks that do not add up");
 }
 
@@ -1372,6 +1377,7 @@ check_model (const TscopeModel       *m,
     {
       const TscopePageIndex *pi = &r->pages[i];
       guint64 n_records;
+      guint64 prev = 0;
 
       if (r->stream_cpu == NULL || r->stream_cpu[i] != stream_cpu[i] || r->stream_cpu[i] >= m->n_cpus)
         return "streams out of range";
@@ -1381,10 +1387,12 @@ check_model (const TscopeModel       *m,
           return "a page index out of range";
       for (guint k = 0; k < r->n_row_marks; k++)
         {
-          guint64 at = r->row_marks[(gsize) k * r->n_streams + i];
+          guint64 base = r->row_bases[(gsize) (k / TSCOPE_ROW_BLOCK) * r->n_streams + i];
+          guint64 at = _tscope_record_index_row_mark (r, k, i);
 
-          if (at > n_records || (k > 0 && at < r->row_marks[(gsize) (k - 1) * r->n_streams + i]))
+          if (base > n_records || at > n_records || (k > 0 && at < prev))
             return "row marks out of range";
+          prev = at;
         }
     }
   return NULL;

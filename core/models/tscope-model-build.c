@@ -165,10 +165,15 @@ merge_pass (TscopeModel             *model,
   if (model->first_ts == G_MAXINT64)
     model->first_ts = model->last_ts = 0;
   model->n_events = x.count;
-  /* the row marks grew by doubling, one guint64 per stream each: with 64
-   * CPUs their slack alone was 0.3 bytes an event */
+  /* the row marks grew by doubling: with 64 CPUs their slack alone was
+   * 0.3 bytes an event */
   if (records->n_row_marks > 0)
-    records->row_marks = g_renew (guint64, records->row_marks, (gsize) records->n_row_marks * n);
+    {
+      guint blocks = (records->n_row_marks + TSCOPE_ROW_BLOCK - 1) / TSCOPE_ROW_BLOCK;
+
+      records->row_steps = g_renew (guint16, records->row_steps, (gsize) records->n_row_marks * n);
+      records->row_bases = g_renew (guint64, records->row_bases, (gsize) blocks * n);
+    }
   return TRUE;
 }
 

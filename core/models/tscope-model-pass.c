@@ -516,11 +516,29 @@ mark_row (TscopeRecordIndex  *records,
           TscopeStream      **order)
 {
   guint n = records->n_row_marks;
+  guint ns = records->n_streams;
+  guint block = n / TSCOPE_ROW_BLOCK;
+  guint64 *base;
+  guint16 *step = NULL;
 
   if ((n & (n - 1)) == 0)
-    records->row_marks = g_renew (guint64, records->row_marks, (gsize) MAX (n * 2, 64) * records->n_streams);
-  for (guint i = 0; i < records->n_streams; i++)
-    records->row_marks[(gsize) n * records->n_streams + i] = order[i]->index;
+    records->row_steps = g_renew (guint16, records->row_steps, (gsize) MAX (n * 2, 64) * ns);
+  if (n % TSCOPE_ROW_BLOCK == 0)
+    {
+      if ((block & (block - 1)) == 0)
+        records->row_bases = g_renew (guint64, records->row_bases, (gsize) MAX (block * 2, 1) * ns);
+      for (guint i = 0; i < ns; i++)
+        records->row_bases[(gsize) block * ns + i] = order[i]->index;
+    }
+  base = records->row_bases + (gsize) block * ns;
+  step = records->row_steps + (gsize) n * ns;
+  for (guint i = 0; i < ns; i++)
+    {
+      guint64 d = order[i]->index - base[i];
+
+      g_assert (d <= G_MAXUINT16);
+      step[i] = (guint16) d;
+    }
   records->n_row_marks++;
 }
 

@@ -259,7 +259,7 @@ tscope_cursor_seek_row (TscopeCursor *c,
       return FALSE;
     }
   for (guint i = 0; i < t->records.n_streams; i++)
-    seek_stream_index (c, i, t->records.row_marks[mark * t->records.n_streams + i]);
+    seek_stream_index (c, i, _tscope_record_index_row_mark (&t->records, (guint) mark, i));
   c->current = _tscope_merge_reset (&c->merge);
   c->folded = NULL;
   for (guint64 r = mark * TSCOPE_ROW_STEP; r < row && c->current; r++)

@@ -31,6 +31,14 @@ _tscope_stream_next (TscopeStream *s)
 
 #define TSCOPE_ROW_STEP 1024
 
+/* A stream moves at most TSCOPE_ROW_STEP records from one row mark to the
+ * next (the rows between them are its records or the others'), so a mark
+ * fits in 16 bits as a step from the block's first mark: 8 bytes a stream
+ * every 64 marks and 2 bytes a mark, where a full record number was 8
+ * bytes a mark (256 CPUs: 2 bytes an event -> 0.53). */
+#define TSCOPE_ROW_BLOCK 64
+G_STATIC_ASSERT ((TSCOPE_ROW_BLOCK - 1) * TSCOPE_ROW_STEP <= G_MAXUINT16);
+
 /* Where each page of a CPU starts, for seeking by record number or time. */
 typedef struct
 {
@@ -44,8 +52,11 @@ typedef struct
 {
   TscopePageIndex *pages;         /* [n_streams] */
 
-  /* row marks: record numbers of each stream at every TSCOPE_ROW_STEP-th row */
-  guint64         *row_marks;
+  /* row marks: the record number of each stream at every
+   * TSCOPE_ROW_STEP-th row (_tscope_record_index_row_mark()), as steps
+   * from a base every TSCOPE_ROW_BLOCK marks */
+  guint64         *row_bases;     /* [(n_row_marks + TSCOPE_ROW_BLOCK - 1) / TSCOPE_ROW_BLOCK * n_streams] */
+  guint16         *row_steps;     /* [n_row_marks * n_streams] */
   guint            n_row_marks;
 
   /* streams in CPU id order: stream i reads CPU stream_cpu[i] */
@@ -54,6 +65,16 @@ typedef struct
 
   guint64          bad_pages;
 } TscopeRecordIndex;
+
+/* The record number of stream @i at row mark @k (row k * TSCOPE_ROW_STEP). */
+static inline guint64
+_tscope_record_index_row_mark (const TscopeRecordIndex *index,
+                               guint                    k,
+                               guint                    i)
+{
+  return index->row_bases[(gsize) (k / TSCOPE_ROW_BLOCK) * index->n_streams + i]
+         + index->row_steps[(gsize) k * index->n_streams + i];
+}
 
 static inline void
 _tscope_record_index_clear (TscopeRecordIndex *index)
@@ -65,7 +86,8 @@ _tscope_record_index_clear (TscopeRecordIndex *index)
     }
   g_clear_pointer (&index->pages, g_free);
   g_clear_pointer (&index->stream_cpu, g_free);
-  g_clear_pointer (&index->row_marks, g_free);
+  g_clear_pointer (&index->row_bases, g_free);
+  g_clear_pointer (&index->row_steps, g_free);
 }
 
 G_END_DECLS

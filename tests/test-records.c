@@ -1,0 +1,427 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * The record index and the load's reading of the records, on traces of
+ * other shapes made here from sched.dat by moving its pages between CPUs:
+ * many CPUs, one that sleeps through the whole trace between its first
+ * and last page, one without a page; v6 and v7 with many small chunks.
+ *   - the row marks (16-bit steps from a base every TSCOPE_ROW_BLOCK
+ *     marks): every mark where the merge stood, a jump to any row (at the
+ *     blocks' edges too) lands on the record a walk from the start reaches
+ *   - the chunks inflated ahead by a thread: the same models as read in
+ *     turn, and as the v6 copy; a bad chunk in the middle fails the load
+ *     with the same one-line error; a cancel stops it cleanly
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-c/json.h>
+
+#include "tscope-cursor.h"
+#include "tscope-error.h"
+#include "tscope-record-private.h"
+#include "tscope-stats.h"
+#include "tscope-test-util.h"
+#include "tscope-trace-private.h"
+
+#define N_OUT 13          /* CPU 0, CPUs 1-10 dealt, 11 asleep, 12 empty */
+
+static char *tmp_dir;
+
+/* One input CPU's pages, inflated when the file is compressed. */
+static guint8 *
+cpu_pages (TscopeFile    *file,
+           TscopeCpuData *d,
+           guint64       *n_pages)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 total = 0;
+  void *ctx = NULL;
+  guint8 *out;
+
+  if (d->n_chunks == 0)
+    {
+      *n_pages = d->size / file->page_size;
+      return g_memdup2 (file->data + d->offset, MAX (d->size, 1));
+    }
+  for (guint i = 0; i < d->n_chunks; i++)
+    total += d->chunks[i].usize;
+  out = g_malloc (MAX (total, 1));
+  total = 0;
+  for (guint i = 0; i < d->n_chunks; i++)
+    {
+      const TscopeChunk *k = &d->chunks[i];
+
+      g_assert_true (_tscope_file_decompress (file, &ctx, file->data + k->file_offset, k->csize,
+                                              out + total, k->usize, &error));
+      total += k->usize;
+    }
+  _tscope_file_free_codec_context (file, ctx);
+  *n_pages = total / file->page_size;
+  return out;
+}
+
+static guint
+commit_size (TscopeFile *file)
+{
+  gsize len;
+  const char *text = g_bytes_get_data (file->header_page, &len);
+  g_autofree char *copy = g_strndup (text, len);
+  const char *line = strstr (copy, " commit;");
+  const char *size = line ? strstr (line, "size:") : NULL;
+
+  return size && atoi (size + 5) == 4 ? 4 : 8;
+}
+
+/* sched.dat's pages over N_OUT CPUs: CPU 0 keeps input CPU 0's; input
+ * CPU 1's first and last pages go to CPU 11, the pages between them to
+ * CPUs 1-10, 4 at a time; CPU 12 gets none.  Each CPU's pages stay in
+ * time order. */
+static char *
+reshape (TscopeRecordFormat format)
+{
+  g_autofree char *in_path = tscope_test_data ("sched", ".dat");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeFile) file = _tscope_file_open (in_path, &error);
+  g_autoptr(TscopeDatWriter) w = NULL;
+  g_autofree guint8 *p0 = NULL;
+  g_autofree guint8 *p1 = NULL;
+  char *path = g_build_filename (tmp_dir, format == TSCOPE_RECORD_FORMAT_V7 ? "shape-v7.dat" : "shape-v6.dat",
+                                 NULL);
+  TscopeDatMeta meta = { 0 };
+  TscopeBuffer *b;
+  guint64 n0, n1;
+  guint page;
+
+  g_assert_no_error (error);
+  b = file->buffers->pdata[0];
+  g_assert_cmpuint (b->n_cpus, ==, 2);
+  page = file->page_size;
+  p0 = cpu_pages (file, &b->cpus[0], &n0);
+  p1 = cpu_pages (file, &b->cpus[1], &n1);
+  g_assert_cmpuint (n1, >, 2);
+  w = _tscope_dat_writer_new (format, N_OUT, page, commit_size (file), tmp_dir, &error);
+  g_assert_no_error (error);
+  for (guint64 i = 0; i < n0; i++)
+    g_assert_true (_tscope_dat_writer_add_page (w, 0, p0 + i * page, page, &error));
+  for (guint64 i = 0; i < n1; i++)
+    {
+      guint cpu = i == 0 || i == n1 - 1 ? 11 : 1 + (guint) ((i - 1) / 4 % 10);
+
+      g_assert_true (_tscope_dat_writer_add_page (w, cpu, p1 + i * page, page, &error));
+    }
+  meta.header_page = g_bytes_ref (file->header_page);
+  meta.header_event = g_bytes_ref (file->header_event);
+  meta.ftrace_formats = g_ptr_array_ref (file->ftrace_formats);
+  meta.event_formats = g_ptr_array_ref (file->event_formats);
+  meta.kallsyms = file->kallsyms ? g_bytes_ref (file->kallsyms) : NULL;
+  meta.printk = file->printk ? g_bytes_ref (file->printk) : NULL;
+  meta.cmdlines = file->cmdlines ? g_bytes_ref (file->cmdlines) : NULL;
+  meta.clock_text = g_strdup_printf ("[%s]", file->trace_clock ? file->trace_clock : "local");
+  meta.uname = g_strdup (file->uname);
+  g_assert_true (_tscope_dat_writer_finish (w, &meta, path, &error));
+  g_assert_no_error (error);
+  _tscope_dat_meta_clear (&meta);
+  return path;
+}
+
+static TscopeTrace *
+load (const char  *path,
+      guint        n_threads,
+      GError     **error)
+{
+  TscopeLoadOptions options = { .no_cache = TRUE, .n_threads = n_threads };
+
+  return tscope_trace_load (path, &options, error);
+}
+
+/* ---- the row marks ---- */
+
+static gboolean
+sample_row (guint64 row,
+            guint64 n)
+{
+  guint64 k = row / TSCOPE_ROW_STEP;
+  guint64 off = row % TSCOPE_ROW_STEP;
+
+  /* around every block's first mark, every 7th mark's edges, the last rows */
+  return ((k % TSCOPE_ROW_BLOCK <= 1 || k % TSCOPE_ROW_BLOCK == TSCOPE_ROW_BLOCK - 1 || k % 7 == 0)
+          && (off <= 1 || off >= TSCOPE_ROW_STEP - 1))
+         || row + 2 >= n;
+}
+
+static void
+check_row_marks (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeTrace) trace = load (path, 0, &error);
+  g_autoptr(TscopeCursor) cursor = NULL;
+  g_autoptr(GHashTable) lines = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  const TscopeRecordIndex *r;
+  guint64 n, row = 0;
+
+  g_assert_no_error (error);
+  r = &trace->records;
+  n = tscope_trace_get_n_events (trace);
+  /* enough rows for marks in a second block */
+  g_assert_cmpuint (n, >, (TSCOPE_ROW_BLOCK + 2) * TSCOPE_ROW_STEP);
+  g_assert_cmpuint (r->n_row_marks, ==, (n + TSCOPE_ROW_STEP - 1) / TSCOPE_ROW_STEP);
+  /* at mark k the streams have passed k * TSCOPE_ROW_STEP records together,
+   * each never fewer than at the mark before */
+  for (guint k = 0; k < r->n_row_marks; k++)
+    {
+      guint64 sum = 0;
+
+      for (guint i = 0; i < r->n_streams; i++)
+        {
+          guint64 at = _tscope_record_index_row_mark (r, k, i);
+
+          g_assert_cmpuint (at, <=, tscope_trace_get_cpu_n_events (trace, r->stream_cpu[i]));
+          if (k > 0)
+            g_assert_cmpuint (at, >=, _tscope_record_index_row_mark (r, k - 1, i));
+          sum += at;
+        }
+      g_assert_cmpuint (sum, ==, (guint64) k * TSCOPE_ROW_STEP);
+    }
+
+  /* a walk from the start, then jumps to the rows it saw */
+  cursor = tscope_cursor_new (trace);
+  for (gboolean ok = tscope_cursor_seek_time (cursor, G_MININT64); ok; ok = tscope_cursor_next (cursor), row++)
+    {
+      g_assert_cmpuint (tscope_cursor_get_row (cursor), ==, row);
+      if (sample_row (row, n))
+        {
+          GString *line = g_string_new (NULL);
+
+          tscope_cursor_format_line (cursor, line);
+          g_hash_table_insert (lines, g_memdup2 (&row, sizeof row), g_string_free (line, FALSE));
+        }
+    }
+  g_assert_cmpuint (row, ==, n);
+  for (guint64 at = n; at-- > 0;)
+    if (sample_row (at, n))
+      {
+        g_autoptr(GString) line = g_string_new (NULL);
+
+        g_assert_true (tscope_cursor_seek_row (cursor, at));
+        g_assert_cmpuint (tscope_cursor_get_row (cursor), ==, at);
+        tscope_cursor_format_line (cursor, line);
+        g_assert_cmpstr (line->str, ==, g_hash_table_lookup (lines, &at));
+      }
+  g_assert_false (tscope_cursor_seek_row (cursor, n));
+}
+
+static void
+test_row_marks (void)
+{
+  g_autofree char *sched = tscope_test_data ("sched", ".dat");
+  g_autofree char *v6 = reshape (TSCOPE_RECORD_FORMAT_V6);
+
+  check_row_marks (sched);
+  check_row_marks (v6);
+  g_unlink (v6);
+}
+
+/* The CPU that sleeps between its first and last page: its mark stays put
+ * over whole blocks, then moves on by its one page's records. */
+static void
+test_row_marks_asleep (void)
+{
+  g_autofree char *v6 = reshape (TSCOPE_RECORD_FORMAT_V6);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeTrace) trace = load (v6, 0, &error);
+  const TscopeRecordIndex *r;
+  guint asleep = G_MAXUINT;
+  guint empty = G_MAXUINT;
+  guint64 first, last;
+
+  g_assert_no_error (error);
+  r = &trace->records;
+  g_assert_cmpuint (r->n_streams, ==, N_OUT);
+  for (guint i = 0; i < r->n_streams; i++)
+    {
+      if (r->stream_cpu[i] == 11)
+        asleep = i;
+      if (r->stream_cpu[i] == 12)
+        empty = i;
+    }
+  g_assert_cmpuint (asleep, <, N_OUT);
+  g_assert_cmpuint (empty, <, N_OUT);
+  g_assert_cmpuint (tscope_trace_get_cpu_n_events (trace, 12), ==, 0);
+  g_assert_cmpuint (r->n_row_marks, >, TSCOPE_ROW_BLOCK + 1);
+  first = _tscope_record_index_row_mark (r, 1, asleep);
+  last = _tscope_record_index_row_mark (r, r->n_row_marks - 1, asleep);
+  g_assert_cmpuint (first, >, 0);
+  g_assert_cmpuint (first, ==, _tscope_record_index_row_mark (r, TSCOPE_ROW_BLOCK + 1, asleep));
+  g_assert_cmpuint (first, <=, last);
+  for (guint k = 0; k < r->n_row_marks; k++)
+    g_assert_cmpuint (_tscope_record_index_row_mark (r, k, empty), ==, 0);
+  g_unlink (v6);
+}
+
+/* ---- the chunks inflated ahead ---- */
+
+static char *
+stats_of (TscopeTrace *trace)
+{
+  json_object *stats = tscope_trace_stats_json (trace, "x");
+  char *text;
+
+  json_object_object_del (stats, "trace");
+  text = g_strdup (json_object_to_json_string_ext (stats, JSON_C_TO_STRING_PLAIN));
+  json_object_put (stats);
+  return text;
+}
+
+/* The same marks for each CPU (a v7 file may leave out a CPU without
+ * data: its marks are all 0). */
+static void
+same_row_marks (const TscopeRecordIndex *a,
+                const TscopeRecordIndex *b)
+{
+  for (guint i = 0; i < b->n_streams; i++)
+    {
+      guint j = 0;
+
+      while (j < a->n_streams && a->stream_cpu[j] != b->stream_cpu[i])
+        j++;
+      for (guint k = 0; k < b->n_row_marks; k++)
+        g_assert_cmpuint (j < a->n_streams ? _tscope_record_index_row_mark (a, k, j) : 0, ==,
+                          _tscope_record_index_row_mark (b, k, i));
+    }
+}
+
+static void
+test_inflate_ahead (void)
+{
+  g_autofree char *v6 = reshape (TSCOPE_RECORD_FORMAT_V6);
+  g_autofree char *v7 = reshape (TSCOPE_RECORD_FORMAT_V7);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeTrace) plain = load (v6, 1, &error);
+  g_autofree char *want = NULL;
+  g_autoptr(TscopeFile) file = _tscope_file_open (v7, &error);
+  TscopeBuffer *b;
+  guint64 chunks = 0;
+
+  g_assert_no_error (error);
+  b = file->buffers->pdata[0];
+  for (guint c = 0; c < b->n_cpus; c++)
+    chunks += b->cpus[c].n_chunks;
+  /* many small chunks: enough pages for the inflater (256) */
+  g_assert_cmpuint (chunks, >, 50);
+  want = stats_of (plain);
+  for (guint threads = 1; threads <= 3; threads++)
+    {
+      g_autoptr(TscopeTrace) trace = load (v7, threads, &error);
+      g_autofree char *got = NULL;
+
+      g_assert_no_error (error);
+      got = stats_of (trace);
+      g_assert_cmpstr (got, ==, want);
+      g_assert_cmpuint (trace->records.n_row_marks, ==, plain->records.n_row_marks);
+      same_row_marks (&trace->records, &plain->records);
+    }
+  g_unlink (v6);
+  g_unlink (v7);
+}
+
+/* A chunk in the middle of CPU 0 that does not inflate: the load fails with
+ * the same message however many threads read, and leaks nothing. */
+static void
+test_bad_chunk (void)
+{
+  g_autofree char *v7 = reshape (TSCOPE_RECORD_FORMAT_V7);
+  g_autofree char *bad = g_build_filename (tmp_dir, "bad-chunk.dat", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  g_autofree guint8 *data = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (v7, (char **) &data, &len, &error));
+  {
+    g_autoptr(TscopeFile) file = _tscope_file_open (v7, &error);
+    TscopeBuffer *b = file->buffers->pdata[0];
+    const TscopeChunk *k = &b->cpus[0].chunks[b->cpus[0].n_chunks / 2];
+
+    g_assert_cmpuint (b->cpus[0].n_chunks, >, 4);
+    /* its second half: the frame header stays good, its blocks do not */
+    for (guint32 i = k->csize / 2; i < k->csize; i++)
+      data[k->file_offset + i] ^= 0x5a;
+  }
+  g_assert_true (g_file_set_contents (bad, (char *) data, (gssize) len, &error));
+  for (guint threads = 1; threads <= 3; threads++)
+    {
+      TscopeTrace *trace = load (bad, threads, &error);
+
+      g_assert_null (trace);
+      g_assert_error (error, TSCOPE_ERROR, TSCOPE_ERROR_CORRUPT);
+      g_assert_null (strchr (error->message, '\n'));
+      if (message == NULL)
+        message = g_strdup (error->message);
+      g_assert_cmpstr (error->message, ==, message);
+      g_clear_error (&error);
+    }
+  g_test_message ("%s", message);
+  g_assert_nonnull (strstr (message, "does not decompress"));
+  g_unlink (bad);
+  g_unlink (v7);
+}
+
+static gboolean
+cancel_at (double   fraction,
+           gpointer data)
+{
+  return fraction < *(double *) data;
+}
+
+/* A cancel while chunks are inflated ahead: the thread stops, nothing
+ * leaks (ASan), and the same trace loads afterwards. */
+static void
+test_cancel_inflating (void)
+{
+  g_autofree char *v7 = reshape (TSCOPE_RECORD_FORMAT_V7);
+  static const double at[] = { 0.0, 0.3, 0.6 };   /* progress comes every 65,536 records */
+
+  for (guint i = 0; i < G_N_ELEMENTS (at); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      double fraction = at[i];
+      TscopeLoadOptions options = { .no_cache = TRUE, .n_threads = 2, .progress = cancel_at,
+                                    .progress_data = &fraction };
+      TscopeTrace *trace = tscope_trace_load (v7, &options, &error);
+
+      g_assert_null (trace);
+      g_assert_error (error, TSCOPE_ERROR, TSCOPE_ERROR_CANCELLED);
+    }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(TscopeTrace) trace = load (v7, 2, &error);
+
+    g_assert_no_error (error);
+  }
+  g_unlink (v7);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  tmp_dir = g_dir_make_tmp ("tscope-records-XXXXXX", NULL);
+  g_assert_nonnull (tmp_dir);
+  g_test_add_func ("/records/row-marks", test_row_marks);
+  g_test_add_func ("/records/row-marks-asleep", test_row_marks_asleep);
+  g_test_add_func ("/records/inflate-ahead", test_inflate_ahead);
+  g_test_add_func ("/records/bad-chunk", test_bad_chunk);
+  g_test_add_func ("/records/cancel-inflating", test_cancel_inflating);
+  ret = g_test_run ();
+  g_rmdir (tmp_dir);
+  g_free (tmp_dir);
+  return ret;
+}
