@@ -509,6 +509,7 @@ print_stats_json (TscopeDocument *doc)
     {
       fputs (text, stdout);
       fputc ('\n', stdout);
+      fflush (stdout);    /* as g_print() does: before what goes to stderr */
     }
   else
     g_print ("%s\n", text);
