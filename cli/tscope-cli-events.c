@@ -14,6 +14,7 @@
 
 #include "tscope-cli-private.h"
 #include "tscope-cursor.h"
+#include "tscope-scan.h"
 
 #define UNSET G_MININT
 
@@ -383,31 +384,31 @@ check_filters (EventQuery *q,
   return opt_filter ? make_filters (q, spec) : EXIT_SUCCESS;
 }
 
-/* The line of the cursor's event: with several sources it starts with
+/* Appends the line of the cursor's event: with several sources it starts with
  * "NAME: " padded to the longest name, and a source with an offset has its
  * timestamp rewritten to document time @ts. */
 static void
-format_event (EventQuery           *q,
-              TscopeDocumentCursor *cursor,
-              guint                 source,
-              TscopeTime            ts,
-              GString              *line)
+format_event (EventQuery   *q,
+              TscopeCursor *cursor,
+              guint         source,
+              TscopeTime    ts,
+              GString      *line)
 {
   TscopeSource *s = tscope_document_get_source (q->doc, source);
   TscopeTime offset = tscope_source_get_offset (s);
+  gsize begin = line->len;
   gsize start;
 
-  g_string_truncate (line, 0);
   if (q->prefix_width > 0)
     {
       glong width;
 
       g_string_append_printf (line, "%s:", tscope_source_get_name (s));
-      width = g_utf8_strlen (line->str, -1);
+      width = g_utf8_strlen (line->str + begin, -1);
       g_string_append_printf (line, "%*s", (int) MAX (q->prefix_width - width, 0), "");
     }
   start = line->len;
-  tscope_cursor_format_line (tscope_document_cursor_current (cursor), line);
+  tscope_cursor_format_line (cursor, line);
   if (offset != 0)
     {
       /* the line's "[CPU] SEC.NSEC: " holds the source's own time */
@@ -417,7 +418,7 @@ format_event (EventQuery           *q,
       g_autofree char *want = NULL;
       const char *at;
 
-      tscope_cursor_get (tscope_document_cursor_current (cursor), &e);
+      tscope_cursor_get (cursor, &e);
       own = tscope_time_format_timestamp (e.ts);
       want = g_strdup_printf ("] %15s: ", own);
       at = strstr (line->str + start, want);
@@ -431,8 +432,53 @@ format_event (EventQuery           *q,
         }
     }
   /* some print formats end with a newline of their own (mmap_lock_*) */
-  if (line->len == 0 || line->str[line->len - 1] != '\n')
+  if (line->len == begin || line->str[line->len - 1] != '\n')
     g_string_append_c (line, '\n');
+}
+
+/* A line of tscope_trace_scan(): one source, without an offset */
+static void
+format_found (TscopeCursor *cursor,
+              GString      *out,
+              gpointer      data)
+{
+  TscopeEvent e;
+
+  tscope_cursor_get (cursor, &e);
+  format_event (data, cursor, 0, e.ts, out);
+}
+
+static void
+write_found (const char *text,
+             gsize       len,
+             gpointer    data)
+{
+  fwrite (text, 1, len, stdout);
+}
+
+/* One source from its first record on, without a CPU (the rows of one
+ * CPU are not cut) and without function_graph entries: its rows can be
+ * searched by several threads at once, and what they find is the same. */
+static gboolean
+can_split (EventQuery *q)
+{
+  TscopeTrace *trace = tscope_document_get_trace (q->doc, 0);
+
+  return tscope_document_get_n_sources (q->doc) == 1 && opt_cpu == UNSET && opt_from == NULL
+         && tscope_source_get_offset (tscope_document_get_source (q->doc, 0)) == 0
+         && (opt_pid != UNSET || opt_event || opt_filter) && !(q->filters && q->filters[0] == NULL)
+         && !(opt_event && q->event_ids[0] < 0) && tscope_scan_can_split (trace, opt_filter);
+}
+
+static gint64
+scan_events (EventQuery *q,
+             GError    **error)
+{
+  TscopeScan scan = { opt_pid != UNSET ? opt_pid : -1, opt_event ? q->event_ids[0] : -1, opt_filter, q->to,
+                      opt_limit >= 0 ? opt_limit : -1 };
+
+  return tscope_trace_scan (tscope_document_get_trace (q->doc, 0), &scan, 0, format_found,
+                            q, write_found, NULL, error);
 }
 
 static gint64
@@ -462,7 +508,8 @@ print_events (EventQuery           *q,
 
       if (!tscope_document_cursor_find (cursor, sel, q->to) || !tscope_document_cursor_get (cursor, &source, &e))
         break;
-      format_event (q, cursor, source, e.ts, line);
+      g_string_truncate (line, 0);
+      format_event (q, tscope_document_cursor_current (cursor), source, e.ts, line);
       fwrite (line->str, 1, line->len, stdout);
       if (++printed == opt_limit)
         break;
@@ -548,10 +595,16 @@ _tscope_cli_events (int    argc,
     q.prefix_width = name_width (q.doc, 0) + 2;
   for (guint i = 0; i < tscope_document_get_n_sources (q.doc); i++)
     tscope_trace_load_plugins (tscope_document_get_trace (q.doc, i));
-  cursor = tscope_document_cursor_new (q.doc);
-  tscope_document_cursor_set_cpu_filter (cursor, opt_cpu != UNSET ? opt_cpu : -1);
-  printed = print_events (&q, cursor);
-  if ((error = tscope_document_cursor_take_error (cursor)))
+  if (can_split (&q))
+    printed = scan_events (&q, &error);
+  else
+    {
+      cursor = tscope_document_cursor_new (q.doc);
+      tscope_document_cursor_set_cpu_filter (cursor, opt_cpu != UNSET ? opt_cpu : -1);
+      printed = print_events (&q, cursor);
+      error = tscope_document_cursor_take_error (cursor);
+    }
+  if (error)
     {
       _tscope_cli_print_error (error);
       return EXIT_FAILURE;

@@ -99,10 +99,10 @@ print_longest (TscopeTrace            *trace,
 }
 
 static void
-print_vcpu (TscopeTrace *trace,
-            guint        vcpu)
+print_vcpu (TscopeTrace            *trace,
+            guint                   vcpu,
+            const TscopeVcpuReport *r)
 {
-  g_autoptr(TscopeVcpuReport) r = tscope_vcpu_report_new (trace, vcpu);
   const TscopeVcpu *v = tscope_trace_get_vcpu (trace, vcpu);
   const TscopeTask *t = tscope_trace_get_task (trace, v->task);
   g_autoptr(GString) cpus = g_string_new (NULL);
@@ -159,16 +159,39 @@ vcpu_wanted (TscopeTrace *trace,
   return opt_pid < 0 || tscope_trace_get_task (trace, tscope_trace_get_vcpu (trace, vcpu)->task)->pid == opt_pid;
 }
 
+/* The reports of the vCPUs wanted, made at once by a few threads */
+static GPtrArray *
+wanted_reports (TscopeTrace *trace,
+                GPtrArray   *vms)
+{
+  g_autofree gboolean *wanted = g_new0 (gboolean, tscope_trace_get_n_vcpus (trace) + 1);
+
+  for (guint i = 0; i < vms->len; i++)
+    {
+      const TscopeVm *vm = vms->pdata[i];
+
+      for (guint j = 0; vm_wanted (trace, vm) && j < vm->vcpus->len; j++)
+        {
+          guint vcpu = g_array_index (vm->vcpus, guint, j);
+
+          wanted[vcpu] = vcpu_wanted (trace, vcpu);
+        }
+    }
+  return tscope_vcpu_reports_new (trace, wanted);
+}
+
 static void
 print_vms (TscopeTrace *trace)
 {
   g_autoptr(GPtrArray) vms = tscope_trace_list_vms (trace);
+  g_autoptr(GPtrArray) reports = NULL;
 
   if (vms->len == 0)
     {
       g_print ("no vCPU threads (no kvm_entry, kvm_exit or kvm_userspace_exit records)\n");
       return;
     }
+  reports = wanted_reports (trace, vms);
   for (guint i = 0; i < vms->len; i++)
     {
       const TscopeVm *vm = vms->pdata[i];
@@ -179,7 +202,8 @@ print_vms (TscopeTrace *trace)
                vm->vcpus->len == 1 ? "" : "s");
       for (guint j = 0; j < vm->vcpus->len; j++)
         if (vcpu_wanted (trace, g_array_index (vm->vcpus, guint, j)))
-          print_vcpu (trace, g_array_index (vm->vcpus, guint, j));
+          print_vcpu (trace, g_array_index (vm->vcpus, guint, j),
+                      reports->pdata[g_array_index (vm->vcpus, guint, j)]);
     }
 }
 
@@ -221,10 +245,10 @@ span_json (const TscopeVcpuSpan *s,
 }
 
 static json_object *
-vcpu_json (TscopeTrace *trace,
-           guint        vcpu)
+vcpu_json (TscopeTrace            *trace,
+           guint                   vcpu,
+           const TscopeVcpuReport *r)
 {
-  g_autoptr(TscopeVcpuReport) r = tscope_vcpu_report_new (trace, vcpu);
   const TscopeVcpu *v = tscope_trace_get_vcpu (trace, vcpu);
   const TscopeTask *t = tscope_trace_get_task (trace, v->task);
   json_object *o = json_object_new_object ();
@@ -281,6 +305,7 @@ static json_object *
 vms_json (TscopeTrace *trace)
 {
   g_autoptr(GPtrArray) vms = tscope_trace_list_vms (trace);
+  g_autoptr(GPtrArray) reports = wanted_reports (trace, vms);
   json_object *arr = json_object_new_array ();
 
   for (guint i = 0; i < vms->len; i++)
@@ -300,7 +325,8 @@ vms_json (TscopeTrace *trace)
       json_object_object_add (o, "found_by", json_object_new_string (vm->found_by));
       for (guint j = 0; j < vm->vcpus->len; j++)
         if (vcpu_wanted (trace, g_array_index (vm->vcpus, guint, j)))
-          json_object_array_add (vcpus, vcpu_json (trace, g_array_index (vm->vcpus, guint, j)));
+          json_object_array_add (vcpus, vcpu_json (trace, g_array_index (vm->vcpus, guint, j),
+                                                   reports->pdata[g_array_index (vm->vcpus, guint, j)]));
       json_object_object_add (o, "vcpus", vcpus);
       json_object_array_add (arr, o);
     }

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -487,6 +488,7 @@ static void
 print_stats_json (TscopeDocument *doc)
 {
   guint n = tscope_document_get_n_sources (doc);
+  const char *text;
   json_object *o;
 
   if (n == 1)
@@ -500,7 +502,17 @@ print_stats_json (TscopeDocument *doc)
       o = json_object_new_object ();
       json_object_object_add (o, "sources", sources);
     }
-  g_print ("%s\n", json_object_to_json_string_ext (o, JSON_C_TO_STRING_PLAIN));
+  text = json_object_to_json_string_ext (o, JSON_C_TO_STRING_PLAIN);
+  /* g_print() copies megabytes once more; it converts for a console
+   * that is not UTF-8, so it stays for one */
+  if (g_get_console_charset (NULL))
+    {
+      fputs (text, stdout);
+      fputc ('\n', stdout);
+      fflush (stdout);    /* as g_print() does: before what goes to stderr */
+    }
+  else
+    g_print ("%s\n", text);
   json_object_put (o);
 }
 

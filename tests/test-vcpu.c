@@ -590,6 +590,49 @@ test_columns_outlier (void)
   g_assert_true (found);
 }
 
+/* The reports made by threads at once are those made one by one */
+static void
+test_reports_at_once (void)
+{
+  static const char *const names[] = { "kvm", "public-kvm-host", "kvm-guest" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(TscopeTrace) trace = load (names[i]);
+      guint n = tscope_trace_get_n_vcpus (trace);
+      g_autofree gboolean *odd = g_new0 (gboolean, n + 1);
+      g_autoptr(GPtrArray) all = tscope_vcpu_reports_new (trace, NULL);
+      g_autoptr(GPtrArray) some = NULL;
+
+      for (guint v = 0; v < n; v++)
+        odd[v] = v % 2 == 1;
+      some = tscope_vcpu_reports_new (trace, odd);
+      g_assert_cmpuint (all->len, ==, n);
+      g_assert_cmpuint (some->len, ==, n);
+      for (guint v = 0; v < n; v++)
+        {
+          g_autoptr(TscopeVcpuReport) one = tscope_vcpu_report_new (trace, v);
+          const TscopeVcpuReport *r = all->pdata[v];
+
+          g_assert_true ((some->pdata[v] != NULL) == odd[v]);
+          g_assert_cmpmem (r->state_ns, sizeof r->state_ns, one->state_ns, sizeof one->state_ns);
+          g_assert_cmpuint (r->spans->len, ==, one->spans->len);
+          for (guint k = 0; k < r->spans->len; k++)
+            {
+              const TscopeVcpuSpan *x = &g_array_index (r->spans, TscopeVcpuSpan, k);
+              const TscopeVcpuSpan *y = &g_array_index (one->spans, TscopeVcpuSpan, k);
+
+              g_assert_true (x->begin == y->begin && x->end == y->end && x->state == y->state && x->cpu == y->cpu
+                             && x->reason == y->reason);
+            }
+          g_assert_cmpuint (r->exits->len, ==, one->exits->len);
+          g_assert_cmpuint (r->longest_exit, ==, one->longest_exit);
+          g_assert_cmpint (r->wakeups.count, ==, one->wakeups.count);
+          g_assert_cmpint (r->wakeups.p99, ==, one->wakeups.p99);
+        }
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -602,5 +645,6 @@ main (int    argc,
   g_test_add_func ("/vcpu/host-guest-pair", test_host_guest_pair);
   g_test_add_func ("/vcpu/columns", test_columns);
   g_test_add_func ("/vcpu/columns-outlier", test_columns_outlier);
+  g_test_add_func ("/vcpu/reports-at-once", test_reports_at_once);
   return g_test_run ();
 }

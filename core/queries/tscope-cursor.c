@@ -30,6 +30,7 @@ struct _TscopeCursor
   TscopeMerge    merge;
   TscopeStream  *current;
   gint           cpu_filter;        /* -1: all */
+  guint64        left;              /* records it may still be on, the current one included */
   struct trace_seq seq;
   GError        *error;
 
@@ -82,6 +83,7 @@ tscope_cursor_new (TscopeTrace *trace)
 
   c->trace = g_object_ref (trace);
   c->cpu_filter = -1;
+  c->left = G_MAXUINT64;
   c->streams = g_new0 (TscopeStream, trace->records.n_streams);
   c->order = g_new0 (TscopeStream *, trace->records.n_streams);
   for (guint i = 0; i < b->n_cpus; i++)
@@ -195,6 +197,7 @@ tscope_cursor_seek_time (TscopeCursor *c,
     seek_stream (c, i, t);
   c->current = _tscope_merge_reset (&c->merge);
   c->folded = NULL;
+  c->left = G_MAXUINT64;
   return c->current != NULL;
 }
 
@@ -262,9 +265,73 @@ tscope_cursor_seek_row (TscopeCursor *c,
     seek_stream_index (c, i, _tscope_record_index_row_mark (&t->records, (guint) mark, i));
   c->current = _tscope_merge_reset (&c->merge);
   c->folded = NULL;
+  c->left = G_MAXUINT64;
   for (guint64 r = mark * TSCOPE_ROW_STEP; r < row && c->current; r++)
     tscope_cursor_next (c);
   return c->current != NULL;
+}
+
+/**
+ * tscope_cursor_seek_record:
+ * @cpu: a CPU of the trace
+ * @index: a record number on that CPU (#TscopeEvent's cpu_index)
+ *
+ * Moves to that record to read it (tscope_cursor_get(), the formats),
+ * whatever the CPU filter; the records of the other CPUs are left where
+ * they were, so a seek by time or row must come before
+ * tscope_cursor_next().  Records asked for in order on one CPU are read
+ * on to, not sought.
+ *
+ * Returns: whether the CPU has such a record
+ */
+gboolean
+tscope_cursor_seek_record (TscopeCursor *c,
+                           guint         cpu,
+                           guint64       index)
+{
+  const TscopePageIndex *pi;
+  TscopeStream *s = NULL;
+  guint i;
+
+  c->current = NULL;
+  c->folded = NULL;
+  c->left = G_MAXUINT64;
+  for (i = 0; i < c->trace->records.n_streams && s == NULL; i++)
+    if (c->order[i]->cpu == cpu)
+      s = c->order[i];
+  if (s == NULL)
+    return FALSE;
+  pi = &c->trace->records.pages[--i];
+  /* on from here when the record is further on in the same page */
+  if (s->valid && s->index <= index && (s->page + 1 >= pi->n_pages || index < pi->first_record[s->page + 1]))
+    {
+      while (s->valid && s->index < index)
+        _tscope_stream_next (s);
+      take_stream_error (c, s);
+    }
+  else
+    seek_stream_index (c, i, index);
+  c->current = s->valid && s->index == index ? s : NULL;
+  return c->current != NULL;
+}
+
+/**
+ * tscope_cursor_set_end_row:
+ * @row: a merged-order position after the current record's
+ *
+ * Makes the record before @row the cursor's last: moving past it leaves
+ * the cursor past the end, as at the end of the trace, until the next
+ * seek.  Threads that each read a slice of the rows stop at its end so.
+ */
+void
+tscope_cursor_set_end_row (TscopeCursor *c,
+                           guint64       row)
+{
+  guint64 here = tscope_cursor_get_row (c);
+
+  c->left = row > here ? row - here : 0;
+  if (c->left == 0)
+    c->current = NULL;
 }
 
 /**
@@ -295,6 +362,11 @@ tscope_cursor_next (TscopeCursor *c)
     return FALSE;
   if (!_tscope_stream_next (c->current))
     take_stream_error (c, c->current);
+  if (G_UNLIKELY (c->left != G_MAXUINT64) && --c->left == 0)
+    {
+      c->current = NULL;
+      return FALSE;
+    }
   c->current = _tscope_merge_advanced (&c->merge);
   return c->current != NULL;
 }

@@ -35,6 +35,11 @@ gboolean      tscope_cursor_seek_time      (TscopeCursor *cursor,
 gboolean      tscope_cursor_seek_row       (TscopeCursor *cursor,
                                             guint64       row);
 guint64       tscope_cursor_get_row        (TscopeCursor *cursor);
+void          tscope_cursor_set_end_row    (TscopeCursor *cursor,
+                                            guint64       row);
+gboolean      tscope_cursor_seek_record    (TscopeCursor *cursor,
+                                            guint         cpu,
+                                            guint64       index);
 gboolean      tscope_cursor_next           (TscopeCursor *cursor);
 gboolean      tscope_cursor_get            (TscopeCursor *cursor,
                                             TscopeEvent  *event);

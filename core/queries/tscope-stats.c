@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tscope-cursor.h"
+#include "tscope-parallel-private.h"
 #include "tscope-stats.h"
 #include "tscope-syscalls.h"
 #include "tscope-trace-private.h"
@@ -798,6 +799,45 @@ pid_groups (TscopeTrace *trace,
   return n_tasks > 0 ? n + 1 : 0;
 }
 
+/* The pids' summaries, cut into parts of about the same number of
+ * latencies that threads summarize (and print) each on its own. */
+#define PID_PARTS 8
+
+typedef struct
+{
+  const guint *first;        /* [n_groups + 1]: each pid's latencies in by_pid */
+  const gint32 *pids;
+  TscopeTime *by_pid;
+  guint       n_groups;
+  guint       cut[PID_PARTS + 1]; /* the groups of part p: [cut[p], cut[p + 1]) */
+  TscopeLatencySummary *sums;     /* [n_groups], without as_text */
+  GString    *text[PID_PARTS];    /* as_text: each part's members */
+} PidParts;
+
+static void
+summarize_part (guint    p,
+                gpointer data)
+{
+  PidParts *pp = data;
+
+  for (guint g = pp->cut[p]; g < pp->cut[p + 1]; g++)
+    {
+      TscopeLatencySummary sum;
+
+      if (pp->first[g + 1] == pp->first[g])
+        continue;
+      tscope_latency_summarize_values (pp->by_pid + pp->first[g], pp->first[g + 1] - pp->first[g], &sum);
+      if (pp->sums)
+        pp->sums[g] = sum;
+      else
+        {
+          append_member (pp->text[p], ",\"", pp->pids[g]);
+          g_string_append (pp->text[p], "\":");
+          append_summary_text (pp->text[p], &sum);
+        }
+    }
+}
+
 /* {"PID": summary}, in pid order (the tasks of one pid together): the
  * latencies @lat of the wakees @task are grouped by pid with a counting
  * sort, and each group is summarized where it lies. */
@@ -814,8 +854,10 @@ per_pid_json (TscopeTrace      *trace,
   g_autofree guint *next = g_new (guint, n_groups + 1);
   g_autofree gint32 *pids = g_new (gint32, n_groups + 1);
   g_autofree TscopeTime *by_pid = g_new (TscopeTime, n + 1);
-  json_object *per_pid = as_text ? NULL : json_object_new_object ();
-  GString *text = as_text ? g_string_new ("{") : NULL;
+  g_autofree TscopeLatencySummary *sums = as_text ? NULL : g_new0 (TscopeLatencySummary, n_groups + 1);
+  PidParts pp = { first, pids, by_pid, n_groups, { 0 }, sums, { NULL } };
+  json_object *per_pid;
+  GString *text;
 
   for (guint32 t = 0; t < trace->model.n_tasks; t++)
     pids[group[t]] = trace->model.tasks[t].pub.pid;
@@ -831,30 +873,38 @@ per_pid_json (TscopeTrace      *trace,
     }
   for (guint i = 0; i < n; i++)
     by_pid[next[group[task[i]]]++] = lat[i];
+  /* parts of n / PID_PARTS latencies, each ending on a pid's last */
+  for (guint p = 1, g = 0; p <= PID_PARTS; p++)
+    {
+      while (g < n_groups && (p == PID_PARTS || first[g] < (guint64) n * p / PID_PARTS))
+        g++;
+      pp.cut[p] = g;
+    }
+  for (guint p = 0; p < PID_PARTS && as_text; p++)
+    pp.text[p] = g_string_new (NULL);
+  _tscope_parallel_for (PID_PARTS, _tscope_parallel_threads (), summarize_part, &pp);
+  if (as_text)
+    {
+      text = g_string_new ("{");
+      for (guint p = 0; p < PID_PARTS; p++)
+        {
+          /* each member was written with a comma before it */
+          g_string_append_len (text, pp.text[p]->str + (text->len == 1 && pp.text[p]->len > 0),
+                               pp.text[p]->len - (text->len == 1 && pp.text[p]->len > 0));
+          g_string_free (pp.text[p], TRUE);
+        }
+      g_string_append_c (text, '}');
+      return json_text_node (text);
+    }
+  per_pid = json_object_new_object ();
   for (guint g = 0; g < n_groups; g++)
     {
       char key[16];
-      TscopeLatencySummary sum;
 
       if (first[g + 1] == first[g])
         continue;
-      tscope_latency_summarize_values (by_pid + first[g], first[g + 1] - first[g], &sum);
-      if (text)
-        {
-          append_member (text, text->len > 1 ? ",\"" : "\"", pids[g]);
-          g_string_append (text, "\":");
-          append_summary_text (text, &sum);
-        }
-      else
-        {
-          g_snprintf (key, sizeof key, "%d", pids[g]);
-          json_object_object_add (per_pid, key, tscope_latency_summary_json (&sum));
-        }
-    }
-  if (text)
-    {
-      g_string_append_c (text, '}');
-      return json_text_node (text);
+      g_snprintf (key, sizeof key, "%d", pids[g]);
+      json_object_object_add (per_pid, key, tscope_latency_summary_json (&sums[g]));
     }
   return per_pid;
 }
@@ -889,6 +939,31 @@ top10_json (TscopeTrace *trace,
   return top;
 }
 
+#define FILL_PARTS 4
+
+typedef struct
+{
+  TscopeTrace *trace;
+  TscopeTime  *lat;
+  guint32     *task;
+  guint        n_wakeups;
+  guint        got[FILL_PARTS];
+} Fill;
+
+static void
+fill_part (guint    p,
+           gpointer data)
+{
+  Fill *f = data;
+  guint from = (guint) ((guint64) f->n_wakeups * p / FILL_PARTS);
+  guint to = (guint) ((guint64) f->n_wakeups * (p + 1) / FILL_PARTS);
+  guint n = from;
+
+  for (guint i = from; i < to; i++)
+    n += latency_of (f->trace, i, -1, NULL, G_MININT64, G_MAXINT64, &f->lat[n], &f->task[n]);
+  f->got[p] = n - from;
+}
+
 /* Straight from the wakeup columns: 12 bytes a completed wakeup (its
  * latency and wakee) where samples took 40, and no sort. */
 static json_object *
@@ -904,8 +979,18 @@ wakeup_json (TscopeTrace *trace,
   TscopeLatencySummary sum;
   guint n = 0;
 
-  for (guint i = 0; i < n_wakeups; i++)
-    n += latency_of (trace, i, -1, NULL, G_MININT64, G_MAXINT64, &lat[n], &task[n]);
+  Fill fill = { trace, lat, task, n_wakeups, { 0 } };
+
+  /* in parts, each written from its first wakeup's place on, then closed up */
+  _tscope_parallel_for (FILL_PARTS, _tscope_parallel_threads (), fill_part, &fill);
+  for (guint p = 0; p < FILL_PARTS; p++)
+    {
+      guint from = (guint) ((guint64) n_wakeups * p / FILL_PARTS);
+
+      memmove (lat + n, lat + from, fill.got[p] * sizeof *lat);
+      memmove (task + n, task + from, fill.got[p] * sizeof *task);
+      n += fill.got[p];
+    }
   /* per pid first: the overall summary reorders lat */
   per_pid = per_pid_json (trace, lat, task, n, as_text);
   tscope_latency_summarize_values (lat, n, &sum);

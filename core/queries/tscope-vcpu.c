@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tscope-parallel-private.h"
 #include "tscope-vcpu.h"
 #include "tscope-view-private.h"
 
@@ -1226,6 +1227,45 @@ tscope_vcpu_report_new (TscopeTrace *trace,
   r->injections = injections (trace, v);
   wakeups (r, trace);
   return r;
+}
+
+typedef struct
+{
+  TscopeTrace    *trace;
+  const gboolean *wanted;
+  GPtrArray      *reports;
+} Reports;
+
+static void
+report_one (guint    vcpu,
+            gpointer data)
+{
+  Reports *rs = data;
+
+  if (rs->wanted == NULL || rs->wanted[vcpu])
+    rs->reports->pdata[vcpu] = tscope_vcpu_report_new (rs->trace, vcpu);
+}
+
+/**
+ * tscope_vcpu_reports_new:
+ * @wanted: (nullable) (array): for each vCPU, whether to report it; NULL: all
+ *
+ * tscope_vcpu_report_new() of every vCPU wanted, made by a few threads at
+ * once (each vCPU's timeline is walked alone).
+ *
+ * Returns: (transfer full) (element-type TscopeVcpuReport): a report per
+ * vCPU, by vCPU index; NULL for one not wanted
+ */
+GPtrArray *
+tscope_vcpu_reports_new (TscopeTrace    *trace,
+                         const gboolean *wanted)
+{
+  guint n = tscope_trace_get_n_vcpus (trace);
+  Reports rs = { trace, wanted, g_ptr_array_new_full (n, (GDestroyNotify) tscope_vcpu_report_free) };
+
+  g_ptr_array_set_size (rs.reports, (gint) n);
+  _tscope_parallel_for (n, _tscope_parallel_threads (), report_one, &rs);
+  return rs.reports;
 }
 
 /**

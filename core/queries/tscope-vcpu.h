@@ -122,6 +122,8 @@ void              tscope_vcpu_timeline_columns (TscopeVcpuTimeline *timeline,
 TscopeVcpuReport *tscope_vcpu_report_new    (TscopeTrace      *trace,
                                              guint             vcpu);
 void              tscope_vcpu_report_free   (TscopeVcpuReport *report);
+GPtrArray        *tscope_vcpu_reports_new   (TscopeTrace      *trace,
+                                             const gboolean   *wanted);
 gint              tscope_vcpu_number        (TscopeTrace      *trace,
                                              guint             vcpu);
 GPtrArray        *tscope_trace_list_vms     (TscopeTrace      *trace);
