@@ -234,11 +234,13 @@ tscope_view_prepare (TscopeTrace *trace)
   t1 = MAX (tscope_trace_get_last_ts (trace), t0) + 1;
   if (tscope_trace_get_n_tasks (trace) > 0)
     (void) tscope_trace_get_task_runs (trace, 0, &n);
+  if (g_getenv ("TT")) g_printerr ("TT task runs %.1f\n", g_get_monotonic_time () / 1e3);
   for (guint c = 0; c < tscope_trace_get_n_cpus (trace); c++)
     {
       TscopeViewCell cell;
 
       tscope_view_cpu_row (trace, c, t0, t1, 1, &cell);
+      if (g_getenv ("TT")) g_printerr ("TT cpu row %u %.1f\n", c, g_get_monotonic_time () / 1e3);
     }
 }
 

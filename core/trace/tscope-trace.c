@@ -274,6 +274,23 @@ wait_cache_write (TscopeTrace *self)
   g_mutex_unlock (&writes_lock);
 }
 
+typedef struct
+{
+  const TscopeFile *file;
+  const char       *buffer_name;
+  const char       *dir;
+  TscopeCacheKey   *key;
+} KeyJob;
+
+static gpointer
+key_thread (gpointer data)
+{
+  KeyJob *job = data;
+
+  _tscope_cache_key (job->file, job->buffer_name, job->dir, job->key);
+  return NULL;
+}
+
 /**
  * tscope_trace_load:
  * @path: a trace.dat file (versions 6 and 7, zstd or zlib compressed)
@@ -294,6 +311,8 @@ tscope_trace_load (const char               *path,
   TscopeModelSource source;
   TscopeCachePolicy policy;
   TscopeCacheKey key = { 0 };
+  KeyJob key_job;
+  GThread *keyer = NULL;
   gboolean cache;
   gint64 t0 = g_get_monotonic_time ();
   gint64 t1;
@@ -309,15 +328,32 @@ tscope_trace_load (const char               *path,
   if (!select_buffer (self, options ? options->buffer : NULL, error))
     return NULL;
   t1 = g_get_monotonic_time ();
-  self->tep = _tscope_tep_new (self->file, error);
-  if (self->tep == NULL)
-    return NULL;
-  t2 = g_get_monotonic_time ();
-  _tscope_model_init (&self->model, self->file->cpus, self->tep->max_id);
   cache = !(options && options->no_cache) && _tscope_cache_policy (&policy);
+  /* the key (a hash of 1.5 MiB of the file) on another core while the
+   * event formats are parsed */
   if (cache)
     {
-      _tscope_cache_key (self->file, self->buffer_name, policy.dir, &key);
+      key_job = (KeyJob) { self->file, self->buffer_name, policy.dir, &key };
+      keyer = g_thread_try_new ("tscope-cache-key", key_thread, &key_job, NULL);
+      if (keyer == NULL)
+        key_thread (&key_job);
+    }
+  self->tep = _tscope_tep_new (self->file, error);
+  if (keyer)
+    g_thread_join (keyer);
+  if (self->tep == NULL)
+    {
+      if (cache)
+        {
+          _tscope_cache_key_clear (&key);
+          _tscope_cache_policy_clear (&policy);
+        }
+      return NULL;
+    }
+  t2 = g_get_monotonic_time ();
+  _tscope_model_init (&self->model, self->file->cpus, self->tep->max_id);
+  if (cache)
+    {
       if (load_cached (self, &key))
         {
           _tscope_cache_key_clear (&key);
