@@ -972,6 +972,40 @@ test_threads (void)
   g_assert_cmpuint (tscope_view_get_index_bytes (trace), >, 0);
 }
 
+/* tscope_view_prepare() on a thread while a frame is drawn: the frame is
+ * the one drawn from a trace nothing prepared. */
+static gpointer
+prepare_thread (gpointer data)
+{
+  tscope_view_prepare (data);
+  return NULL;
+}
+
+static void
+test_prepare (void)
+{
+  const char *names[] = { "sched", "kvm", "public-kvm-host" };
+
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    {
+      g_autoptr(TscopeTrace) plain = load (names[k]);
+      g_autoptr(TscopeTrace) prepared = load (names[k]);
+      guint rows = tscope_trace_get_n_cpus (plain) + MIN (tscope_trace_get_n_tasks (plain), 50u);
+      Frame a = { plain, 1920, g_new0 (TscopeViewCell, rows * 1920) };
+      Frame b = { prepared, 1920, g_new0 (TscopeViewCell, rows * 1920) };
+      GThread *thread = g_thread_new ("prepare", prepare_thread, prepared);
+
+      draw_frame (&b);
+      g_thread_join (thread);
+      draw_frame (&a);
+      g_assert_cmpmem (a.cells, rows * 1920 * sizeof (TscopeViewCell), b.cells, rows * 1920 * sizeof (TscopeViewCell));
+      /* prepared: the CPUs' indexes at least */
+      g_assert_cmpuint (tscope_view_get_index_bytes (prepared), >, 0);
+      g_free (a.cells);
+      g_free (b.cells);
+    }
+}
+
 /* ---- known facts ---- */
 
 static void
@@ -1245,6 +1279,7 @@ main (int    argc,
   g_test_add_data_func ("/view/empty/public-kvm-host", &kvm_host, test_empty_rows);
   g_test_add_data_func ("/view/empty/header-only", &header_only, test_empty_rows);
   g_test_add_func ("/view/threads", test_threads);
+  g_test_add_func ("/view/prepare", test_prepare);
   g_test_add_func ("/view/ping-wakeup", test_ping_wakeup);
   g_test_add_func ("/view/column-math", test_column_math);
   ret = g_test_run ();
