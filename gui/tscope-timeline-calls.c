@@ -91,17 +91,20 @@ calls_of (TscopeTimeline *self,
 void
 _tscope_timeline_calls_update (TscopeTimeline *self)
 {
+  guint n = tscope_session_get_n_sources (self->session);
+  g_autofree TscopeCalls **calls = g_new (TscopeCalls *, MAX (n, 1));
+
+  /* once per source, not per row: a trace can have 100,000 tasks */
+  for (guint s = 0; s < n; s++)
+    calls[s] = calls_of (self, tscope_session_get_trace (self->session, s));
   for (guint i = 0; i < self->rows->len; i++)
     {
       Row *row = &g_array_index (self->rows, Row, i);
-      TscopeCalls *calls;
+      TscopeCalls *c = row->source < n ? calls[row->source] : NULL;
 
       row->call_lanes = 0;
-      if (row->kind != ROW_TASK)
-        continue;
-      calls = calls_of (self, _tscope_timeline_row_trace (self, row));
-      if (calls && calls->n > 0)
-        row->call_lanes = MIN (tscope_calls_pid_depth (calls, row_pid (self, row)), TSCOPE_CALL_LANES_MAX);
+      if (row->kind == ROW_TASK && c && c->n > 0)
+        row->call_lanes = MIN (tscope_calls_pid_depth (c, row_pid (self, row)), TSCOPE_CALL_LANES_MAX);
     }
 }
 

@@ -139,30 +139,41 @@ state_key (TscopeTimeline *self,
   return ((guint64) _tscope_timeline_source_id (self, row->source) << 40) | ((guint64) row->kind << 32) | id;
 }
 
-static gint
-cmp_label_length (gconstpointer a,
-                  gconstpointer b)
-{
-  const Row *x = *(const Row *const *) a;
-  const Row *y = *(const Row *const *) b;
-
-  return (int) strlen (y->label) - (int) strlen (x->label);
-}
-
 /* The label column fits the longest labels (measuring the few longest in
  * bytes is enough), up to a cap; beyond it labels lose their middle. */
+#define LABELS_MEASURED 24
+
 static void
 fit_label_width (TscopeTimeline *self)
 {
-  g_autoptr(GPtrArray) rows = g_ptr_array_sized_new (self->rows->len);
+  const Row *longest[LABELS_MEASURED];
+  gsize len[LABELS_MEASURED];
+  guint n = 0;
   int widest = 0;
 
+  /* the longest labels in bytes, longest first: one pass, not a sort of
+   * every row (a trace can have 100,000 tasks) */
   for (guint i = 0; i < self->rows->len; i++)
-    g_ptr_array_add (rows, &g_array_index (self->rows, Row, i));
-  g_ptr_array_sort (rows, cmp_label_length);
-  for (guint i = 0; i < MIN (rows->len, 24); i++)
     {
-      const Row *row = g_ptr_array_index (rows, i);
+      const Row *row = &g_array_index (self->rows, Row, i);
+      gsize l = strlen (row->label);
+      guint k;
+
+      if (n == LABELS_MEASURED && l <= len[n - 1])
+        continue;
+      if (n < LABELS_MEASURED)
+        n++;
+      for (k = n - 1; k > 0 && len[k - 1] < l; k--)
+        {
+          longest[k] = longest[k - 1];
+          len[k] = len[k - 1];
+        }
+      longest[k] = row;
+      len[k] = l;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      const Row *row = longest[i];
       g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), row->label);
       int w;
 
@@ -198,7 +209,27 @@ task_label (TscopeTrace *trace,
             return g_strdup_printf ("⚙ vCPU  %s:%d", t->comm, t->pid);
         }
     }
-  return g_strdup_printf ("%s:%d", t->comm, t->pid);
+  {
+    /* most rows: "comm:pid", made without printf (there can be 100,000) */
+    gsize n = strlen (t->comm);
+    char *label = g_malloc (n + 13);
+    char digits[12];
+    guint d = 0;
+    guint32 v = t->pid < 0 ? (guint32) -(gint64) t->pid : (guint32) t->pid;
+    char *p = label + n;
+
+    memcpy (label, t->comm, n);
+    *p++ = ':';
+    do
+      digits[d++] = (char) ('0' + v % 10);
+    while ((v /= 10) > 0);
+    if (t->pid < 0)
+      *p++ = '-';
+    while (d > 0)
+      *p++ = digits[--d];
+    *p = '\0';
+    return label;
+  }
 }
 
 static gint
@@ -248,8 +279,12 @@ build_source_rows (TscopeTimeline *self,
                    gboolean        header)
 {
   TscopeTrace *trace = tscope_session_get_trace (self->session, source);
-  g_autoptr(GHashTable) group_of = g_hash_table_new (NULL, NULL);
-  g_autoptr(GHashTable) vm_of = g_hash_table_new (NULL, NULL);
+  guint32 n_tasks = tscope_trace_get_n_tasks (trace);
+  /* a task's group, by its leader; a VM's group, by the VM: arrays, for
+   * there can be 100,000 tasks */
+  g_autofree guint *group_of = g_new (guint, MAX (n_tasks, 1));
+  g_autofree guint *vm_group = NULL;
+  g_autofree guint *vm_of = g_new0 (guint, MAX (n_tasks, 1));
   g_autoptr(GArray) group_order = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GPtrArray) vms = NULL;
   g_autoptr(GArray) cpu_rows = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -278,26 +313,31 @@ build_source_rows (TscopeTimeline *self,
       g_array_append_vals (self->order, cpu_rows->data, cpu_rows->len);
       g_array_set_size (cpu_rows, 0);
     }
+  memset (group_of, 0xff, sizeof (guint) * MAX (n_tasks, 1));
   vms = tscope_trace_list_vms (trace);
+  vm_group = g_new (guint, MAX (vms->len, 1));
+  memset (vm_group, 0xff, sizeof (guint) * MAX (vms->len, 1));
   for (guint i = 0; i < vms->len; i++)
     {
       const TscopeVm *vm = vms->pdata[i];
 
       for (guint k = 0; k < vm->vcpus->len; k++)
-        g_hash_table_insert (vm_of, GUINT_TO_POINTER (tscope_trace_get_vcpu (trace, g_array_index (vm->vcpus, guint,
-                                                                                                   k))->task),
-                             GUINT_TO_POINTER (i + 1));
+        {
+          guint32 task = tscope_trace_get_vcpu (trace, g_array_index (vm->vcpus, guint, k))->task;
+
+          if (task < n_tasks)
+            vm_of[task] = i + 1;
+        }
     }
-  for (guint32 tk = 1; tk < tscope_trace_get_n_tasks (trace); tk++)
+  for (guint32 tk = 1; tk < n_tasks; tk++)
     {
       const TscopeTask *t = tscope_trace_get_task (trace, tk);
       guint32 leader;
-      gpointer gi;
+      guint *gi;
       Group *g;
       Row row = { ROW_TASK, source, tk, 0, NULL, FALSE, FALSE, 0, t->run_ns };
       guint ri;
-      gint vm = (gint) GPOINTER_TO_UINT (g_hash_table_lookup (vm_of, GUINT_TO_POINTER (tk))) - 1;
-      gpointer key;
+      gint vm = (gint) vm_of[tk] - 1;
 
       if (t->n_runs == 0 && !t->is_vcpu)
         continue;
@@ -307,7 +347,7 @@ build_source_rows (TscopeTimeline *self,
           const TscopeVm *m = vms->pdata[vm];
 
           leader = tscope_trace_get_vcpu (trace, g_array_index (m->vcpus, guint, 0))->task;
-          key = GUINT_TO_POINTER (G_MAXUINT32 - (guint) vm);
+          gi = &vm_group[vm];
           /* in the VM's order: by vCPU number */
           for (guint k = 0; k < m->vcpus->len; k++)
             if (tscope_trace_get_vcpu (trace, g_array_index (m->vcpus, guint, k))->task == tk)
@@ -317,19 +357,17 @@ build_source_rows (TscopeTimeline *self,
         {
           /* flat: every task alone, by CPU time */
           leader = self->flat_tasks ? tk : group_leader (trace, tk);
-          key = GUINT_TO_POINTER (leader);
+          gi = &group_of[leader];
         }
-      if (!g_hash_table_lookup_extended (group_of, key, NULL, &gi))
+      if (*gi == G_MAXUINT)
         {
           Group ng = { source, leader, FALSE, g_array_new (FALSE, FALSE, sizeof (guint)), 0, vm };
-          guint idx = self->groups->len;
 
+          *gi = self->groups->len;
           g_array_append_val (self->groups, ng);
-          g_array_append_val (group_order, idx);
-          gi = GUINT_TO_POINTER (idx);
-          g_hash_table_insert (group_of, key, gi);
+          g_array_append_val (group_order, *gi);
         }
-      row.group = GPOINTER_TO_UINT (gi);
+      row.group = *gi;
       row.label = task_label (trace, tk);
       ri = self->rows->len;
       g_array_append_val (self->rows, row);

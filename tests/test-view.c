@@ -972,6 +972,40 @@ test_threads (void)
   g_assert_cmpuint (tscope_view_get_index_bytes (trace), >, 0);
 }
 
+/* tscope_view_prepare() on a thread while a frame is drawn: the frame is
+ * the one drawn from a trace nothing prepared. */
+static gpointer
+prepare_thread (gpointer data)
+{
+  tscope_view_prepare (data);
+  return NULL;
+}
+
+static void
+test_prepare (void)
+{
+  const char *names[] = { "sched", "kvm", "public-kvm-host" };
+
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    {
+      g_autoptr(TscopeTrace) plain = load (names[k]);
+      g_autoptr(TscopeTrace) prepared = load (names[k]);
+      guint rows = tscope_trace_get_n_cpus (plain) + MIN (tscope_trace_get_n_tasks (plain), 50u);
+      Frame a = { plain, 1920, g_new0 (TscopeViewCell, rows * 1920) };
+      Frame b = { prepared, 1920, g_new0 (TscopeViewCell, rows * 1920) };
+      GThread *thread = g_thread_new ("prepare", prepare_thread, prepared);
+
+      draw_frame (&b);
+      g_thread_join (thread);
+      draw_frame (&a);
+      g_assert_cmpmem (a.cells, rows * 1920 * sizeof (TscopeViewCell), b.cells, rows * 1920 * sizeof (TscopeViewCell));
+      /* prepared: the CPUs' indexes at least */
+      g_assert_cmpuint (tscope_view_get_index_bytes (prepared), >, 0);
+      g_free (a.cells);
+      g_free (b.cells);
+    }
+}
+
 /* ---- known facts ---- */
 
 static void
@@ -1109,6 +1143,71 @@ test_empty_rows (gconstpointer data)
     }
 }
 
+/* The runs grouped by task are exactly every CPU's intervals merged by
+ * start, ties to the lower CPU, then dealt to their tasks: the index is
+ * built another way (tscope-trace.c), this is its definition. */
+static void
+test_task_runs_index (gconstpointer data)
+{
+  g_autoptr(TscopeTrace) trace = load_case (data);
+  guint n_cpus = tscope_trace_get_n_cpus (trace);
+  guint32 n_tasks = tscope_trace_get_n_tasks (trace);
+  g_autofree guint *pos = g_new0 (guint, MAX (n_cpus, 1));
+  g_autofree guint *seen = g_new0 (guint, MAX (n_tasks, 1));
+  guint32 base = 0;
+  g_autofree guint32 *cpu_base = g_new0 (guint32, MAX (n_cpus, 1));
+  guint total = 0;
+
+  for (guint c = 0; c < n_cpus; c++)
+    {
+      cpu_base[c] = base;
+      base += tscope_trace_get_cpu_intervals (trace, c)->n;
+    }
+  for (;;)
+    {
+      gint best = -1;
+      gint64 best_start = 0;
+      const TscopeCpuIntervals *iv;
+      const guint32 *runs;
+      guint n;
+      guint cpu;
+      guint index;
+      guint32 task;
+
+      for (guint c = 0; c < n_cpus; c++)
+        {
+          iv = tscope_trace_get_cpu_intervals (trace, c);
+          if (pos[c] < iv->n && (best < 0 || iv->start[pos[c]] < best_start))
+            {
+              best = (gint) c;
+              best_start = iv->start[pos[c]];
+            }
+        }
+      if (best < 0)
+        break;
+      iv = tscope_trace_get_cpu_intervals (trace, (guint) best);
+      task = iv->task[pos[best]];
+      runs = tscope_trace_get_task_runs (trace, task, &n);
+      g_assert_cmpuint (seen[task], <, n);
+      tscope_trace_decode_run (trace, runs[seen[task]], &cpu, &index);
+      g_assert_cmpuint (cpu, ==, (guint) best);
+      g_assert_cmpuint (index, ==, pos[best]);
+      g_assert_cmpuint (runs[seen[task]], ==, cpu_base[best] + pos[best]);
+      seen[task]++;
+      pos[best]++;
+      total++;
+    }
+  for (guint32 task = 0; task < n_tasks; task++)
+    {
+      guint n;
+
+      (void) tscope_trace_get_task_runs (trace, task, &n);
+      g_assert_cmpuint (seen[task], ==, n);
+      g_assert_cmpuint (n, ==, tscope_trace_get_task (trace, task)->n_runs);
+    }
+  g_assert_cmpuint (total, ==, base);
+}
+
 static void
 add_case (const char *name,
           guint32     cap,
@@ -1124,6 +1223,7 @@ add_case (const char *name,
     { "task-rows", test_task_rows },
     { "task-spans", test_task_spans },
     { "event-counts", test_event_counts },
+    { "task-runs-index", test_task_runs_index },
   };
   ViewCase *vc = g_new0 (ViewCase, 1);
   g_autofree char *label = g_path_get_basename (name);
@@ -1135,6 +1235,8 @@ add_case (const char *name,
     {
       if (cap && tests[i].func != test_cpu_rows && tests[i].func != test_task_rows
           && tests[i].func != test_task_spans)
+        continue;
+      if (cap && tests[i].func == test_task_runs_index)
         continue;
       g_autofree char *path = g_strdup_printf ("/view/%s%s/%s", cap ? "capped/" : "",
                                                tests[i].path, label);
@@ -1177,6 +1279,7 @@ main (int    argc,
   g_test_add_data_func ("/view/empty/public-kvm-host", &kvm_host, test_empty_rows);
   g_test_add_data_func ("/view/empty/header-only", &header_only, test_empty_rows);
   g_test_add_func ("/view/threads", test_threads);
+  g_test_add_func ("/view/prepare", test_prepare);
   g_test_add_func ("/view/ping-wakeup", test_ping_wakeup);
   g_test_add_func ("/view/column-math", test_column_math);
   ret = g_test_run ();

@@ -78,8 +78,8 @@ cpu_index_new (TscopeTrace *trace,
   CpuIndex *ci = g_new0 (CpuIndex, 1);
   CpuRow r = { &trace->model.cpu_intervals[cpu], trace->model.last_ts };
 
-  _tscope_view_mipmap_build (&ci->intervals, r.iv->n, CPU_BLOCK_SHIFT, _tscope_view_index (trace)->dur_cap,
-                interval_dur, &r);
+  _tscope_view_mipmap_build_runs (&ci->intervals, r.iv->n, CPU_BLOCK_SHIFT, _tscope_view_index (trace)->dur_cap,
+                                  r.iv->start, r.iv->task, TSCOPE_IDLE_TASK, r.last_ts, interval_dur, &r);
   _tscope_view_starts_init (&ci->starts, r.iv->n, r.iv->start, r.iv->task);
   span_index_build (&ci->irq, &trace->model.irq_spans[cpu]);
   span_index_build (&ci->softirq, &trace->model.softirq_spans[cpu]);

@@ -53,6 +53,34 @@ tscope_view_column_start (TscopeTime t0,
 
 /* ---- longest-element mipmaps ---- */
 
+/* The levels of @m above level 0, which @level0 already holds. */
+static void
+mipmap_build_above (Mipmap   *m,
+                    DurFunc   dur,
+                    gpointer  data)
+{
+  guint len = m->len[0];
+
+  for (; len > FANOUT && m->n_levels < MAX_LEVELS;)
+    {
+      guint l = m->n_levels++;
+      guint below = m->len[l - 1];
+
+      len = (below + FANOUT - 1) >> FANOUT_SHIFT;
+      m->level[l] = g_new (Best, len);
+      m->len[l] = len;
+      for (guint e = 0; e < len; e++)
+        {
+          guint end = (guint) MIN ((guint64) below, ((guint64) e + 1) << FANOUT_SHIFT);
+          Pick p = PICK_INIT;
+
+          for (guint i = e << FANOUT_SHIFT; i < end; i++)
+            pick_offer_best (&p, m, m->level[l - 1][i], 0, dur, data);
+          m->level[l][e] = best_of_pick (m, &p);
+        }
+    }
+}
+
 void
 _tscope_view_mipmap_build (Mipmap   *m,
                            guint     n,
@@ -66,31 +94,76 @@ _tscope_view_mipmap_build (Mipmap   *m,
   memset (m, 0, sizeof *m);
   m->shift = shift;
   m->cap = cap;
-  for (; len > 0 && m->n_levels < MAX_LEVELS; len = (len + FANOUT - 1) >> FANOUT_SHIFT)
+  if (len == 0)
+    return;
+  m->n_levels = 1;
+  m->level[0] = g_new (Best, len);
+  m->len[0] = len;
+  for (guint e = 0; e < len; e++)
     {
-      guint l = m->n_levels++;
-      guint below = l == 0 ? n : m->len[l - 1];
-      guint per = l == 0 ? shift : FANOUT_SHIFT;
+      guint end = (guint) MIN ((guint64) n, ((guint64) e + 1) << shift);
+      Pick p = PICK_INIT;
 
-      m->level[l] = g_new (Best, len);
-      m->len[l] = len;
-      for (guint e = 0; e < len; e++)
-        {
-          guint end = (guint) MIN ((guint64) below, ((guint64) e + 1) << per);
-          Pick p = PICK_INIT;
-
-          for (guint i = e << per; i < end; i++)
-            {
-              if (l == 0)
-                pick_offer (&p, i, dur (data, i));
-              else
-                pick_offer_best (&p, m, m->level[l - 1][i], 0, dur, data);
-            }
-          m->level[l][e] = best_of_pick (m, &p);
-        }
-      if (len <= FANOUT)
-        break;
+      for (guint i = e << shift; i < end; i++)
+        pick_offer (&p, i, dur (data, i));
+      m->level[0][e] = best_of_pick (m, &p);
     }
+  mipmap_build_above (m, dur, data);
+}
+
+/**
+ * _tscope_view_mipmap_build_runs:
+ * @start: (array length=n): the start of each element, in time order
+ * @skip: (nullable): elements that never count (idle), or NULL
+ * @last: where the last element ends
+ *
+ * _tscope_view_mipmap_build() for elements that end where the next one
+ * starts (a CPU's intervals), in one tight pass: @dur is used above
+ * level 0 only, and must agree (durations from the cap on).
+ */
+void
+_tscope_view_mipmap_build_runs (Mipmap        *m,
+                                guint          n,
+                                guint          shift,
+                                guint32        cap,
+                                const gint64  *start,
+                                const guint32 *tag,
+                                guint32        skip,
+                                gint64         last,
+                                DurFunc        dur,
+                                gpointer       data)
+{
+  guint len = (guint) (((guint64) n + (1u << shift) - 1) >> shift);
+
+  memset (m, 0, sizeof *m);
+  m->shift = shift;
+  m->cap = cap;
+  if (len == 0)
+    return;
+  m->n_levels = 1;
+  m->level[0] = g_new (Best, len);
+  m->len[0] = len;
+  for (guint e = 0; e < len; e++)
+    {
+      guint i = e << shift;
+      guint end = (guint) MIN ((guint64) n, ((guint64) e + 1) << shift);
+      guint32 best = NONE;
+      gint64 best_dur = -1;
+
+      /* the first of the longest: a later one must be longer */
+      for (; i < end; i++)
+        {
+          gint64 d = (i + 1 < n ? start[i + 1] : last) - start[i];
+
+          if (d > best_dur && tag[i] != skip)
+            {
+              best = i;
+              best_dur = d;
+            }
+        }
+      m->level[0][e] = (Best) { best, (guint32) MIN (best_dur, (gint64) cap) };
+    }
+  mipmap_build_above (m, dur, data);
 }
 
 void
@@ -214,32 +287,74 @@ _tscope_view_set_duration_cap (TscopeTrace *trace,
   _tscope_view_index (trace)->dur_cap = cap;
 }
 
-/**
- * tscope_view_prepare:
- *
- * Builds what the first frame at full zoom-out asks for (each CPU's
- * index, the runs grouped by task), as the first queries would.  Call it
- * from a worker thread right after a load: the window's own work meanwhile
- * and the first frame then overlap it.
- */
-void
-tscope_view_prepare (TscopeTrace *trace)
+static gpointer
+prepare_cpus (gpointer data)
 {
-  TscopeTime t0;
-  TscopeTime t1;
-  guint n;
+  TscopeTrace *trace = data;
+  TscopeTime t0 = tscope_trace_get_first_ts (trace);
+  TscopeTime t1 = MAX (tscope_trace_get_last_ts (trace), t0) + 1;
 
-  g_return_if_fail (TSCOPE_IS_TRACE (trace));
-  t0 = tscope_trace_get_first_ts (trace);
-  t1 = MAX (tscope_trace_get_last_ts (trace), t0) + 1;
-  if (tscope_trace_get_n_tasks (trace) > 0)
-    (void) tscope_trace_get_task_runs (trace, 0, &n);
   for (guint c = 0; c < tscope_trace_get_n_cpus (trace); c++)
     {
       TscopeViewCell cell;
 
       tscope_view_cpu_row (trace, c, t0, t1, 1, &cell);
     }
+  return NULL;
+}
+
+#define PREPARED_TASKS 24
+
+/**
+ * tscope_view_prepare:
+ *
+ * Builds what the first frame at full zoom-out asks for (each CPU's
+ * index, the runs grouped by task, the indexes of the tasks that ran
+ * longest, whose rows come first), as the first queries would, on two
+ * threads.  Call it from a worker thread right after a load: the window's
+ * own work meanwhile and the first frame then overlap it.
+ */
+void
+tscope_view_prepare (TscopeTrace *trace)
+{
+  TscopeTime t0;
+  TscopeTime t1;
+  guint32 top[PREPARED_TASKS];
+  guint n_top = 0;
+  GThread *cpus;
+  guint n;
+
+  g_return_if_fail (TSCOPE_IS_TRACE (trace));
+  t0 = tscope_trace_get_first_ts (trace);
+  t1 = MAX (tscope_trace_get_last_ts (trace), t0) + 1;
+  cpus = g_thread_try_new ("tscope-prepare-cpus", prepare_cpus, trace, NULL);
+  if (cpus == NULL)
+    prepare_cpus (trace);
+  if (tscope_trace_get_n_tasks (trace) > 0)
+    (void) tscope_trace_get_task_runs (trace, 0, &n);
+  /* the tasks that ran longest, longest first */
+  for (guint32 tk = 1; tk < tscope_trace_get_n_tasks (trace); tk++)
+    {
+      gint64 run_ns = tscope_trace_get_task (trace, tk)->run_ns;
+      guint k;
+
+      if (tscope_trace_get_task (trace, tk)->n_runs == 0
+          || (n_top == PREPARED_TASKS && run_ns <= tscope_trace_get_task (trace, top[n_top - 1])->run_ns))
+        continue;
+      if (n_top < PREPARED_TASKS)
+        n_top++;
+      for (k = n_top - 1; k > 0 && tscope_trace_get_task (trace, top[k - 1])->run_ns < run_ns; k--)
+        top[k] = top[k - 1];
+      top[k] = tk;
+    }
+  for (guint i = 0; i < n_top; i++)
+    {
+      TscopeViewCell cell;
+
+      tscope_view_task_row (trace, top[i], t0, t1, 1, &cell);
+    }
+  if (cpus)
+    g_thread_join (cpus);
 }
 
 /**

@@ -378,6 +378,16 @@ void              _tscope_view_mipmap_build    (Mipmap      *m,
                                                 guint32      cap,
                                                 DurFunc      dur,
                                                 gpointer     data);
+void              _tscope_view_mipmap_build_runs (Mipmap        *m,
+                                                  guint          n,
+                                                  guint          shift,
+                                                  guint32        cap,
+                                                  const gint64  *start,
+                                                  const guint32 *tag,
+                                                  guint32        skip,
+                                                  gint64         last,
+                                                  DurFunc        dur,
+                                                  gpointer       data);
 void              _tscope_view_mipmap_clear    (Mipmap      *m);
 gsize             _tscope_view_mipmap_bytes    (const Mipmap *m);
 void              _tscope_view_starts_init     (Starts        *s,

@@ -274,6 +274,23 @@ wait_cache_write (TscopeTrace *self)
   g_mutex_unlock (&writes_lock);
 }
 
+typedef struct
+{
+  const TscopeFile *file;
+  const char       *buffer_name;
+  const char       *dir;
+  TscopeCacheKey   *key;
+} KeyJob;
+
+static gpointer
+key_thread (gpointer data)
+{
+  KeyJob *job = data;
+
+  _tscope_cache_key (job->file, job->buffer_name, job->dir, job->key);
+  return NULL;
+}
+
 /**
  * tscope_trace_load:
  * @path: a trace.dat file (versions 6 and 7, zstd or zlib compressed)
@@ -294,6 +311,8 @@ tscope_trace_load (const char               *path,
   TscopeModelSource source;
   TscopeCachePolicy policy;
   TscopeCacheKey key = { 0 };
+  KeyJob key_job;
+  GThread *keyer = NULL;
   gboolean cache;
   gint64 t0 = g_get_monotonic_time ();
   gint64 t1;
@@ -309,15 +328,32 @@ tscope_trace_load (const char               *path,
   if (!select_buffer (self, options ? options->buffer : NULL, error))
     return NULL;
   t1 = g_get_monotonic_time ();
-  self->tep = _tscope_tep_new (self->file, error);
-  if (self->tep == NULL)
-    return NULL;
-  t2 = g_get_monotonic_time ();
-  _tscope_model_init (&self->model, self->file->cpus, self->tep->max_id);
   cache = !(options && options->no_cache) && _tscope_cache_policy (&policy);
+  /* the key (a hash of 1.5 MiB of the file) on another core while the
+   * event formats are parsed */
   if (cache)
     {
-      _tscope_cache_key (self->file, self->buffer_name, policy.dir, &key);
+      key_job = (KeyJob) { self->file, self->buffer_name, policy.dir, &key };
+      keyer = g_thread_try_new ("tscope-cache-key", key_thread, &key_job, NULL);
+      if (keyer == NULL)
+        key_thread (&key_job);
+    }
+  self->tep = _tscope_tep_new (self->file, error);
+  if (keyer)
+    g_thread_join (keyer);
+  if (self->tep == NULL)
+    {
+      if (cache)
+        {
+          _tscope_cache_key_clear (&key);
+          _tscope_cache_policy_clear (&policy);
+        }
+      return NULL;
+    }
+  t2 = g_get_monotonic_time ();
+  _tscope_model_init (&self->model, self->file->cpus, self->tep->max_id);
+  if (cache)
+    {
       if (load_cached (self, &key))
         {
           _tscope_cache_key_clear (&key);
@@ -655,35 +691,86 @@ tscope_trace_get_task (TscopeTrace *self,
   return &self->model.tasks[task].pub;
 }
 
-/* Groups every running interval by task, in time order: a merge of the
- * CPUs' interval arrays by start (ties: lower CPU first). */
+/* A CPU's next interval in the merge below: ordered by start, then CPU. */
+typedef struct
+{
+  TscopeTime start;
+  guint      cpu;
+} Head;
+
+static inline gboolean
+head_before (const Head *a,
+             const Head *b)
+{
+  return a->start < b->start || (a->start == b->start && a->cpu < b->cpu);
+}
+
+static void
+sift_down (Head *heap,
+           guint n,
+           guint i)
+{
+  Head h = heap[i];
+
+  for (;;)
+    {
+      guint c = 2 * i + 1;
+
+      if (c >= n)
+        break;
+      if (c + 1 < n && head_before (&heap[c + 1], &heap[c]))
+        c++;
+      if (!head_before (&heap[c], &h))
+        break;
+      heap[i] = heap[c];
+      i = c;
+    }
+  heap[i] = h;
+}
+
+/* Groups every running interval by task, in time order (ties: lower CPU
+ * first): the CPUs' intervals merged by start with a heap of the CPUs, a
+ * CPU's intervals taken in a row while they come before every other
+ * CPU's next one.  A scan of every CPU per interval cost 256 steps on 256
+ * CPUs. */
 static void
 index_task_runs (TscopeTrace *t,
                  guint32     *starts,
                  guint32     *runs)
 {
-  g_autofree guint32 *fill = g_memdup2 (starts, sizeof (guint32) * t->model.n_tasks);
-  g_autofree guint *pos = g_new0 (guint, t->model.n_cpus);
+  const TscopeModel *m = &t->model;
+  g_autofree guint32 *fill = g_memdup2 (starts, sizeof (guint32) * m->n_tasks);
+  g_autofree Head *heap = g_new (Head, MAX (m->n_cpus, 1));
+  g_autofree guint *pos = g_new0 (guint, MAX (m->n_cpus, 1));
+  guint n = 0;
 
-  for (;;)
+  for (guint c = 0; c < m->n_cpus; c++)
+    if (m->cpu_intervals[c].n > 0)
+      heap[n++] = (Head) { m->cpu_intervals[c].start[0], c };
+  for (guint i = n / 2; i-- > 0;)
+    sift_down (heap, n, i);
+  while (n > 0)
     {
-      gint best = -1;
-      gint64 best_start = 0;
+      guint c = heap[0].cpu;
+      const TscopeCpuIntervals *iv = &m->cpu_intervals[c];
+      const guint32 base = m->cpu_run_base[c];
+      guint i = pos[c];
+      Head next = { G_MAXINT64, G_MAXUINT };
 
-      for (guint c = 0; c < t->model.n_cpus; c++)
-        {
-          const TscopeCpuIntervals *iv = &t->model.cpu_intervals[c];
-
-          if (pos[c] < iv->n && (best < 0 || iv->start[pos[c]] < best_start))
-            {
-              best = (gint) c;
-              best_start = iv->start[pos[c]];
-            }
-        }
-      if (best < 0)
-        break;
-      runs[fill[t->model.cpu_intervals[best].task[pos[best]]]++] = t->model.cpu_run_base[best] + pos[best];
-      pos[best]++;
+      /* the first of the other CPUs: a child of the root */
+      if (n > 1)
+        next = heap[1];
+      if (n > 2 && head_before (&heap[2], &next))
+        next = heap[2];
+      do
+        runs[fill[iv->task[i]]++] = base + i;
+      while (++i < iv->n && (iv->start[i] < next.start || (iv->start[i] == next.start && c < next.cpu)));
+      pos[c] = i;
+      if (i < iv->n)
+        heap[0].start = iv->start[i];
+      else
+        heap[0] = heap[--n];
+      sift_down (heap, n, 0);
     }
 }
 
