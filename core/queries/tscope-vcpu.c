@@ -132,7 +132,6 @@ tscope_vcpu_timeline_new (TscopeTrace *trace,
                           guint        vcpu)
 {
   const TscopeGuestSpans *g = tscope_trace_get_guest_spans (trace);
-  const TscopeUserExits *u = tscope_trace_get_user_exits (trace);
   const TscopeVcpu *v;
   const TscopeTask *t;
   TscopeVcpuTimeline *tl;
@@ -149,12 +148,15 @@ tscope_vcpu_timeline_new (TscopeTrace *trace,
   tl->sched = tscope_trace_has_sched_events (trace) && t->n_runs > 0;
   tl->guest = g_array_new (FALSE, FALSE, sizeof (guint));
   tl->user = g_array_new (FALSE, FALSE, sizeof (guint));
-  for (guint i = 0; i < g->n; i++)
-    if (g->task[i] == v->task)
-      g_array_append_val (tl->guest, i);
-  for (guint i = 0; i < u->n; i++)
-    if (u->task[i] == v->task)
-      g_array_append_val (tl->user, i);
+  if (v->task < tscope_trace_get_n_tasks (trace))
+    {
+      guint n;
+      const guint32 *mine = _tscope_trace_kvm_by_task (trace, FALSE, v->task, &n);
+
+      g_array_append_vals (tl->guest, mine, n);
+      mine = _tscope_trace_kvm_by_task (trace, TRUE, v->task, &n);
+      g_array_append_vals (tl->user, mine, n);
+    }
   tl->has_pre = v->first_exit >= 0
                 && (tl->guest->len == 0 || v->first_exit <= g->start[g_array_index (tl->guest, guint, 0)]);
   if (tl->has_pre)

@@ -29,6 +29,8 @@ struct _TscopeTrace
   TscopeModel         model;
   guint32            *task_runs;        /* run ids grouped by task, built on first use */
   guint32            *task_runs_start;  /* [n_tasks + 1]; NULL until built */
+  guint32            *by_task[2];       /* guest span / user exit indices grouped by task, on first use */
+  guint32            *by_task_start[2]; /* [n_tasks + 1]; NULL until built */
   GMutex              lazy_lock;
   TscopeViewIndex    *view_index;       /* NULL until a view query; set with g_once */
   GDestroyNotify      view_index_free;  /* set with view_index, by the queries */
@@ -44,5 +46,10 @@ struct _TscopeTrace
 };
 
 gsize    _tscope_trace_model_bytes (TscopeTrace             *self);
+
+const guint32 *_tscope_trace_kvm_by_task (TscopeTrace *self,
+                                          gboolean     user_exits,
+                                          guint32      task,
+                                          guint       *n);
 
 G_END_DECLS

@@ -26,6 +26,11 @@ tscope_trace_finalize (GObject *object)
   g_mutex_clear (&self->calls_lock);
   g_free (self->task_runs);
   g_free (self->task_runs_start);
+  for (guint k = 0; k < 2; k++)
+    {
+      g_free (self->by_task[k]);
+      g_free (self->by_task_start[k]);
+    }
   g_clear_pointer (&self->syscall_names, g_hash_table_unref);
   g_mutex_clear (&self->lazy_lock);
   _tscope_record_index_clear (&self->records);
@@ -809,6 +814,55 @@ tscope_trace_get_task_runs (TscopeTrace *self,
     }
   *n_runs = self->task_runs_start[task + 1] - self->task_runs_start[task];
   return self->task_runs + self->task_runs_start[task];
+}
+
+/**
+ * _tscope_trace_kvm_by_task:
+ * @user_exits: the user exits, else the guest spans
+ * @n: (out): how many
+ *
+ * Returns: (transfer none): the indices of @task's guest spans (or user
+ * exits), in order: grouped for every task at once on first use, where
+ * each vCPU timeline read all of them.
+ */
+const guint32 *
+_tscope_trace_kvm_by_task (TscopeTrace *self,
+                           gboolean     user_exits,
+                           guint32      task,
+                           guint       *n)
+{
+  guint k = user_exits ? 1 : 0;
+
+  g_return_val_if_fail (task < self->model.n_tasks, NULL);
+  if (!g_atomic_pointer_get (&self->by_task_start[k]))
+    {
+      g_mutex_lock (&self->lazy_lock);
+      if (self->by_task_start[k] == NULL)
+        {
+          const guint32 *of = user_exits ? self->model.user_exits.task : self->model.guest.task;
+          guint total = user_exits ? self->model.user_exits.n : self->model.guest.n;
+          guint32 *starts = g_new0 (guint32, self->model.n_tasks + 1);
+          g_autofree guint32 *fill = NULL;
+          guint32 *index = g_new (guint32, MAX (total, 1));
+
+          /* a counting sort by task, stable: each task's in order */
+          for (guint i = 0; i < total; i++)
+            if (of[i] < self->model.n_tasks)
+              starts[of[i] + 1]++;
+          for (guint t = 0; t < self->model.n_tasks; t++)
+            starts[t + 1] += starts[t];
+          fill = g_memdup2 (starts, sizeof (guint32) * self->model.n_tasks);
+          for (guint i = 0; i < total; i++)
+            if (of[i] < self->model.n_tasks)
+              index[fill[of[i]]++] = i;
+          self->by_task[k] = index;
+          /* published last: readers check it without the lock */
+          g_atomic_pointer_set (&self->by_task_start[k], starts);
+        }
+      g_mutex_unlock (&self->lazy_lock);
+    }
+  *n = self->by_task_start[k][task + 1] - self->by_task_start[k][task];
+  return self->by_task[k] + self->by_task_start[k][task];
 }
 
 /**
