@@ -152,6 +152,7 @@ ours (TscopeTrace *trace,
       /* one line naming the expression */
       g_assert_null (strchr (error->message, '\n'));
       g_assert_true (g_str_has_prefix (error->message, "filter \""));
+      g_assert_true (g_utf8_validate (error->message, -1, NULL));
       *message = g_strdup (error->message);
       return NULL;
     }

@@ -26,6 +26,7 @@ G_BEGIN_DECLS
 #define TSCOPE_FILTER_MAX_NESTING 256     /* parentheses and '!' inside each other */
 #define TSCOPE_FILTER_MAX_DEPTH   10000   /* levels of a rule's tree */
 #define TSCOPE_FILTER_MAX_REGEX   1024    /* bytes of one regular expression */
+#define TSCOPE_FILTER_MAX_WORK    (G_GUINT64_CONSTANT (32) << 20) /* tokens x events parsed */
 
 typedef enum
 {
@@ -76,6 +77,7 @@ struct _TscopeFilterNode
   guint8                   bval;
   guint8                   is_signed; /* C-like: signed compare, division, shift */
   guint8                   freed;     /* libtraceevent would have freed it (parsing only) */
+  guint8                   live;      /* reachable from a rule (parsing only) */
   TscopeFilterNode        *left;
   TscopeFilterNode        *right;
   struct tep_format_field *field;     /* FIELD, STR */

@@ -667,11 +667,13 @@ true_rule (TscopeFilter *f)
   return n;
 }
 
-/* @expr on one line: control characters as C escapes */
+/* @expr on one line of UTF-8: control characters (and the bytes of one
+ * that is not UTF-8) as C escapes */
 static char *
 one_line (const char *expr)
 {
   GString *s = g_string_sized_new (strlen (expr));
+  gboolean utf8 = g_utf8_validate (expr, -1, NULL);
 
   for (const char *p = expr; *p; p++)
     {
@@ -679,7 +681,7 @@ one_line (const char *expr)
         g_string_append (s, "\\n");
       else if (*p == '\t')
         g_string_append (s, "\\t");
-      else if ((guchar) *p < 0x20 || *p == 0x7f)
+      else if ((guchar) *p < 0x20 || *p == 0x7f || (!utf8 && (guchar) *p >= 0x80))
         g_string_append_printf (s, "\\x%02x", (guchar) *p);
       else
         g_string_append_c (s, *p);
@@ -695,6 +697,42 @@ set_error (GError    **error,
   g_autofree char *text = one_line (expr);
 
   g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_INVALID, "filter \"%s\": %s", text, message);
+}
+
+static void
+mark_live (TscopeFilterNode *n)
+{
+  for (; n != NULL && !n->live; n = n->right)
+    {
+      n->live = TRUE;
+      if (n->kind == TSCOPE_FN_AND || n->kind == TSCOPE_FN_OR || n->kind == TSCOPE_FN_NOT
+          || n->kind == TSCOPE_FN_CMP || n->kind == TSCOPE_FN_EXP || n->kind == TSCOPE_FN_UNARY)
+        mark_live (n->left);
+      else
+        break;
+    }
+}
+
+/* The nodes made since @start that @rule does not reach go: a rule made
+ * for a thousand events keeps only what each one's rule holds. */
+static void
+compact (TscopeFilter     *f,
+         guint             start,
+         TscopeFilterNode *rule)
+{
+  guint kept = start;
+
+  mark_live (rule);
+  for (guint i = start; i < f->nodes->len; i++)
+    {
+      TscopeFilterNode *n = f->nodes->pdata[i];
+
+      if (n->live)
+        f->nodes->pdata[kept++] = n;
+      else
+        g_free (n);
+    }
+  f->nodes->len = kept;
 }
 
 /* Every event's rule by libtraceevent's parser; FALSE when it would crash */
@@ -717,12 +755,15 @@ parse_tep (TscopeFilterInput *in,
       gboolean fault = FALSE;
       int ret = 0;
 
+      guint start = f->nodes->len;
+
       if (filter_text == NULL)
         rule = true_rule (f);
       else
         ret = _tscope_filter_tep_parse (in, e, &rule, &msg, &fault);
       if (fault || (ret == 0 && reads_freed (rule)))
         return FALSE;
+      compact (f, start, rule);
       if (msg)
         last = msg;
       if (ret < 0)
@@ -755,10 +796,12 @@ parse_c (TscopeFilterInput *in,
   for (guint i = 0; i < events->len; i++)
     {
       struct tep_event *e = events->pdata[i];
+      guint start = f->nodes->len;
       TscopeFilterNode *rule = filter_text ? _tscope_filter_c_parse (in, e, message) : true_rule (f);
 
       if (rule == NULL)
         return FALSE;
+      compact (f, start, rule);
       if ((guint) e->id < f->n_ids)
         f->rule[e->id] = rule;
     }
@@ -806,6 +849,18 @@ _tscope_filter_new (TscopeTep   *tep,
     }
   if (filter_text)
     tokenize (&in, filter_text);
+  /* each event parses the tokens again: bounded work */
+  if ((guint64) in.n_tokens * events->len > TSCOPE_FILTER_MAX_WORK)
+    {
+      g_autofree char *why = g_strdup_printf ("%u tokens for %u events is too much to parse (at most %"
+                                              G_GUINT64_FORMAT " million tokens over all events)",
+                                              in.n_tokens, events->len, TSCOPE_FILTER_MAX_WORK >> 20);
+
+      set_error (error, expr, why);
+      g_free (in.tokens);
+      _tscope_filter_free (f);
+      return NULL;
+    }
   ok = parse_tep (&in, events, filter_text, &message);
   if (!ok)
     {
