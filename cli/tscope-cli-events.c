@@ -319,8 +319,8 @@ parse_range (EventQuery *q)
   return EXIT_SUCCESS;
 }
 
-/* -F: libtraceevent's filter in each source; one it does not parse in
- * adds nothing, none parsing it is an error (libtraceevent's reason). */
+/* -F: the filter in each source; one it does not parse in adds nothing,
+ * none parsing it is an error (the reason, in one line). */
 static int
 make_filters (EventQuery *q,
               const char *spec)
@@ -559,8 +559,8 @@ _tscope_cli_events (int    argc,
     { "pid", 'p', 0, G_OPTION_ARG_INT, &opt_pid, "Only records of this pid", "PID" },
     { "event", 'e', 0, G_OPTION_ARG_STRING, &opt_event, "Only this event (name or system/name)", "NAME" },
     { "filter", 'F', 0, G_OPTION_ARG_STRING, &opt_filter,
-      "Only records that pass libtraceevent's filter, as trace-cmd report -F takes it "
-      "('sched/sched_switch : prev_state == 2')", "EXPR" },
+      "Only records that pass the filter, in the language of trace-cmd report -F "
+      "('sched/sched_switch : prev_state == 2'; docs/filters.md)", "EXPR" },
     { "from", 0, 0, G_OPTION_ARG_STRING, &opt_from,
       "From time T: seconds as printed (1972.796964381), or an offset from the first event with a unit or a "
       "'+' (12ms, 5us, +2)", "T" },

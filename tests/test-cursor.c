@@ -288,73 +288,6 @@ test_fields (void)
   g_assert_cmpuint (n_waking, >, 1000);
 }
 
-/* The filter's own evaluation of integer rules decides every record as
- * libtraceevent's tep_filter_match() does (the reference); rules it leaves
- * to libtraceevent (strings, regular expressions, COMM, /) too. */
-static const char *const filter_exprs[] = {
-  "sched/sched_switch : prev_state == 2",
-  "sched_switch : prev_state != 1 && !(next_pid == 0)",
-  "sched_switch : prev_pid > 1000 && next_pid < 50 || !(prev_prio >= 120)",
-  "sched_switch : prev_state & 3 && next_pid > 10",
-  "sched_switch : next_pid >= 5 && !(prev_state & 1)",
-  "sched_switch : prev_pid > -1",
-  "sched_switch : prev_pid ^ 1",
-  "sched_switch : prev_pid - 1",
-  "sched_switch : prev_pid * 0",
-  "sched_switch : prev_pid & next_pid",
-  "sched_switch : next_prio <= 100 || prev_prio >= 139",
-  "sched_switch : prev_pid == 0x10 || next_pid != 07",
-  "sched_wakeup, sched_waking : target_cpu == 1",
-  "sched_wakeup : prio < 100",
-  "sched_migrate_task : orig_cpu != dest_cpu && pid > 100",
-  "irq_handler_entry : irq == 29 || irq > 100",
-  "irq_handler_exit : ret == 1",
-  "softirq_entry : vec == 3 || vec == 7",
-  "kvm_exit : exit_reason == 30 || exit_reason == 1 || exit_reason > 40",
-  "kvm_entry : vcpu_id == 0",
-  "funcgraph_entry : depth == 1",
-  "funcgraph_exit : depth < 2 && overrun == 0",
-  /* left to libtraceevent: strings, regular expressions, COMM, / and >> */
-  "sched_switch : prev_comm == \"ping\" || next_comm ~ \"k*\"",
-  "sched_wakeup : COMM == \"bash\"",
-  "sched_switch : prev_pid / 2",
-  "sched_switch : prev_pid >> 2",
-};
-
-static void
-test_filter_fast (gconstpointer data)
-{
-  g_autofree char *path = tscope_test_data (data, ".dat");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
-
-  g_assert_no_error (error);
-  for (guint i = 0; i < G_N_ELEMENTS (filter_exprs); i++)
-    {
-      g_autoptr(TscopeRecordFilter) fast = tscope_record_filter_new (trace, filter_exprs[i], NULL);
-      g_autoptr(TscopeRecordFilter) ref = tscope_record_filter_new (trace, filter_exprs[i], NULL);
-      g_autoptr(TscopeCursor) c = tscope_cursor_new (trace);
-      guint64 n = 0;
-
-      if (fast == NULL)
-        continue;       /* the trace lacks the event */
-      g_assert_nonnull (ref);
-      tscope_record_filter_set_reference (ref, TRUE);
-      for (gboolean ok = tscope_cursor_seek_row (c, 0); ok; ok = tscope_cursor_next (c))
-        {
-          gboolean a = tscope_cursor_matches (c, fast);
-
-          g_assert_cmpint (a, ==, tscope_cursor_matches (c, ref));
-          n += a;
-        }
-      g_test_message ("%s: \"%s\": %" G_GUINT64_FORMAT " records, %u rules decided here", (char *) data,
-                      filter_exprs[i], n, tscope_record_filter_n_fast (fast));
-      /* the first ones are integers alone: not left to libtraceevent */
-      if (i < 3)
-        g_assert_cmpuint (tscope_record_filter_n_fast (fast), >, 0);
-    }
-}
-
 /* tscope_cursor_find() stops on what the walk record by record finds:
  * pid, event and filter, with a CPU filter and a time bound. */
 static void
@@ -452,17 +385,9 @@ main (int    argc,
   g_test_add_func ("/cursor/fields", test_fields);
   for (guint i = 0; i < G_N_ELEMENTS (tscope_test_valid_traces); i++)
     {
-      g_autofree char *name = g_strdup_printf ("/cursor/filter-fast/%s", tscope_test_valid_traces[i]);
       g_autofree char *find = g_strdup_printf ("/cursor/find/%s", tscope_test_valid_traces[i]);
 
-      g_test_add_data_func (name, tscope_test_valid_traces[i], test_filter_fast);
       g_test_add_data_func (find, tscope_test_valid_traces[i], test_find);
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (tscope_test_funcgraph_traces); i++)
-    {
-      g_autofree char *name = g_strdup_printf ("/cursor/filter-fast/%s", tscope_test_funcgraph_traces[i]);
-
-      g_test_add_data_func (name, tscope_test_funcgraph_traces[i], test_filter_fast);
     }
   return g_test_run ();
 }

@@ -8,7 +8,9 @@
 #include <traceevent/trace-seq.h>
 
 #include "tscope-cursor.h"
+#include "tscope-cursor-private.h"
 #include "tscope-error.h"
+#include "tscope-filter-private.h"
 #include "tscope-funcgraph-private.h"
 #include "tscope-trace-private.h"
 
@@ -868,218 +870,16 @@ tscope_trace_adjacent_records (TscopeTrace *trace,
     *after = a;
 }
 
-/* ---- libtraceevent's filters (trace-cmd report -F) ---- */
+/* ---- filters (trace-cmd report -F's language, tscope-filter.c) ---- */
 
 struct _TscopeRecordFilter
 {
-  TscopeTrace           *trace;
-  struct tep_event_filter *filter;
-  guint8                *rule;     /* [event id]: the filter has a rule for it */
-  guint8                *fast;     /* [event id]: its rule is evaluated by fast_test() */
-  struct tep_filter_arg **tree;    /* [event id]: its rule, as libtraceevent parsed it */
-  guint64               *need;     /* [event id]: record_fits() is size >= need, or G_MAXUINT64: ask it */
-  guint                  n_ids;
-  gboolean               reference; /* every rule evaluated by libtraceevent (tests) */
+  TscopeTrace  *trace;
+  TscopeFilter *filter;
+  guint8       *rule;              /* [event id]: the filter has a rule for it */
+  guint64      *need;              /* [event id]: record_fits() is size >= need, or G_MAXUINT64: ask it */
+  guint         n_ids;
 };
-
-/* libtraceevent 1.7 reads past the end of an expression that ends with an
- * operator or in an open string (`prev_state ==`, `comm ~ "x`), and
- * crashes (so does `trace-cmd report -F`): those are refused first.
- * Returns: NULL, or why @expr is incomplete */
-static const char *
-incomplete (const char *expr)
-{
-  char quote = 0;
-  char last = 0;
-
-  for (const char *p = expr; *p; p++)
-    {
-      if (quote)
-        {
-          if (*p == '\\' && p[1])
-            p++;
-          else if (*p == quote)
-            quote = 0;
-          last = 'a';
-          continue;
-        }
-      if (*p == '"' || *p == '\'')
-        quote = *p;
-      if (!g_ascii_isspace (*p))
-        last = *p;
-    }
-  if (quote)
-    return "a string is not closed";
-  if (last && strchr ("=!<>~&|(-+*/%^,:\\", last))
-    return "the expression ends with an operator";
-  return NULL;
-}
-
-/* The reason of libtraceevent's message, whose first lines repeat the
- * expression with a caret under the place. */
-static void
-set_filter_error (GError    **error,
-                  const char *expr,
-                  char       *reason)
-{
-  char *caret = strrchr (reason, '^');
-  char *text = caret ? caret + 1 : reason;
-
-  g_strdelimit (text, "\n\r", ' ');
-  g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_INVALID, "filter \"%s\": %s", expr, g_strstrip (text));
-}
-
-/* ---- the rules evaluated here: fields read at their offsets ---- */
-
-/* Whether @f is a field of @e's format (not libtraceevent's COMM or CPU,
- * which it makes up) of an integer size the reader reads. */
-static gboolean
-own_int_field (struct tep_event        *e,
-               struct tep_format_field *f)
-{
-  struct tep_format_field *lists[2] = { e->format.common_fields, e->format.fields };
-
-  if (f == NULL || f->offset < 0 || (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
-    return FALSE;
-  for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
-    for (struct tep_format_field *g = lists[l]; g != NULL; g = g->next)
-      if (g == f)
-        return TRUE;
-  return FALSE;
-}
-
-/* Whether fast_value() computes @arg as libtraceevent's get_arg_value()
- * (parse-filter.c) does, without its errors: fields, numbers, and the
- * operators that cannot trap (no / % << >>). */
-static gboolean
-fast_value_ok (struct tep_event      *e,
-               struct tep_filter_arg *arg)
-{
-  switch (arg->type)
-    {
-    case TEP_FILTER_ARG_FIELD:
-      return own_int_field (e, arg->field.field);
-    case TEP_FILTER_ARG_VALUE:
-      return arg->value.type == TEP_FILTER_NUMBER;
-    case TEP_FILTER_ARG_EXP:
-      switch (arg->exp.type)
-        {
-        case TEP_FILTER_EXP_ADD: case TEP_FILTER_EXP_SUB: case TEP_FILTER_EXP_MUL:
-        case TEP_FILTER_EXP_AND: case TEP_FILTER_EXP_OR: case TEP_FILTER_EXP_XOR:
-          return fast_value_ok (e, arg->exp.left) && fast_value_ok (e, arg->exp.right);
-        default:
-          return FALSE;
-        }
-    default:
-      return FALSE;
-    }
-}
-
-/* Whether fast_test() decides @arg as libtraceevent's test_filter() does:
- * true, false, and, or, not and integer comparisons.  Strings and regular
- * expressions stay libtraceevent's. */
-static gboolean
-fast_test_ok (struct tep_event      *e,
-              struct tep_filter_arg *arg)
-{
-  switch (arg->type)
-    {
-    case TEP_FILTER_ARG_BOOLEAN:
-      return TRUE;
-    case TEP_FILTER_ARG_OP:
-      if (arg->op.type == TEP_FILTER_OP_NOT)
-        return arg->op.right && fast_test_ok (e, arg->op.right);
-      return (arg->op.type == TEP_FILTER_OP_AND || arg->op.type == TEP_FILTER_OP_OR) && arg->op.left
-             && arg->op.right && fast_test_ok (e, arg->op.left) && fast_test_ok (e, arg->op.right);
-    case TEP_FILTER_ARG_NUM:
-      return arg->num.type >= TEP_FILTER_CMP_EQ && arg->num.type <= TEP_FILTER_CMP_LE
-             && fast_value_ok (e, arg->num.left) && fast_value_ok (e, arg->num.right);
-    case TEP_FILTER_ARG_FIELD:
-    case TEP_FILTER_ARG_VALUE:
-    case TEP_FILTER_ARG_EXP:
-      return fast_value_ok (e, arg);
-    default:
-      return FALSE;
-    }
-}
-
-/* get_value() and get_arg_value() of parse-filter.c, on what
- * fast_value_ok() accepts: unsigned 64-bit arithmetic, a signed field
- * sign-extended first */
-static guint64
-fast_value (const TscopeTep      *t,
-            struct tep_filter_arg *arg,
-            const guint8          *rec)
-{
-  switch (arg->type)
-    {
-    case TEP_FILTER_ARG_FIELD:
-      {
-        struct tep_format_field *f = arg->field.field;
-        guint64 v = _tscope_read_uint (rec + f->offset, (guint) f->size, t->swap);
-
-        if (!(f->flags & TEP_FIELD_IS_SIGNED))
-          return v;
-        return f->size == 1 ? (guint64) (gint64) (gint8) v
-             : f->size == 2 ? (guint64) (gint64) (gint16) v
-             : f->size == 4 ? (guint64) (gint64) (gint32) v : v;
-      }
-    case TEP_FILTER_ARG_VALUE:
-      return arg->value.val;
-    default:
-      {
-        guint64 l = fast_value (t, arg->exp.left, rec);
-        guint64 r = fast_value (t, arg->exp.right, rec);
-
-        switch (arg->exp.type)
-          {
-          case TEP_FILTER_EXP_ADD: return l + r;
-          case TEP_FILTER_EXP_SUB: return l - r;
-          case TEP_FILTER_EXP_MUL: return l * r;
-          case TEP_FILTER_EXP_AND: return l & r;
-          case TEP_FILTER_EXP_OR: return l | r;
-          default: return l ^ r;
-          }
-      }
-    }
-}
-
-/* test_filter() of parse-filter.c, on what fast_test_ok() accepts */
-static gboolean
-fast_test (const TscopeTep      *t,
-           struct tep_filter_arg *arg,
-           const guint8          *rec)
-{
-  switch (arg->type)
-    {
-    case TEP_FILTER_ARG_BOOLEAN:
-      return arg->boolean.value != TEP_FILTER_FALSE;
-    case TEP_FILTER_ARG_OP:
-      if (arg->op.type == TEP_FILTER_OP_AND)
-        return fast_test (t, arg->op.left, rec) && fast_test (t, arg->op.right, rec);
-      if (arg->op.type == TEP_FILTER_OP_OR)
-        return fast_test (t, arg->op.left, rec) || fast_test (t, arg->op.right, rec);
-      return !fast_test (t, arg->op.right, rec);
-    case TEP_FILTER_ARG_NUM:
-      {
-        guint64 l = fast_value (t, arg->num.left, rec);
-        guint64 r = arg->num.right->type == TEP_FILTER_ARG_VALUE ? arg->num.right->value.val
-                                                                  : fast_value (t, arg->num.right, rec);
-
-        switch (arg->num.type)
-          {
-          case TEP_FILTER_CMP_EQ: return l == r;
-          case TEP_FILTER_CMP_NE: return l != r;
-          case TEP_FILTER_CMP_GT: return l > r;
-          case TEP_FILTER_CMP_LT: return l < r;
-          case TEP_FILTER_CMP_GE: return l >= r;
-          default: return l <= r;
-          }
-      }
-    default:
-      return fast_value (t, arg, rec) != 0;
-    }
-}
 
 /* The size from which a record of @e holds every field, what record_fits()
  * checks field by field; G_MAXUINT64 when a field is dynamic (its data's
@@ -1103,65 +903,40 @@ fit_size (struct tep_event *e)
 /**
  * tscope_record_filter_new:
  * @expr: libtraceevent's filter syntax, as `trace-cmd report -F` takes it:
- *   `sched/sched_switch : prev_state == 2 && prev_comm ~ "kworker*"`
+ *   `sched/sched_switch : prev_state == 2 && prev_comm =~ "^kworker"`
+ *
+ * Reads @expr as libtraceevent 1.7.1 does, without calling it (its parser
+ * crashes on some expressions); one it would crash on is read by a C-like
+ * grammar instead (docs/filters.md).
  *
  * Returns: (transfer full) (nullable): the filter, or NULL with @error set
- * to libtraceevent's one-line reason
+ * to one line naming @expr and the problem
  */
 TscopeRecordFilter *
 tscope_record_filter_new (TscopeTrace *trace,
                          const char  *expr,
                          GError     **error)
 {
-  struct tep_event_filter *filter;
-  enum tep_errno err;
+  TscopeFilter *filter;
   TscopeRecordFilter *f;
 
   g_return_val_if_fail (TSCOPE_IS_TRACE (trace) && expr != NULL, NULL);
-  if (incomplete (expr))
-    {
-      g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_INVALID, "filter \"%s\": %s", expr, incomplete (expr));
-      return NULL;
-    }
-  filter = tep_filter_alloc (trace->tep->tep);
+  filter = _tscope_filter_new (trace->tep, expr, error);
   if (filter == NULL)
-    {
-      g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_INVALID, "filter \"%s\": out of memory", expr);
-      return NULL;
-    }
-  err = tep_filter_add_filter_str (filter, expr);
-  if (err < 0)
-    {
-      char reason[256] = "";
-
-      if (tep_filter_strerror (filter, err, reason, sizeof reason) < 0 || reason[0] == '\0')
-        tep_strerror (trace->tep->tep, err, reason, sizeof reason);
-      set_filter_error (error, expr, reason);
-      tep_filter_free (filter);
-      return NULL;
-    }
+    return NULL;
   f = g_new0 (TscopeRecordFilter, 1);
   f->trace = g_object_ref (trace);
   f->filter = filter;
   /* a record of an event without a rule is out: known without decoding it */
-  f->n_ids = trace->tep->max_id + 1;
-  f->rule = g_new0 (guint8, f->n_ids);
+  f->n_ids = filter->n_ids;
+  f->rule = g_new0 (guint8, MAX (f->n_ids, 1));
+  f->need = g_new0 (guint64, MAX (f->n_ids, 1));
   for (guint id = 0; id < f->n_ids; id++)
-    f->rule[id] = tep_event_filtered (filter, (int) id) != 0;
-  /* the rules of integer fields are read here, not by libtraceevent's
-   * record decoding: four times faster (tests/test-cursor.c compares) */
-  f->fast = g_new0 (guint8, f->n_ids);
-  f->tree = g_new0 (struct tep_filter_arg *, f->n_ids);
-  f->need = g_new0 (guint64, f->n_ids);
-  for (int k = 0; k < filter->filters; k++)
     {
-      struct tep_filter_type *ft = &filter->event_filters[k];
+      struct tep_event *e = _tscope_tep_event (trace->tep, id);
 
-      if (ft->event_id < 0 || (guint) ft->event_id >= f->n_ids || ft->event == NULL || ft->filter == NULL)
-        continue;
-      f->tree[ft->event_id] = ft->filter;
-      f->fast[ft->event_id] = fast_test_ok (ft->event, ft->filter);
-      f->need[ft->event_id] = fit_size (ft->event);
+      f->rule[id] = filter->rule[id] != NULL && e != NULL;
+      f->need[id] = e ? fit_size (e) : G_MAXUINT64;
     }
   return f;
 }
@@ -1174,13 +949,22 @@ tscope_record_filter_free (TscopeRecordFilter *f)
 {
   if (f == NULL)
     return;
-  tep_filter_free (f->filter);
+  _tscope_filter_free (f->filter);
   g_object_unref (f->trace);
   g_free (f->rule);
-  g_free (f->fast);
-  g_free (f->tree);
   g_free (f->need);
   g_free (f);
+}
+
+/**
+ * _tscope_record_filter_flags:
+ *
+ * Returns: the TSCOPE_FILTER_* flags of the parse (tests)
+ */
+guint
+_tscope_record_filter_flags (TscopeRecordFilter *filter)
+{
+  return filter->filter->flags;
 }
 
 /**
@@ -1215,55 +999,46 @@ matches_id (TscopeCursor       *c,
             TscopeRecordFilter *filter,
             guint               id)
 {
-  struct tep_record r;
-  struct tep_event *e;
+  TscopeStream *s = c->current;
+  TscopeFilterRecord r;
 
-  e = _tscope_tep_event (c->trace->tep, id);
-  /* the filter reads fields by the format: not past a short record */
-  if (e == NULL)
-    return FALSE;
-  if (filter->need[id] != G_MAXUINT64 && !filter->reference)
+  /* the rule reads fields by the format: not past a short record */
+  if (filter->need[id] != G_MAXUINT64)
     {
-      if (c->current->rec_size < filter->need[id])
+      if (s->rec_size < filter->need[id])
         return FALSE;
     }
-  else if (!record_fits (c->trace->tep, e, c->current->rec, c->current->rec_size))
+  else if (!record_fits (c->trace->tep, _tscope_tep_event (c->trace->tep, id), s->rec, s->rec_size))
     return FALSE;
-  if (filter->fast[id] && !filter->reference)
-    return fast_test (c->trace->tep, filter->tree[id], c->current->rec);
-  fill_record (c, &r);
-  return tep_filter_match (filter->filter, &r) == TEP_ERRNO__FILTER_MATCH;
+  if (G_UNLIKELY (filter->filter->flags & TSCOPE_FILTER_SYMBOLS))
+    ensure_symbols (c);
+  r.tep = c->trace->tep;
+  r.data = s->rec;
+  r.size = s->rec_size;
+  r.cpu = s->cpu;
+  return _tscope_filter_eval (filter->filter->rule[id], &r);
 }
 
 /**
- * tscope_record_filter_set_reference:
- * @reference: whether libtraceevent decides every record
+ * _tscope_cursor_record:
+ * @data: (out): the current record's bytes
  *
- * A filter decides the rules it can (integer fields compared, and, or,
- * not) by reading the fields itself, and leaves the others to
- * libtraceevent's tep_filter_match().  With @reference, libtraceevent
- * decides all: the tests compare the two.
+ * Returns: whether the cursor is on a record (tests: libtraceevent's
+ * filter as the reference reads it)
  */
-void
-tscope_record_filter_set_reference (TscopeRecordFilter *filter,
-                                    gboolean            reference)
+gboolean
+_tscope_cursor_record (TscopeCursor  *c,
+                       const guint8 **data,
+                       guint         *size,
+                       guint         *cpu)
 {
-  filter->reference = reference;
-}
-
-/**
- * tscope_record_filter_n_fast:
- *
- * Returns: how many of the filter's event rules it decides itself
- */
-guint
-tscope_record_filter_n_fast (TscopeRecordFilter *filter)
-{
-  guint n = 0;
-
-  for (guint id = 0; id < filter->n_ids; id++)
-    n += filter->fast[id];
-  return n;
+  if (c->current == NULL)
+    return FALSE;
+  ensure_symbols (c);
+  *data = c->current->rec;
+  *size = c->current->rec_size;
+  *cpu = c->current->cpu;
+  return TRUE;
 }
 
 /* ---- finding the next record that passes a selection ---- */

@@ -67,9 +67,6 @@ TscopeRecordFilter *tscope_record_filter_new  (TscopeTrace       *trace,
 void          tscope_record_filter_free      (TscopeRecordFilter *filter);
 gboolean      tscope_cursor_matches         (TscopeCursor      *cursor,
                                              TscopeRecordFilter *filter);
-void          tscope_record_filter_set_reference (TscopeRecordFilter *filter,
-                                                  gboolean            reference);
-guint         tscope_record_filter_n_fast   (TscopeRecordFilter *filter);
 
 /* Which records tscope_cursor_find() stops on: all of these at once */
 typedef struct

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * What the tests read of a cursor and a filter beyond the public API; core
+ * only (and tests).
+ */
+#pragma once
+
+#include "tscope-cursor.h"
+
+G_BEGIN_DECLS
+
+gboolean _tscope_cursor_record       (TscopeCursor        *cursor,
+                                      const guint8       **data,
+                                      guint               *size,
+                                      guint               *cpu);
+guint    _tscope_record_filter_flags (TscopeRecordFilter  *filter);
+
+G_END_DECLS
