@@ -137,6 +137,9 @@ print_info (TscopeDocument *doc,
   g_print ("%-14s %s of heap held by the loaded trace (%.1f bytes/event; its model columns %s), "
            "peak RSS %ld MiB\n", "Memory", heap, n ? (double) _tscope_cli_heap (index) / n : 0.0, mem,
            peak_rss_kib () / 1024);
+  if (tscope_trace_get_spilled_bytes (trace) > 0)
+    g_print ("%-14s %.1f MiB of model columns built in file-backed memory: the model did not fit in the "
+             "memory left\n", "Spilled", tscope_trace_get_spilled_bytes (trace) / 1048576.0);
   if (tscope_trace_get_cache_path (trace))
     g_print ("%-14s %s %s\n", "Model cache", tscope_trace_is_from_cache (trace) ? "mapped from" : "written to",
              tscope_trace_get_cache_path (trace));

@@ -17,6 +17,18 @@ G_BEGIN_DECLS
 /* Growth of struct-of-arrays columns that share one length. */
 #define GROW(ptr, cap)   ((ptr) = g_renew (__typeof__ (*(ptr)), (ptr), (cap)))
 #define SHRINK(ptr, n)   ((ptr) = g_renew (__typeof__ (*(ptr)), (ptr), MAX ((n), 1)))
+/* the model's own columns: they may grow in file-backed memory
+ * (tscope-model-spill.c), and are freed with _tscope_spill_free() */
+#define GROW_COL(ptr, cap)  ((ptr) = _tscope_spill_renew ((ptr), sizeof (*(ptr)) * (gsize) (cap)))
+#define SHRINK_COL(ptr, n)  ((ptr) = _tscope_spill_renew ((ptr), sizeof (*(ptr)) * (gsize) MAX ((n), 1)))
+
+gpointer _tscope_spill_renew       (gpointer p,
+                                    gsize    bytes);
+void     _tscope_spill_free        (gpointer p);
+gboolean _tscope_spill_begin       (guint64  model_bytes);
+void     _tscope_spill_end         (void);
+guint64  _tscope_spill_bytes       (void);
+guint64  _tscope_memory_available  (void);
 
 static inline guint
 _tscope_next_cap (guint cap)

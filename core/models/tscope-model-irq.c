@@ -25,9 +25,9 @@ push_span (TscopeSpans *s,
   if (i == *cap)
     {
       *cap = _tscope_next_cap (*cap);
-      GROW (s->start, *cap);
-      GROW (s->duration, *cap);
-      GROW (s->what, *cap);
+      GROW_COL (s->start, *cap);
+      GROW_COL (s->duration, *cap);
+      GROW_COL (s->what, *cap);
     }
   s->start[i] = start;
   s->duration[i] = (guint32) MIN (end - start, (gint64) G_MAXUINT32);
@@ -192,9 +192,9 @@ trim_spans (TscopeSpans *s,
 {
   if (s->n == cap)
     return;
-  SHRINK (s->start, s->n);
-  SHRINK (s->duration, s->n);
-  SHRINK (s->what, s->n);
+  SHRINK_COL (s->start, s->n);
+  SHRINK_COL (s->duration, s->n);
+  SHRINK_COL (s->what, s->n);
 }
 
 void

@@ -190,11 +190,11 @@ push_guest_span (Builder    *b,
   if (i == b->guest_cap)
     {
       b->guest_cap = _tscope_next_cap (b->guest_cap);
-      GROW (g->start, b->guest_cap);
-      GROW (g->end, b->guest_cap);
-      GROW (g->task, b->guest_cap);
-      GROW (g->cpu, b->guest_cap);
-      GROW (g->reason, b->guest_cap);
+      GROW_COL (g->start, b->guest_cap);
+      GROW_COL (g->end, b->guest_cap);
+      GROW_COL (g->task, b->guest_cap);
+      GROW_COL (g->cpu, b->guest_cap);
+      GROW_COL (g->reason, b->guest_cap);
     }
   g->start[i] = start;
   g->end[i] = end;
@@ -217,10 +217,10 @@ push_user_exit (Builder    *b,
   if (i == b->user_exits_cap)
     {
       b->user_exits_cap = _tscope_next_cap (b->user_exits_cap);
-      GROW (u->ts, b->user_exits_cap);
-      GROW (u->task, b->user_exits_cap);
-      GROW (u->cpu, b->user_exits_cap);
-      GROW (u->reason, b->user_exits_cap);
+      GROW_COL (u->ts, b->user_exits_cap);
+      GROW_COL (u->task, b->user_exits_cap);
+      GROW_COL (u->cpu, b->user_exits_cap);
+      GROW_COL (u->reason, b->user_exits_cap);
     }
   u->ts[i] = ts;
   u->task[i] = task;
@@ -332,10 +332,10 @@ _tscope_builder_print (Builder      *b,
   if (i == b->marks_cap)
     {
       b->marks_cap = _tscope_next_cap (b->marks_cap);
-      GROW (m->ts, b->marks_cap);
-      GROW (m->cpu, b->marks_cap);
-      GROW (m->task, b->marks_cap);
-      GROW (m->text, b->marks_cap);
+      GROW_COL (m->ts, b->marks_cap);
+      GROW_COL (m->cpu, b->marks_cap);
+      GROW_COL (m->task, b->marks_cap);
+      GROW_COL (m->text, b->marks_cap);
     }
   while (text && len > 0 && text[len - 1] == '\n')
     len--;
@@ -355,25 +355,25 @@ trim_columns (Builder *b)
 
   if (m->guest.n < b->guest_cap)
     {
-      SHRINK (m->guest.start, m->guest.n);
-      SHRINK (m->guest.end, m->guest.n);
-      SHRINK (m->guest.task, m->guest.n);
-      SHRINK (m->guest.cpu, m->guest.n);
-      SHRINK (m->guest.reason, m->guest.n);
+      SHRINK_COL (m->guest.start, m->guest.n);
+      SHRINK_COL (m->guest.end, m->guest.n);
+      SHRINK_COL (m->guest.task, m->guest.n);
+      SHRINK_COL (m->guest.cpu, m->guest.n);
+      SHRINK_COL (m->guest.reason, m->guest.n);
     }
   if (m->user_exits.n < b->user_exits_cap)
     {
-      SHRINK (m->user_exits.ts, m->user_exits.n);
-      SHRINK (m->user_exits.task, m->user_exits.n);
-      SHRINK (m->user_exits.cpu, m->user_exits.n);
-      SHRINK (m->user_exits.reason, m->user_exits.n);
+      SHRINK_COL (m->user_exits.ts, m->user_exits.n);
+      SHRINK_COL (m->user_exits.task, m->user_exits.n);
+      SHRINK_COL (m->user_exits.cpu, m->user_exits.n);
+      SHRINK_COL (m->user_exits.reason, m->user_exits.n);
     }
   if (m->marks.n < b->marks_cap)
     {
-      SHRINK (m->marks.ts, m->marks.n);
-      SHRINK (m->marks.cpu, m->marks.n);
-      SHRINK (m->marks.task, m->marks.n);
-      SHRINK (m->marks.text, m->marks.n);
+      SHRINK_COL (m->marks.ts, m->marks.n);
+      SHRINK_COL (m->marks.cpu, m->marks.n);
+      SHRINK_COL (m->marks.task, m->marks.n);
+      SHRINK_COL (m->marks.text, m->marks.n);
     }
 }
 

@@ -9,7 +9,7 @@
 
 #include <sys/mman.h>
 
-#include "tscope-model-private.h"
+#include "tscope-builder-private.h"
 
 /**
  * _tscope_model_init:
@@ -47,7 +47,7 @@ free_col (TscopeModel *model,
   const guint8 *p = column;
 
   if (model->cache_map == NULL || p < model->cache_map || p >= model->cache_map + model->cache_len)
-    g_free (column);
+    _tscope_spill_free (column);
 }
 
 static void

@@ -114,10 +114,10 @@ _tscope_builder_sys_span_op (Builder        *b,
   if (G_UNLIKELY (i == sb->cap))
     {
       sb->cap = _tscope_next_cap (sb->cap);
-      GROW (s->start, sb->cap);
-      GROW (s->duration, sb->cap);
-      GROW (s->task, sb->cap);
-      GROW (s->nr, sb->cap);
+      GROW_COL (s->start, sb->cap);
+      GROW_COL (s->duration, sb->cap);
+      GROW_COL (s->task, sb->cap);
+      GROW_COL (s->nr, sb->cap);
     }
   s->start[i] = op->ts;
   s->task[i] = _tscope_builder_task_of (b, op->a, op->ts, FALSE);
@@ -200,12 +200,12 @@ intern_stack (Builder       *b,
   if (st->n + 1 >= b->stacks_cap)
     {
       b->stacks_cap = _tscope_next_cap (b->stacks_cap);
-      GROW (st->offset, b->stacks_cap);
+      GROW_COL (st->offset, b->stacks_cap);
     }
   if (b->stack_addrs_n + n > b->stack_addrs_cap)
     {
       b->stack_addrs_cap = MAX (_tscope_next_cap (b->stack_addrs_cap), b->stack_addrs_n + n);
-      GROW (st->addrs, b->stack_addrs_cap);
+      GROW_COL (st->addrs, b->stack_addrs_cap);
     }
   if (st->n == 0)
     st->offset[0] = 0;
@@ -261,10 +261,10 @@ _tscope_builder_kernel_stack (Builder      *b,
 static void
 clear_sys (SysBuild *sb)
 {
-  g_free (sb->s.start);
-  g_free (sb->s.duration);
-  g_free (sb->s.task);
-  g_free (sb->s.nr);
+  _tscope_spill_free (sb->s.start);
+  _tscope_spill_free (sb->s.duration);
+  _tscope_spill_free (sb->s.task);
+  _tscope_spill_free (sb->s.nr);
   g_clear_pointer (&sb->side, g_hash_table_unref);
   memset (sb, 0, sizeof *sb);
 }
@@ -289,10 +289,10 @@ _tscope_builder_finish_syscalls (Builder *b)
     if (b->sys_open[i].open & (1u << src))
       m->syscalls_unmatched++;
   m->syscalls = sb->s;
-  SHRINK (m->syscalls.start, m->syscalls.n);
-  SHRINK (m->syscalls.duration, m->syscalls.n);
-  SHRINK (m->syscalls.task, m->syscalls.n);
-  SHRINK (m->syscalls.nr, m->syscalls.n);
+  SHRINK_COL (m->syscalls.start, m->syscalls.n);
+  SHRINK_COL (m->syscalls.duration, m->syscalls.n);
+  SHRINK_COL (m->syscalls.task, m->syscalls.n);
+  SHRINK_COL (m->syscalls.nr, m->syscalls.n);
   m->syscall_side = g_steal_pointer (&sb->side);
   memset (sb, 0, sizeof *sb);
   clear_sys (&b->sys[src ^ 1]);
@@ -300,19 +300,19 @@ _tscope_builder_finish_syscalls (Builder *b)
   for (guint i = 0; i < m->blocked.n; i++)
     if (m->blocked.end[i] < 0)
       m->blocked_unended++;
-  SHRINK (m->blocked.start, m->blocked.n);
-  SHRINK (m->blocked.end, m->blocked.n);
-  SHRINK (m->blocked.task, m->blocked.n);
-  SHRINK (m->blocked.stack, m->blocked.n);
-  SHRINK (m->blocked.state, m->blocked.n);
+  SHRINK_COL (m->blocked.start, m->blocked.n);
+  SHRINK_COL (m->blocked.end, m->blocked.n);
+  SHRINK_COL (m->blocked.task, m->blocked.n);
+  SHRINK_COL (m->blocked.stack, m->blocked.n);
+  SHRINK_COL (m->blocked.state, m->blocked.n);
   if (m->stacks.n == 0)
     {
       /* offset[] always has n + 1 entries */
-      GROW (m->stacks.offset, 1);
+      GROW_COL (m->stacks.offset, 1);
       m->stacks.offset[0] = 0;
     }
-  SHRINK (m->stacks.offset, m->stacks.n + 1);
-  SHRINK (m->stacks.addrs, b->stack_addrs_n);
+  SHRINK_COL (m->stacks.offset, m->stacks.n + 1);
+  SHRINK_COL (m->stacks.addrs, b->stack_addrs_n);
 }
 
 /**

@@ -49,9 +49,9 @@ push_interval (Builder *b,
   if (G_UNLIKELY (i == c->iv_cap))
     {
       c->iv_cap = _tscope_next_cap (c->iv_cap);
-      GROW (iv->start, c->iv_cap);
-      GROW (iv->task, c->iv_cap);
-      GROW (iv->state, c->iv_cap);
+      GROW_COL (iv->start, c->iv_cap);
+      GROW_COL (iv->task, c->iv_cap);
+      GROW_COL (iv->state, c->iv_cap);
     }
   iv->start[i] = start;
   iv->task[i] = task;
@@ -110,11 +110,11 @@ begin_blocked (Builder *b,
   if (G_UNLIKELY (i == b->blocked_cap))
     {
       b->blocked_cap = _tscope_next_cap (b->blocked_cap);
-      GROW (bl->start, b->blocked_cap);
-      GROW (bl->end, b->blocked_cap);
-      GROW (bl->task, b->blocked_cap);
-      GROW (bl->stack, b->blocked_cap);
-      GROW (bl->state, b->blocked_cap);
+      GROW_COL (bl->start, b->blocked_cap);
+      GROW_COL (bl->end, b->blocked_cap);
+      GROW_COL (bl->task, b->blocked_cap);
+      GROW_COL (bl->stack, b->blocked_cap);
+      GROW_COL (bl->state, b->blocked_cap);
     }
   bl->start[i] = ts;
   bl->end[i] = -1;
@@ -171,12 +171,12 @@ start_wakeup (Builder          *b,
   if (G_UNLIKELY (i == b->wk_cap))
     {
       b->wk_cap = _tscope_next_cap (b->wk_cap);
-      GROW (w->run, b->wk_cap);
-      GROW (w->latency, b->wk_cap);
-      GROW (w->waker, b->wk_cap);
-      GROW (w->waker_cpu, b->wk_cap);
-      GROW (w->target_cpu, b->wk_cap);
-      GROW (w->kind, b->wk_cap);
+      GROW_COL (w->run, b->wk_cap);
+      GROW_COL (w->latency, b->wk_cap);
+      GROW_COL (w->waker, b->wk_cap);
+      GROW_COL (w->waker_cpu, b->wk_cap);
+      GROW_COL (w->target_cpu, b->wk_cap);
+      GROW_COL (w->kind, b->wk_cap);
       GROW (b->wk_switch_cpu, b->wk_cap);
     }
   waker = _tscope_builder_task_of (b, waker_pid, ts, FALSE);
@@ -351,10 +351,10 @@ on_migrate (Builder        *b,
   if (i == b->mig_cap)
     {
       b->mig_cap = _tscope_next_cap (b->mig_cap);
-      GROW (m->ts, b->mig_cap);
-      GROW (m->task, b->mig_cap);
-      GROW (m->orig_cpu, b->mig_cap);
-      GROW (m->dest_cpu, b->mig_cap);
+      GROW_COL (m->ts, b->mig_cap);
+      GROW_COL (m->task, b->mig_cap);
+      GROW_COL (m->orig_cpu, b->mig_cap);
+      GROW_COL (m->dest_cpu, b->mig_cap);
     }
   m->ts[i] = op->ts;
   m->task[i] = task;
@@ -616,9 +616,9 @@ finish_intervals (Builder *b)
 
       if (iv->first_is_partial && iv->n > 0)
         iv->start[0] = m->first_ts;
-      SHRINK (iv->start, iv->n);
-      SHRINK (iv->task, iv->n);
-      SHRINK (iv->state, iv->n);
+      SHRINK_COL (iv->start, iv->n);
+      SHRINK_COL (iv->task, iv->n);
+      SHRINK_COL (iv->state, iv->n);
       m->cpu_run_base[c] = (guint32) total;
       total += iv->n;
       /* on_switch() counted the intervals that a switch ended, but for a
@@ -691,12 +691,12 @@ finish_wakeups (Builder *b)
   for (guint i = 0; i < w->n; i++)
     if (w->run[i] != TSCOPE_NO_INDEX)
       w->run[i] += b->m->cpu_run_base[b->wk_switch_cpu[i]];
-  SHRINK (w->run, w->n);
-  SHRINK (w->latency, w->n);
-  SHRINK (w->waker, w->n);
-  SHRINK (w->waker_cpu, w->n);
-  SHRINK (w->target_cpu, w->n);
-  SHRINK (w->kind, w->n);
+  SHRINK_COL (w->run, w->n);
+  SHRINK_COL (w->latency, w->n);
+  SHRINK_COL (w->waker, w->n);
+  SHRINK_COL (w->waker_cpu, w->n);
+  SHRINK_COL (w->target_cpu, w->n);
+  SHRINK_COL (w->kind, w->n);
 }
 
 static void
@@ -706,10 +706,10 @@ finish_migrations (Builder *b)
 
   if (m->n == b->mig_cap)
     return;
-  SHRINK (m->ts, m->n);
-  SHRINK (m->task, m->n);
-  SHRINK (m->orig_cpu, m->n);
-  SHRINK (m->dest_cpu, m->n);
+  SHRINK_COL (m->ts, m->n);
+  SHRINK_COL (m->task, m->n);
+  SHRINK_COL (m->orig_cpu, m->n);
+  SHRINK_COL (m->dest_cpu, m->n);
 }
 
 /**

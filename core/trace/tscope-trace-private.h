@@ -42,6 +42,7 @@ struct _TscopeTrace
   char               *cache_path;       /* the model cache file read or written, or NULL */
   char               *cache_note;       /* why one was not used or written, or NULL */
   gboolean            cache_read;
+  guint64             spilled_bytes;    /* model columns built file-backed */
   gboolean            cache_writing;    /* under tscope-trace.c's writes_lock */
 };
 

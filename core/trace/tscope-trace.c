@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "tscope-error.h"
+#include "tscope-builder-private.h"
 #include "tscope-model-cache-private.h"
 #include "tscope-trace-private.h"
 #include "tscope-limits.h"
@@ -279,6 +280,25 @@ wait_cache_write (TscopeTrace *self)
   g_mutex_unlock (&writes_lock);
 }
 
+/* What the models of @buffer will take, roughly: a quarter of its
+ * records' bytes (10-12 bytes an event of 40-60), uncompressed. */
+static guint64
+model_estimate (const TscopeBuffer *buffer)
+{
+  guint64 raw = 0;
+
+  for (guint c = 0; c < buffer->n_cpus; c++)
+    {
+      const TscopeCpuData *d = &buffer->cpus[c];
+
+      if (d->n_chunks == 0)
+        raw += d->size;
+      for (guint k = 0; k < d->n_chunks; k++)
+        raw += d->chunks[k].usize;
+    }
+  return raw / 4;
+}
+
 typedef struct
 {
   const TscopeFile *file;
@@ -318,6 +338,9 @@ tscope_trace_load (const char               *path,
   TscopeCacheKey key = { 0 };
   KeyJob key_job;
   GThread *keyer = NULL;
+  gboolean spilling;
+  gboolean built;
+  guint64 spilled_before;
   gboolean cache;
   gint64 t0 = g_get_monotonic_time ();
   gint64 t1;
@@ -381,7 +404,17 @@ tscope_trace_load (const char               *path,
     .n_threads = options ? options->n_threads : 0,
     .blocked = wants_blocked (self->tep),
   };
-  if (!load_models (self, &source, error))
+  spilling = _tscope_spill_begin (model_estimate (selected_buffer (self)));
+  spilled_before = _tscope_spill_bytes ();
+  built = load_models (self, &source, error);
+  if (spilling)
+    {
+      guint64 now = _tscope_spill_bytes ();
+
+      self->spilled_bytes = now > spilled_before ? now - spilled_before : 0;
+      _tscope_spill_end ();
+    }
+  if (!built)
     {
       /* a file cut while we read it: that is the error, not what it left */
       if (!_tscope_file_check_intact (self->file, NULL))
@@ -414,6 +447,20 @@ loaded:
   g_debug ("%s: container %.1f ms, formats %.1f ms, models %.1f ms", path, (t1 - t0) / 1e3,
            (t2 - t1) / 1e3, (g_get_monotonic_time () - t2) / 1e3);
   return g_steal_pointer (&self);
+}
+
+/**
+ * tscope_trace_get_spilled_bytes:
+ *
+ * Returns: the bytes of model columns the load built in file-backed memory
+ *   (a trace whose model did not fit in the memory left; see
+ *   docs/scale.md), 0 when they are on the heap or mapped from the cache
+ */
+guint64
+tscope_trace_get_spilled_bytes (TscopeTrace *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), 0);
+  return self->spilled_bytes;
 }
 
 /**

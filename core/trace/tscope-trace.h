@@ -48,6 +48,7 @@ TscopeTime     tscope_trace_get_first_ts        (TscopeTrace *self);
 TscopeTime     tscope_trace_get_last_ts         (TscopeTrace *self);
 double         tscope_trace_get_load_seconds    (TscopeTrace *self);
 gsize          tscope_trace_get_model_bytes     (TscopeTrace *self);
+guint64        tscope_trace_get_spilled_bytes   (TscopeTrace *self);
 guint64        tscope_trace_get_bad_pages       (TscopeTrace *self);
 const char    *tscope_trace_get_warning         (TscopeTrace *self);
 gboolean       tscope_trace_check_file          (TscopeTrace *self,

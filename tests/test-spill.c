@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * Model columns in file-backed memory (core/models/tscope-model-spill.c):
+ * threads grow and shrink columns at once, as the reader and the builder
+ * of a load do, and every byte written stays; a column freed goes.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "tscope-builder-private.h"
+#include "tscope-test-util.h"
+#include "tscope-trace.h"
+
+#define N_THREADS 4
+#define N_COLUMNS 24
+#define ROUNDS    3
+
+static gpointer
+grow_columns (gpointer data)
+{
+  guint seed = GPOINTER_TO_UINT (data);
+  guint32 *cols[N_COLUMNS] = { NULL };
+  guint caps[N_COLUMNS] = { 0 };
+  guint ns[N_COLUMNS] = { 0 };
+  GRand *rand = g_rand_new_with_seed (seed);
+
+  for (guint round = 0; round < ROUNDS; round++)
+    {
+      /* grown by doubling, in turns, each value its column and place */
+      for (guint step = 0; step < 2000; step++)
+        {
+          guint c = (guint) g_rand_int_range (rand, 0, N_COLUMNS);
+
+          for (guint k = 0; k < 64; k++)
+            {
+              if (ns[c] == caps[c])
+                {
+                  caps[c] = caps[c] ? caps[c] * 2 : 256;
+                  GROW_COL (cols[c], caps[c]);
+                }
+              cols[c][ns[c]] = seed << 24 | c << 16 | (ns[c] & 0xffff);
+              ns[c]++;
+            }
+        }
+      for (guint c = 0; c < N_COLUMNS; c++)
+        {
+          SHRINK_COL (cols[c], ns[c]);
+          caps[c] = MAX (ns[c], 1);
+          for (guint i = 0; i < ns[c]; i++)
+            if (cols[c][i] != (seed << 24 | c << 16 | (i & 0xffff)))
+              g_error ("thread %u column %u [%u]: %08x", seed, c, i, cols[c][i]);
+        }
+      /* half of them freed and made again */
+      for (guint c = 0; c < N_COLUMNS; c += 2)
+        {
+          _tscope_spill_free (cols[c]);
+          cols[c] = NULL;
+          caps[c] = ns[c] = 0;
+        }
+    }
+  for (guint c = 0; c < N_COLUMNS; c++)
+    _tscope_spill_free (cols[c]);
+  g_rand_free (rand);
+  return NULL;
+}
+
+static void
+test_threads (void)
+{
+  GThread *threads[N_THREADS];
+
+  g_assert_true (_tscope_spill_begin (0));
+  for (guint t = 0; t < N_THREADS; t++)
+    threads[t] = g_thread_new ("grow", grow_columns, GUINT_TO_POINTER (t + 1));
+  for (guint t = 0; t < N_THREADS; t++)
+    g_thread_join (threads[t]);
+  _tscope_spill_end ();
+  g_assert_cmpuint (_tscope_spill_bytes (), ==, 0);
+}
+
+/* A load that spills answers as one that does not. */
+static void
+test_load (void)
+{
+  const char *names[] = { "sched", "kvm", "stacks" };
+
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    {
+      g_autofree char *path = tscope_test_data (names[k], ".dat");
+      TscopeLoadOptions options = { .no_cache = TRUE };
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TscopeTrace) trace = tscope_trace_load (path, &options, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (tscope_trace_get_spilled_bytes (trace), >, 0);
+      g_assert_cmpuint (_tscope_spill_bytes (), >=, tscope_trace_get_spilled_bytes (trace));
+    }
+  g_assert_cmpuint (_tscope_spill_bytes (), ==, 0);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tscope-spill-XXXXXX", NULL);
+  int ret;
+
+  /* every column spilled, in a directory of the test's own */
+  g_setenv ("TRACESCOPE_SPILL", "always", TRUE);
+  g_setenv ("TRACESCOPE_SPILL_MIN", "1", TRUE);
+  g_setenv ("TRACESCOPE_CACHE_DIR", dir, TRUE);
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/spill/threads", test_threads);
+  g_test_add_func ("/spill/load", test_load);
+  ret = g_test_run ();
+  g_rmdir (dir);
+  return ret;
+}
