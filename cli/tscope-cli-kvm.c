@@ -27,10 +27,15 @@ report_span (const TscopeVcpuReport *r)
 }
 
 static const TscopeVcpuSpan *
-span_at (const TscopeVcpuReport *r,
-         guint                   i)
+longest_exit (const TscopeVcpuReport *r)
 {
-  return i < r->spans->len ? &g_array_index (r->spans, TscopeVcpuSpan, i) : NULL;
+  return r->longest_exit < r->n_spans ? &r->longest_exit_span : NULL;
+}
+
+static const TscopeVcpuSpan *
+longest_runnable (const TscopeVcpuReport *r)
+{
+  return r->longest_runnable < r->n_spans ? &r->longest_runnable_span : NULL;
 }
 
 /* ---- text ---- */
@@ -78,8 +83,8 @@ static void
 print_longest (TscopeTrace            *trace,
                const TscopeVcpuReport *r)
 {
-  const TscopeVcpuSpan *e = span_at (r, r->longest_exit);
-  const TscopeVcpuSpan *w = span_at (r, r->longest_runnable);
+  const TscopeVcpuSpan *e = longest_exit (r);
+  const TscopeVcpuSpan *w = longest_runnable (r);
 
   if (e)
     {
@@ -256,7 +261,7 @@ vcpu_json (TscopeTrace            *trace,
   json_object *cpus = json_object_new_array ();
   json_object *ids = json_object_new_array ();
   json_object *longest;
-  const TscopeVcpuSpan *e = span_at (r, r->longest_exit);
+  const TscopeVcpuSpan *e = longest_exit (r);
   gint number = tscope_vcpu_number (trace, vcpu);
 
   json_object_object_add (o, "pid", json_object_new_int (t->pid));
@@ -296,7 +301,7 @@ vcpu_json (TscopeTrace            *trace,
     json_object_object_add (longest, "reason",
                             json_object_new_string (tscope_trace_get_kvm_reason_name (trace, e->reason)));
   json_object_object_add (o, "longest_exit", longest);
-  e = span_at (r, r->longest_runnable);
+  e = longest_runnable (r);
   json_object_object_add (o, "longest_runnable", span_json (e, e ? e->end : 0));
   return o;
 }

@@ -291,16 +291,16 @@ tscope_vcpu_panel_jump (TscopeVcpuPanel *self,
 
   if (r == NULL)
     return FALSE;
-  if (g_str_equal (what, "exit") && r->longest_exit < r->spans->len)
+  if (g_str_equal (what, "exit") && r->longest_exit < r->n_spans)
     {
-      TscopeTime begin = g_array_index (r->spans, TscopeVcpuSpan, r->longest_exit).begin;
+      TscopeTime begin = r->longest_exit_span.begin;
 
       show_span (self, begin, begin + r->longest_exit_ns);
       return TRUE;
     }
-  if (g_str_equal (what, "runnable") && r->longest_runnable < r->spans->len)
+  if (g_str_equal (what, "runnable") && r->longest_runnable < r->n_spans)
     {
-      const TscopeVcpuSpan *s = &g_array_index (r->spans, TscopeVcpuSpan, r->longest_runnable);
+      const TscopeVcpuSpan *s = &r->longest_runnable_span;
 
       show_span (self, s->begin, s->end);
       return TRUE;

@@ -2733,7 +2733,7 @@ test_vcpu_panel (void)
   g_assert_nonnull (strstr (tscope_vcpu_panel_get_text (panel), "runnable"));
   g_assert_true (tscope_vcpu_panel_jump (panel, "exit"));
   spin_frames (2);
-  longest = &g_array_index (r->spans, TscopeVcpuSpan, r->longest_exit);
+  longest = &r->longest_exit_span;
   sel = tscope_session_get_selection (session);
   view = tscope_session_get_view (session);
   g_assert_cmpint (sel.begin, ==, longest->begin);

@@ -49,26 +49,75 @@ find_vcpu (TscopeTrace *trace,
   g_assert_not_reached ();
 }
 
-/* Spans in order, not overlapping, adding up to the state totals. */
+/* The whole timeline of @vcpu, as the report walked it. */
+static GArray *
+all_spans (TscopeTrace *trace,
+           guint        vcpu)
+{
+  g_autoptr(TscopeVcpuTimeline) tl = tscope_vcpu_timeline_new (trace, vcpu);
+  GArray *spans = g_array_new (FALSE, FALSE, sizeof (TscopeVcpuSpan));
+
+  tscope_vcpu_timeline_spans (tl, G_MININT64, G_MAXINT64, spans);
+  return spans;
+}
+
 static void
-check_spans (const TscopeVcpuReport *r)
+assert_span_eq (const TscopeVcpuSpan *x,
+                const TscopeVcpuSpan *want)
+{
+  g_assert_cmpint (x->begin, ==, want->begin);
+  g_assert_cmpint (x->end, ==, want->end);
+  g_assert_cmpuint (x->state, ==, want->state);
+  g_assert_cmpuint (x->cpu, ==, want->cpu);
+  g_assert_cmpuint (x->reason, ==, want->reason);
+}
+
+/* Spans in order, not overlapping, adding up to the state totals; the
+ * report's longest exit and longest runnable are the spans at their
+ * indexes, and are the longest. */
+static void
+check_spans (TscopeTrace            *trace,
+             const TscopeVcpuReport *r)
 {
   TscopeTime sum[TSCOPE_VCPU_N_STATES] = { 0 };
+  g_autoptr(GArray) spans = all_spans (trace, r->vcpu);
+  TscopeTime longest_runnable = -1;
 
-  for (guint i = 0; i < r->spans->len; i++)
+  g_assert_cmpuint (r->n_spans, ==, spans->len);
+  if (r->longest_exit != G_MAXUINT)
     {
-      const TscopeVcpuSpan *s = &g_array_index (r->spans, TscopeVcpuSpan, i);
+      g_assert_cmpuint (r->longest_exit, <, spans->len);
+      g_assert_cmpuint (r->longest_exit, >, 0);
+      assert_span_eq (&r->longest_exit_span, &g_array_index (spans, TscopeVcpuSpan, r->longest_exit));
+      /* it begins where the guest span before it ended */
+      g_assert_cmpint (r->longest_exit_span.begin, ==,
+                       g_array_index (spans, TscopeVcpuSpan, r->longest_exit - 1).end);
+    }
+  if (r->longest_runnable != G_MAXUINT)
+    {
+      g_assert_cmpuint (r->longest_runnable, <, spans->len);
+      assert_span_eq (&r->longest_runnable_span, &g_array_index (spans, TscopeVcpuSpan, r->longest_runnable));
+    }
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const TscopeVcpuSpan *s = &g_array_index (spans, TscopeVcpuSpan, i);
 
       g_assert_cmpint (s->end, >, s->begin);
       g_assert_cmpuint (s->state, <, TSCOPE_VCPU_N_STATES);
+      if (s->state == TSCOPE_VCPU_RUNNABLE)
+        longest_runnable = MAX (longest_runnable, s->end - s->begin);
       if (i > 0)
-        g_assert_cmpint (s->begin, >=, g_array_index (r->spans, TscopeVcpuSpan, i - 1).end);
+        g_assert_cmpint (s->begin, >=, g_array_index (spans, TscopeVcpuSpan, i - 1).end);
       if (s->state == TSCOPE_VCPU_GUEST || s->state == TSCOPE_VCPU_EXIT || s->state == TSCOPE_VCPU_USER)
         g_assert_cmpuint (s->cpu, !=, TSCOPE_VCPU_NO_CPU);
       sum[s->state] += s->end - s->begin;
     }
   for (guint s = 0; s < TSCOPE_VCPU_N_STATES; s++)
     g_assert_cmpint (sum[s], ==, r->state_ns[s]);
+  if (longest_runnable >= 0)
+    g_assert_cmpint (r->longest_runnable_span.end - r->longest_runnable_span.begin, ==, longest_runnable);
+  else
+    g_assert_cmpuint (r->longest_runnable, ==, G_MAXUINT);
 }
 
 /* Every count of the oracle's kvm section, and the reasons' counts. */
@@ -87,7 +136,7 @@ check_oracle (TscopeTrace *trace,
       json_object *x;
       guint total = 0;
 
-      check_spans (r);
+      check_spans (trace, r);
       g_assert_true (json_object_object_get_ex (o, "guest_ns", &x));
       g_assert_cmpint (v->guest_ns, ==, json_object_get_int64 (x));
       g_assert_true (json_object_object_get_ex (o, "exit_reasons", &x));
@@ -139,8 +188,9 @@ test_kvm_guest (void)
                           + r->state_ns[TSCOPE_VCPU_USER];
       TscopeTime open = 0;
       TscopeTime cpus = 0;
-      const TscopeVcpuSpan *first = &g_array_index (r->spans, TscopeVcpuSpan, 0);
-      const TscopeVcpuSpan *last = &g_array_index (r->spans, TscopeVcpuSpan, r->spans->len - 1);
+      g_autoptr(GArray) spans = all_spans (trace, i);
+      const TscopeVcpuSpan *first = &g_array_index (spans, TscopeVcpuSpan, 0);
+      const TscopeVcpuSpan *last = &g_array_index (spans, TscopeVcpuSpan, spans->len - 1);
 
       g_assert_cmpint (on_cpu, ==, t->run_ns);
       for (guint c = 0; c < r->cpus->len; c++)
@@ -168,10 +218,10 @@ test_kvm_guest (void)
       g_assert_cmpint (r->state_ns[TSCOPE_VCPU_RUNNABLE], >, 0);
       g_assert_cmpint (r->state_ns[TSCOPE_VCPU_USER], >, 0);
       g_assert_cmpuint (r->wakeups.count, >, 0);
-      g_assert_cmpuint (r->longest_exit, <, r->spans->len);
-      g_assert_cmpuint (r->longest_runnable, <, r->spans->len);
-      g_assert_cmpint (g_array_index (r->spans, TscopeVcpuSpan, r->longest_runnable).state, ==,
-                       TSCOPE_VCPU_RUNNABLE);
+      check_spans (trace, r);
+      g_assert_cmpuint (r->longest_exit, <, spans->len);
+      g_assert_cmpuint (r->longest_runnable, <, spans->len);
+      g_assert_cmpint (r->longest_runnable_span.state, ==, TSCOPE_VCPU_RUNNABLE);
     }
   /* CPU 0/KVM is in guest mode again at the end (README) */
   g_assert_cmpint (tscope_trace_get_vcpu (trace, find_vcpu (trace, 3519))->open_entry, >=, 0);
@@ -192,7 +242,7 @@ test_windows (void)
 
       for (guint i = 0; i < tscope_trace_get_n_vcpus (trace); i++)
         {
-          g_autoptr(TscopeVcpuReport) r = tscope_vcpu_report_new (trace, i);
+          g_autoptr(GArray) all = all_spans (trace, i);
           g_autoptr(TscopeVcpuTimeline) tl = tscope_vcpu_timeline_new (trace, i);
 
           for (guint k = 0; k < 40; k++)
@@ -203,9 +253,9 @@ test_windows (void)
               guint j = 0;
 
               tscope_vcpu_timeline_spans (tl, a, b, got);
-              for (guint s = 0; s < r->spans->len; s++)
+              for (guint s = 0; s < all->len; s++)
                 {
-                  const TscopeVcpuSpan *want = &g_array_index (r->spans, TscopeVcpuSpan, s);
+                  const TscopeVcpuSpan *want = &g_array_index (all, TscopeVcpuSpan, s);
 
                   if (want->end <= a || want->begin >= b)
                     continue;
@@ -234,9 +284,9 @@ test_windows (void)
                 /* empty stretches (entry and exit at one time) are counted, not drawn */
                 g_assert_cmpuint (tscope_vcpu_timeline_count (tl, a, b), <=, guest + guest / 20 + 2);
                 /* the span at a point is the one of the whole list */
-                for (guint s = 0; s < r->spans->len && !known; s++)
+                for (guint s = 0; s < all->len && !known; s++)
                   {
-                    const TscopeVcpuSpan *want = &g_array_index (r->spans, TscopeVcpuSpan, s);
+                    const TscopeVcpuSpan *want = &g_array_index (all, TscopeVcpuSpan, s);
 
                     if (want->begin <= a && a < want->end)
                       {
@@ -287,14 +337,15 @@ test_public_host (void)
   for (guint i = 0; i < tscope_trace_get_n_vcpus (trace); i++)
     {
       g_autoptr(TscopeVcpuReport) r = tscope_vcpu_report_new (trace, i);
+      g_autoptr(GArray) spans = all_spans (trace, i);
 
       /* nothing is known of runnable time without sched_switch */
       g_assert_cmpint (r->state_ns[TSCOPE_VCPU_RUNNABLE], ==, 0);
       g_assert_cmpint (r->state_ns[TSCOPE_VCPU_USER], ==, 0);
       /* every host stretch after HLT is halted, the others exit handling */
-      for (guint s = 0; s < r->spans->len; s++)
+      for (guint s = 0; s < spans->len; s++)
         {
-          const TscopeVcpuSpan *x = &g_array_index (r->spans, TscopeVcpuSpan, s);
+          const TscopeVcpuSpan *x = &g_array_index (spans, TscopeVcpuSpan, s);
 
           if (x->state == TSCOPE_VCPU_SLEEPING)
             g_assert_cmpstr (tscope_trace_get_kvm_reason_name (trace, x->reason), ==, "HLT");
@@ -520,7 +571,7 @@ test_columns (void)
       for (guint i = 0; i < tscope_trace_get_n_vcpus (trace); i++)
         {
           g_autoptr(TscopeVcpuTimeline) tl = tscope_vcpu_timeline_new (trace, i);
-          g_autoptr(TscopeVcpuReport) r = tscope_vcpu_report_new (trace, i);
+          g_autoptr(GArray) all = all_spans (trace, i);
           static const TscopeTime widths[] = { 0, 20, 500, 20000, 2000000, 200000000 };
 
           for (guint z = 0; z < G_N_ELEMENTS (widths); z++)
@@ -530,7 +581,7 @@ test_columns (void)
                 TscopeTime w = z == 0 ? len : z < 3 ? len / widths[z] : 100000000000 / widths[z];
                 TscopeTime a = first + (TscopeTime) (g_rand_double (rand) * (double) MAX (len - w, 1));
 
-                inside += check_columns (tl, r->spans, z == 0 ? first : a, (z == 0 ? first : a) + MAX (w, 1), 1000);
+                inside += check_columns (tl, all, z == 0 ? first : a, (z == 0 ? first : a) + MAX (w, 1), 1000);
               }
         }
       g_test_message ("%s: %u columns inside one span", names[n], inside);
@@ -548,12 +599,12 @@ test_columns_outlier (void)
 
   for (guint i = 0; i < tscope_trace_get_n_vcpus (trace) && !found; i++)
     {
-      g_autoptr(TscopeVcpuReport) r = tscope_vcpu_report_new (trace, i);
+      g_autoptr(GArray) all = all_spans (trace, i);
       g_autoptr(TscopeVcpuTimeline) tl = tscope_vcpu_timeline_new (trace, i);
 
-      for (guint s = 1; s + 1 < r->spans->len && !found; s++)
+      for (guint s = 1; s + 1 < all->len && !found; s++)
         {
-          const TscopeVcpuSpan *x = &g_array_index (r->spans, TscopeVcpuSpan, s);
+          const TscopeVcpuSpan *x = &g_array_index (all, TscopeVcpuSpan, s);
           TscopeTime d = x->end - x->begin;
           TscopeTime a = x->begin - 2 * d;
           TscopeTime b = x->begin + 2 * d;
@@ -563,8 +614,8 @@ test_columns_outlier (void)
           gboolean present;
           g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (TscopeVcpuSpan));
 
-          if (x->state != TSCOPE_VCPU_EXIT || g_array_index (r->spans, TscopeVcpuSpan, s - 1).state != TSCOPE_VCPU_GUEST
-              || g_array_index (r->spans, TscopeVcpuSpan, s + 1).state != TSCOPE_VCPU_GUEST || d < 100)
+          if (x->state != TSCOPE_VCPU_EXIT || g_array_index (all, TscopeVcpuSpan, s - 1).state != TSCOPE_VCPU_GUEST
+              || g_array_index (all, TscopeVcpuSpan, s + 1).state != TSCOPE_VCPU_GUEST || d < 100)
             continue;
           /* no host period of this trace is more than one span: no sched_switch */
           tscope_vcpu_timeline_spans (tl, a, b, spans);
@@ -616,17 +667,13 @@ test_reports_at_once (void)
 
           g_assert_true ((some->pdata[v] != NULL) == odd[v]);
           g_assert_cmpmem (r->state_ns, sizeof r->state_ns, one->state_ns, sizeof one->state_ns);
-          g_assert_cmpuint (r->spans->len, ==, one->spans->len);
-          for (guint k = 0; k < r->spans->len; k++)
-            {
-              const TscopeVcpuSpan *x = &g_array_index (r->spans, TscopeVcpuSpan, k);
-              const TscopeVcpuSpan *y = &g_array_index (one->spans, TscopeVcpuSpan, k);
-
-              g_assert_true (x->begin == y->begin && x->end == y->end && x->state == y->state && x->cpu == y->cpu
-                             && x->reason == y->reason);
-            }
+          g_assert_cmpuint (r->n_spans, ==, one->n_spans);
+          check_spans (trace, r);
           g_assert_cmpuint (r->exits->len, ==, one->exits->len);
           g_assert_cmpuint (r->longest_exit, ==, one->longest_exit);
+          assert_span_eq (&r->longest_exit_span, &one->longest_exit_span);
+          g_assert_cmpuint (r->longest_runnable, ==, one->longest_runnable);
+          assert_span_eq (&r->longest_runnable_span, &one->longest_runnable_span);
           g_assert_cmpint (r->wakeups.count, ==, one->wakeups.count);
           g_assert_cmpint (r->wakeups.p99, ==, one->wakeups.p99);
         }

@@ -999,6 +999,7 @@ typedef struct
   gboolean          have_guest;
   TscopeVcpuSpan    last_guest;
   guint             last_guest_index;
+  TscopeVcpuSpan    after_guest;   /* the span after last_guest, once seen */
   guint             last_cpu;
   TscopeTime        longest_runnable_ns;
   GArray           *cpu_ns;      /* TscopeTime per host CPU */
@@ -1041,6 +1042,8 @@ tally_span (const TscopeVcpuSpan *s,
   TscopeVcpuReport *r = t->r;
   TscopeTime d = s->end - s->begin;
 
+  if (t->have_guest && t->n_spans == t->last_guest_index + 1)
+    t->after_guest = *s;
   r->state_ns[s->state] += d;
   if (s->cpu != TSCOPE_VCPU_NO_CPU)
     {
@@ -1063,6 +1066,8 @@ tally_span (const TscopeVcpuSpan *s,
             {
               r->longest_exit = t->last_guest_index + 1;
               r->longest_exit_ns = ns;
+              /* that span is seen: this one, or one between */
+              r->longest_exit_span = t->n_spans == r->longest_exit ? *s : t->after_guest;
             }
         }
       t->have_guest = TRUE;
@@ -1072,10 +1077,11 @@ tally_span (const TscopeVcpuSpan *s,
   else if (s->state == TSCOPE_VCPU_RUNNABLE && (r->longest_runnable == NONE || d > t->longest_runnable_ns))
     {
       r->longest_runnable = t->n_spans;
+      r->longest_runnable_span = *s;
       t->longest_runnable_ns = d;
     }
-  g_array_append_val (r->spans, *s);
   t->n_spans++;
+  r->n_spans = t->n_spans;
 }
 
 static gint
@@ -1205,11 +1211,10 @@ tscope_vcpu_report_new (TscopeTrace *trace,
   g_autoptr(GHashTable) exit_time = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   g_autoptr(GHashTable) user_time = NULL;
   TscopeVcpuReport *r = g_new0 (TscopeVcpuReport, 1);
-  Tally t = { r, exit_time, 0, FALSE, { 0 }, 0, NONE, 0, NULL };
+  Tally t = { r, exit_time, 0, FALSE, { 0 }, 0, { 0 }, NONE, 0, NULL };
 
   r->vcpu = vcpu;
   r->task = v->task;
-  r->spans = g_array_new (FALSE, FALSE, sizeof (TscopeVcpuSpan));
   r->longest_exit = NONE;
   r->longest_runnable = NONE;
   t.cpu_ns = g_array_new (FALSE, TRUE, sizeof (TscopeTime));
@@ -1278,7 +1283,6 @@ tscope_vcpu_report_free (TscopeVcpuReport *r)
 {
   if (r == NULL)
     return;
-  g_array_unref (r->spans);
   g_array_unref (r->exits);
   g_array_unref (r->user_exits);
   g_array_unref (r->cpus);

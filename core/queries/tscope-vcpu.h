@@ -62,7 +62,8 @@ typedef struct
 {
   guint                vcpu;       /* index for tscope_trace_get_vcpu() */
   guint32              task;
-  GArray              *spans;      /* TscopeVcpuSpan, in time order */
+  guint                n_spans;    /* of the whole timeline (tscope_vcpu_timeline_spans()
+                                      from G_MININT64 to G_MAXINT64 lists them) */
   TscopeTime           state_ns[TSCOPE_VCPU_N_STATES];
   GArray              *exits;      /* TscopeVcpuReason, most frequent first */
   GArray              *user_exits; /* TscopeVcpuReason, most frequent first */
@@ -74,7 +75,9 @@ typedef struct
   guint                longest_exit;     /* span index where the longest exit -> entry begins,
                                             or G_MAXUINT */
   TscopeTime           longest_exit_ns;
+  TscopeVcpuSpan       longest_exit_span;     /* the span at longest_exit */
   guint                longest_runnable; /* span index, or G_MAXUINT */
+  TscopeVcpuSpan       longest_runnable_span; /* the span at longest_runnable */
 } TscopeVcpuReport;
 
 /* A virtual machine: the vCPU threads of one qemu process. */
