@@ -407,14 +407,13 @@ _tscope_timeline_vcpu_timeline (TscopeTimeline *self,
   TscopeVcpuTimeline *tl;
 
   if (self->guest_index == NULL)
-    self->guest_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-                                               (GDestroyNotify) tscope_vcpu_timeline_free);
+    self->guest_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   tl = g_hash_table_lookup (self->guest_index, &key);
   if (tl != NULL || !tscope_trace_get_task (trace, task)->is_vcpu)
     return tl;
   for (guint i = 0; i < tscope_trace_get_n_vcpus (trace) && tl == NULL; i++)
     if (tscope_trace_get_vcpu (trace, i)->task == task)
-      tl = tscope_vcpu_timeline_new (trace, i);
+      tl = tscope_trace_get_vcpu_timeline (trace, i);
   if (tl != NULL)
     g_hash_table_insert (self->guest_index, g_memdup2 (&key, sizeof key), tl);
   return tl;

@@ -680,6 +680,89 @@ test_reports_at_once (void)
     }
 }
 
+/* The trace's own timelines, asked by two threads while a third prepares
+ * them, draw what timelines of one's own draw. */
+typedef struct
+{
+  TscopeTrace *trace;
+  guint        n_cols;
+  TscopeVcpuCell *cells;      /* [n_vcpus * 4 zooms * n_cols] */
+} SharedDraw;
+
+static void
+shared_draw (TscopeTrace    *trace,
+             gboolean        own,
+             guint           n_cols,
+             TscopeVcpuCell *cells)
+{
+  TscopeTime first = tscope_trace_get_first_ts (trace);
+  TscopeTime len = tscope_trace_get_last_ts (trace) + 1 - first;
+
+  for (guint v = 0; v < tscope_trace_get_n_vcpus (trace); v++)
+    {
+      TscopeVcpuTimeline *tl = own ? tscope_vcpu_timeline_new (trace, v) : tscope_trace_get_vcpu_timeline (trace, v);
+
+      for (guint z = 0; z < 4; z++)
+        {
+          TscopeTime w = MAX (len >> (3 * z), 1);
+          TscopeTime a = first + (len - w) / 2;
+
+          tscope_vcpu_timeline_columns (tl, a, a + w, n_cols, cells + ((gsize) v * 4 + z) * n_cols);
+        }
+      /* frees one's own; leaves the trace's own alone */
+      tscope_vcpu_timeline_free (tl);
+    }
+}
+
+static gpointer
+shared_draw_thread (gpointer data)
+{
+  SharedDraw *d = data;
+
+  shared_draw (d->trace, FALSE, d->n_cols, d->cells);
+  return NULL;
+}
+
+static gpointer
+shared_prepare_thread (gpointer data)
+{
+  tscope_view_prepare (data);
+  return NULL;
+}
+
+static void
+test_shared_timelines (void)
+{
+  static const char *const names[] = { "kvm", "public-kvm-host", "kvm-guest" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(TscopeTrace) trace = load (names[i]);
+      guint n = tscope_trace_get_n_vcpus (trace);
+      const guint n_cols = 1920;
+      gsize size = (gsize) n * 4 * n_cols * sizeof (TscopeVcpuCell);
+      g_autofree TscopeVcpuCell *want = g_malloc0 (size);
+      SharedDraw a = { trace, n_cols, g_malloc0 (size) };
+      SharedDraw b = { trace, n_cols, g_malloc0 (size) };
+      GThread *prep = g_thread_new ("prepare", shared_prepare_thread, trace);
+      GThread *ta = g_thread_new ("draw-a", shared_draw_thread, &a);
+      GThread *tb = g_thread_new ("draw-b", shared_draw_thread, &b);
+
+      shared_draw (trace, TRUE, n_cols, want);
+      g_thread_join (prep);
+      g_thread_join (ta);
+      g_thread_join (tb);
+      g_assert_cmpuint (n, >, 0);
+      g_assert_cmpmem (a.cells, size, want, size);
+      g_assert_cmpmem (b.cells, size, want, size);
+      /* one timeline per vCPU, the same whoever asks */
+      for (guint v = 0; v < n; v++)
+        g_assert_true (tscope_trace_get_vcpu_timeline (trace, v) == tscope_trace_get_vcpu_timeline (trace, v));
+      g_free (a.cells);
+      g_free (b.cells);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -693,5 +776,6 @@ main (int    argc,
   g_test_add_func ("/vcpu/columns", test_columns);
   g_test_add_func ("/vcpu/columns-outlier", test_columns_outlier);
   g_test_add_func ("/vcpu/reports-at-once", test_reports_at_once);
+  g_test_add_func ("/vcpu/shared-timelines", test_shared_timelines);
   return g_test_run ();
 }

@@ -31,7 +31,8 @@
 
 struct _TscopeVcpuTimeline
 {
-  TscopeTrace *trace;
+  TscopeTrace *trace;         /* a reference, unless the trace owns the timeline */
+  gboolean     shared;        /* the trace's own (tscope_trace_get_vcpu_timeline()) */
   guint        vcpu;
   guint32      task;
   gboolean     sched;         /* the task state model knows this thread */
@@ -44,8 +45,10 @@ struct _TscopeVcpuTimeline
   TscopeTime   life_end;
   const TscopeVcpu       *v;  /* borrowed from the trace */
   const TscopeGuestSpans *g;
-  /* the column index, built when a column first holds many elements */
-  gboolean     indexed;
+  /* the column index, built when a column first holds many elements
+   * (under index_lock; read once indexed is set) */
+  GMutex       index_lock;
+  gint         indexed;
   Mipmap       elements;      /* the longest element */
   guint32     *dur;           /* [e]: element e's duration, saturated */
   guint        n_blocks;
@@ -121,26 +124,22 @@ pre_begin (TscopeVcpuTimeline *tl,
   return MIN (tscope_trace_get_first_ts (tl->trace), v->first_exit);
 }
 
-/**
- * tscope_vcpu_timeline_new:
- * @vcpu: below tscope_trace_get_n_vcpus()
- *
- * Returns: (transfer full): @vcpu's timeline
- */
-TscopeVcpuTimeline *
-tscope_vcpu_timeline_new (TscopeTrace *trace,
-                          guint        vcpu)
+static TscopeVcpuTimeline *
+timeline_new (TscopeTrace *trace,
+              guint        vcpu,
+              gboolean     shared)
 {
   const TscopeGuestSpans *g = tscope_trace_get_guest_spans (trace);
   const TscopeVcpu *v;
   const TscopeTask *t;
   TscopeVcpuTimeline *tl;
 
-  g_return_val_if_fail (vcpu < tscope_trace_get_n_vcpus (trace), NULL);
   v = tscope_trace_get_vcpu (trace, vcpu);
   t = tscope_trace_get_task (trace, v->task);
   tl = g_new0 (TscopeVcpuTimeline, 1);
-  tl->trace = g_object_ref (trace);
+  tl->trace = shared ? trace : g_object_ref (trace);
+  tl->shared = shared;
+  g_mutex_init (&tl->index_lock);
   tl->vcpu = vcpu;
   tl->v = v;
   tl->g = g;
@@ -173,13 +172,72 @@ tscope_vcpu_timeline_new (TscopeTrace *trace,
 }
 
 /**
- * tscope_vcpu_timeline_free:
+ * tscope_vcpu_timeline_new:
+ * @vcpu: below tscope_trace_get_n_vcpus()
+ *
+ * Returns: (transfer full): @vcpu's timeline, of its own
+ */
+TscopeVcpuTimeline *
+tscope_vcpu_timeline_new (TscopeTrace *trace,
+                          guint        vcpu)
+{
+  g_return_val_if_fail (vcpu < tscope_trace_get_n_vcpus (trace), NULL);
+  return timeline_new (trace, vcpu, FALSE);
+}
+
+/**
+ * tscope_trace_get_vcpu_timeline:
+ * @vcpu: below tscope_trace_get_n_vcpus()
+ *
+ * The trace's own timeline of @vcpu, made on first use and kept as long as
+ * the trace: its column index is built once (tscope_view_prepare() builds
+ * it on a thread), and its queries may be called from several threads at
+ * once.
+ *
+ * Returns: (transfer none): @vcpu's timeline
+ */
+TscopeVcpuTimeline *
+tscope_trace_get_vcpu_timeline (TscopeTrace *trace,
+                                guint        vcpu)
+{
+  TscopeViewIndex *vi;
+  TscopeVcpuTimeline *tl;
+
+  g_return_val_if_fail (TSCOPE_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (vcpu < tscope_trace_get_n_vcpus (trace), NULL);
+  vi = _tscope_view_index (trace);
+  g_mutex_lock (&vi->vcpus_lock);
+  if (vi->vcpus == NULL)
+    {
+      vi->n_vcpus = tscope_trace_get_n_vcpus (trace);
+      vi->vcpus = g_new0 (TscopeVcpuTimeline *, vi->n_vcpus);
+    }
+  if (vi->vcpus[vcpu] == NULL)
+    vi->vcpus[vcpu] = timeline_new (trace, vcpu, TRUE);
+  tl = vi->vcpus[vcpu];
+  g_mutex_unlock (&vi->vcpus_lock);
+  return tl;
+}
+
+/**
+ * _tscope_vcpu_timeline_prepare:
+ *
+ * Builds the column index of a timeline that holds enough elements for a
+ * column at full zoom-out to need it, as its first frame would.
  */
 void
-tscope_vcpu_timeline_free (TscopeVcpuTimeline *tl)
+_tscope_vcpu_timeline_prepare (TscopeVcpuTimeline *tl)
 {
-  if (tl == NULL)
-    return;
+  TscopeVcpuCell cell;
+  TscopeTime t0 = tl->life_begin;
+  TscopeTime t1 = MAX (tl->life_end, t0) + 1;
+
+  tscope_vcpu_timeline_columns (tl, t0, t1, 1, &cell);
+}
+
+static void
+timeline_free (TscopeVcpuTimeline *tl)
+{
   g_array_unref (tl->guest);
   g_array_unref (tl->user);
   if (tl->indexed)
@@ -191,8 +249,35 @@ tscope_vcpu_timeline_free (TscopeVcpuTimeline *tl)
       g_free (tl->gap_state);
       g_free (tl->gap_reason);
     }
-  g_object_unref (tl->trace);
+  g_mutex_clear (&tl->index_lock);
+  if (!tl->shared)
+    g_object_unref (tl->trace);
   g_free (tl);
+}
+
+/**
+ * tscope_vcpu_timeline_free:
+ *
+ * Frees a timeline made by tscope_vcpu_timeline_new(); the trace's own
+ * (tscope_trace_get_vcpu_timeline()) are left alone.
+ */
+void
+tscope_vcpu_timeline_free (TscopeVcpuTimeline *tl)
+{
+  if (tl == NULL || tl->shared)
+    return;
+  timeline_free (tl);
+}
+
+/* Frees the trace's own timelines (its view index goes). */
+void
+_tscope_vcpu_timelines_free (TscopeVcpuTimeline **tls,
+                             guint                n)
+{
+  for (guint i = 0; tls && i < n; i++)
+    if (tls[i])
+      timeline_free (tls[i]);
+  g_free (tls);
 }
 
 /* The first userspace exit at or after @t. */
@@ -656,7 +741,19 @@ column_index (TscopeVcpuTimeline *tl)
         ns[state] += d;
     }
   _tscope_view_mipmap_build (&tl->elements, n, ELEMENT_SHIFT, G_MAXUINT32, index_dur, tl);
-  tl->indexed = TRUE;
+  g_atomic_int_set (&tl->indexed, TRUE);
+}
+
+/* The column index, built once whatever the threads that ask. */
+static void
+ensure_index (TscopeVcpuTimeline *tl)
+{
+  if (g_atomic_int_get (&tl->indexed))
+    return;
+  g_mutex_lock (&tl->index_lock);
+  if (!tl->indexed)
+    column_index (tl);
+  g_mutex_unlock (&tl->index_lock);
 }
 
 static gboolean
@@ -895,7 +992,8 @@ exact_cells (TscopeVcpuTimeline *tl,
  * index of about 13 bytes a stretch (what each host period is drawn as,
  * durations, the time in each state every 64 stretches, a mipmap of the
  * longest); a frame then costs a search and a scan of one block a column,
- * whatever the zoom.  Not thread-safe: one timeline per thread.
+ * whatever the zoom.  Threads may ask one timeline at once: the index is
+ * built once, under its lock.
  */
 void
 tscope_vcpu_timeline_columns (TscopeVcpuTimeline *tl,
@@ -915,12 +1013,15 @@ tscope_vcpu_timeline_columns (TscopeVcpuTimeline *tl,
   guint run_lo = 0;
   guint from = 0;
   guint n;
+  gboolean indexed;
 
   g_return_if_fail (tl != NULL && t1 > t0);
   g_return_if_fail (n_cols == 0 || cells != NULL);
   if (n_cols == 0)
     return;
   n = n_elements (tl);
+  /* read once: another thread may set it meanwhile */
+  indexed = g_atomic_int_get (&tl->indexed);
   columns_init (&cols, t0, t1, n_cols);
   share.cols = &cols;
   for (guint c = 0; c <= n_cols; c++)
@@ -937,7 +1038,7 @@ tscope_vcpu_timeline_columns (TscopeVcpuTimeline *tl,
           /* the elements that begin before a, and before b: the column
            * holds the last of the first, unless the next begins at a, and
            * the rest of the second */
-          if (tl->indexed)
+          if (indexed)
             {
               if (c == 0 || column_end (&cols, c - 1) != a)
                 locate (tl, a, &pb);
@@ -957,10 +1058,10 @@ tscope_vcpu_timeline_columns (TscopeVcpuTimeline *tl,
                 lo--;
             }
           exact = hi - MIN (lo, hi) <= EXACT_ELEMENTS;
-          if (!exact && !tl->indexed)
+          if (!exact && !indexed)
             {
               /* from the first column again, all with the index */
-              column_index (tl);
+              ensure_index (tl);
               tscope_vcpu_timeline_columns (tl, t0, t1, n_cols, cells);
               return;
             }

@@ -107,6 +107,8 @@ const char       *tscope_vcpu_state_name    (TscopeVcpuState state);
 TscopeVcpuTimeline *tscope_vcpu_timeline_new (TscopeTrace     *trace,
                                               guint            vcpu);
 void              tscope_vcpu_timeline_free (TscopeVcpuTimeline *timeline);
+TscopeVcpuTimeline *tscope_trace_get_vcpu_timeline (TscopeTrace *trace,
+                                                    guint        vcpu);
 guint             tscope_vcpu_timeline_count (TscopeVcpuTimeline *timeline,
                                               TscopeTime          t0,
                                               TscopeTime          t1);

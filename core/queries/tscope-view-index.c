@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "tscope-cursor.h"
+#include "tscope-vcpu.h"
 #include "tscope-view-private.h"
 
 /**
@@ -230,6 +231,8 @@ view_index_free (gpointer data)
         g_free (vi->cpus[c]);
       }
   g_free (vi->cpus);
+  _tscope_vcpu_timelines_free (vi->vcpus, vi->n_vcpus);
+  g_mutex_clear (&vi->vcpus_lock);
   g_hash_table_unref (vi->tasks);
   g_mutex_clear (&vi->tasks_lock);
   if (vi->wakeups)
@@ -250,6 +253,7 @@ view_index_new (TscopeTrace *trace)
   vi->cpus = g_new0 (CpuIndex *, MAX (trace->model.n_cpus, 1));
   vi->tasks = g_hash_table_new_full (NULL, NULL, NULL, _tscope_view_task_index_free);
   g_mutex_init (&vi->tasks_lock);
+  g_mutex_init (&vi->vcpus_lock);
   for (guint code = 1; code < 256; code++)
     {
       guint16 prev_state = tscope_trace_get_prev_state (trace, (guint8) code);
@@ -287,6 +291,16 @@ _tscope_view_set_duration_cap (TscopeTrace *trace,
   _tscope_view_index (trace)->dur_cap = cap;
 }
 
+/* Every other vCPU's timeline index, from @first on: two threads share
+ * them out. */
+static void
+prepare_vcpus (TscopeTrace *trace,
+               guint        first)
+{
+  for (guint v = first; v < tscope_trace_get_n_vcpus (trace); v += 2)
+    _tscope_vcpu_timeline_prepare (tscope_trace_get_vcpu_timeline (trace, v));
+}
+
 static gpointer
 prepare_cpus (gpointer data)
 {
@@ -300,6 +314,7 @@ prepare_cpus (gpointer data)
 
       tscope_view_cpu_row (trace, c, t0, t1, 1, &cell);
     }
+  prepare_vcpus (trace, 0);
   return NULL;
 }
 
@@ -310,8 +325,8 @@ prepare_cpus (gpointer data)
  *
  * Builds what the first frame at full zoom-out asks for (each CPU's
  * index, the runs grouped by task, the indexes of the tasks that ran
- * longest, whose rows come first), as the first queries would, on two
- * threads.  Call it from a worker thread right after a load: the window's
+ * longest, whose rows come first, each vCPU's timeline index), as the
+ * first queries would, on two threads.  Call it from a worker thread right after a load: the window's
  * own work meanwhile and the first frame then overlap it.
  */
 void
@@ -353,6 +368,7 @@ tscope_view_prepare (TscopeTrace *trace)
 
       tscope_view_task_row (trace, top[i], t0, t1, 1, &cell);
     }
+  prepare_vcpus (trace, 1);
   if (cpus)
     g_thread_join (cpus);
 }

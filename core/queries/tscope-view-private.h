@@ -370,7 +370,14 @@ struct _TscopeViewIndex
   GHashTable   *tasks;            /* task -> TaskIndex, for tasks with a dense column */
   GMutex        tasks_lock;
   WakeupIndex  *wakeups;
+  struct _TscopeVcpuTimeline **vcpus;  /* [n_vcpus], the trace's own, under vcpus_lock */
+  guint         n_vcpus;
+  GMutex        vcpus_lock;
 };
+
+void              _tscope_vcpu_timeline_prepare (struct _TscopeVcpuTimeline *tl);
+void              _tscope_vcpu_timelines_free  (struct _TscopeVcpuTimeline **tls,
+                                                guint                        n);
 
 void              _tscope_view_mipmap_build    (Mipmap      *m,
                                                 guint        n,
