@@ -57,10 +57,14 @@ run() {   # run NO_CACHE LIMITED
   fi
   local status=$?
   printf 'exit %3d  %6.2f s  cgroup peak %s MiB\n' $status "$(echo "$(date +%s.%N) - $t0" | bc)" "$(peak)"
+  # each step's window, as drawn (step 1: built under the limit)
+  if [ $gui = 1 ] && [ -f "$cache/shot.png" ]; then
+    mv "$cache/shot.png" "${SHOT:-/tmp/memory-limit-shot}-$3.png"
+    echo "      screenshot: ${SHOT:-/tmp/memory-limit-shot}-$3.png"
+  fi
   grep -E "^(Load time|Memory|Model cache)" "$cache/out" | sed 's/^/      /'
 }
 echo "limit $limit_mib MiB, $file"
-echo -n "1. built from the records, limited:    "; run 1 1
-echo -n "2. cache written, not limited:         "; run 0 0
-echo -n "3. mapped from the cache, limited:     "; run 0 1
-[ $gui = 1 ] && [ -f "$cache/shot.png" ] && cp "$cache/shot.png" "${SHOT:-/tmp/memory-limit-shot.png}" && echo "screenshot: ${SHOT:-/tmp/memory-limit-shot.png}"
+echo -n "1. built from the records, limited:    "; run 1 1 1
+echo -n "2. cache written, not limited:         "; run 0 0 2
+echo -n "3. mapped from the cache, limited:     "; run 0 1 3
