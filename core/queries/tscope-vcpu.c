@@ -317,6 +317,9 @@ typedef struct
   guint      n;
   TscopeTime next;          /* where to read on from */
   gboolean   started;
+  /* the userspace exits, followed in time order as the stretches go */
+  guint      user_next;     /* the first not before the last running stretch */
+  gboolean   user_started;
 } Walk;
 
 static void
@@ -334,6 +337,32 @@ emit (Walk       *w,
   w->emit (&s, w->data);
 }
 
+/* The first userspace exit at or after @s: a walk asks in time order, so
+ * it steps on from the last answer (a search when it is far behind, or on
+ * the first ask). */
+static guint
+user_from (Walk       *w,
+           TscopeTime  s)
+{
+  const TscopeUserExits *u = tscope_trace_get_user_exits (w->tl->trace);
+  const guint *idx = (const guint *) (const void *) w->tl->user->data;
+  guint n = w->tl->user->len;
+  guint j = w->user_next;
+
+  if (!w->user_started || (j > 0 && u->ts[idx[j - 1]] >= s))
+    j = user_at_or_after (w->tl, s);
+  else
+    for (guint steps = 0; j < n && u->ts[idx[j]] < s; j++)
+      if (++steps == 32)
+        {
+          j = user_at_or_after (w->tl, s);
+          break;
+        }
+  w->user_started = TRUE;
+  w->user_next = j;
+  return j;
+}
+
 /* A running stretch [s, e) of a host period: exit handling, and host
  * userspace from a kvm_userspace_exit to the end of the stretch. */
 static void
@@ -344,7 +373,7 @@ host_running (Walk       *w,
               guint       reason)
 {
   const TscopeUserExits *u = tscope_trace_get_user_exits (w->tl->trace);
-  guint j = user_at_or_after (w->tl, s);
+  guint j = user_from (w, s);
 
   if (j < w->tl->user->len && u->ts[g_array_index (w->tl->user, guint, j)] < e)
     {
@@ -707,39 +736,45 @@ column_index (TscopeVcpuTimeline *tl)
   Walk w = { tl, G_MININT64, G_MAXINT64, gap_add, NULL, NULL, 0, 0, 0, FALSE };
   TscopeTime ns[TSCOPE_VCPU_N_STATES] = { 0 };
 
+  Stretch prev = { 0, tl->life_begin, TSCOPE_VCPU_NO_CPU, TSCOPE_VCPU_NO_REASON };
+
   tl->gap_state = g_new (guint8, m + 1);
   tl->gap_reason = g_new (guint16, m + 1);
-  for (guint i = 0; i <= m; i++)
-    {
-      Stretch prev = i > 0 ? stretch (tl, i - 1) : (Stretch) { 0, tl->life_begin, TSCOPE_VCPU_NO_CPU,
-                                                               TSCOPE_VCPU_NO_REASON };
-      GapSum sum = { { 0 } };
-
-      w.data = &sum;
-      host_period (&w, prev.end, i < m ? stretch (tl, i).begin : tl->life_end, prev.cpu, prev.reason);
-      tl->gap_state[i] = most_of (sum.ns);
-      tl->gap_reason[i] = tl->gap_state[i] < TSCOPE_VCPU_N_STATES ? sum.reason[tl->gap_state[i]]
-                                                                  : TSCOPE_VCPU_NO_REASON;
-    }
-  g_free (w.buf);
   tl->dur = g_new (guint32, n);
   tl->n_blocks = (n + (1u << BLOCK_SHIFT) - 1) >> BLOCK_SHIFT;
   tl->block_begin = g_new (gint64, tl->n_blocks);
   tl->block_ns = g_new (TscopeTime, (gsize) tl->n_blocks * TSCOPE_VCPU_N_STATES);
-  for (guint e = 0; e < n; e++)
+  /* each stretch read once: host period i is element 2i, from the end of
+   * stretch i - 1 to the start of stretch i, element 2i + 1 */
+  for (guint i = 0; i <= m; i++)
     {
-      gint64 d = element_dur (tl, e);
-      guint8 state = element_state (tl, e);
+      Stretch cur = i < m ? stretch (tl, i) : (Stretch) { tl->life_end, tl->life_end, TSCOPE_VCPU_NO_CPU,
+                                                          TSCOPE_VCPU_NO_REASON };
+      GapSum sum = { { 0 } };
 
-      if ((e & ((1u << BLOCK_SHIFT) - 1)) == 0)
+      w.data = &sum;
+      host_period (&w, prev.end, cur.begin, prev.cpu, prev.reason);
+      tl->gap_state[i] = most_of (sum.ns);
+      tl->gap_reason[i] = tl->gap_state[i] < TSCOPE_VCPU_N_STATES ? sum.reason[tl->gap_state[i]]
+                                                                  : TSCOPE_VCPU_NO_REASON;
+      for (guint e = 2 * i; e < MIN (2 * i + 2, n); e++)
         {
-          tl->block_begin[e >> BLOCK_SHIFT] = element_begin (tl, e);
-          memcpy (tl->block_ns + (gsize) (e >> BLOCK_SHIFT) * TSCOPE_VCPU_N_STATES, ns, sizeof ns);
+          gint64 begin = e & 1 ? cur.begin : prev.end;
+          gint64 d = MAX ((e & 1 ? cur.end : cur.begin) - begin, 0);
+          guint8 state = element_state (tl, e);
+
+          if ((e & ((1u << BLOCK_SHIFT) - 1)) == 0)
+            {
+              tl->block_begin[e >> BLOCK_SHIFT] = begin;
+              memcpy (tl->block_ns + (gsize) (e >> BLOCK_SHIFT) * TSCOPE_VCPU_N_STATES, ns, sizeof ns);
+            }
+          tl->dur[e] = (guint32) MIN (d, (gint64) G_MAXUINT32);
+          if (state < TSCOPE_VCPU_N_STATES)
+            ns[state] += d;
         }
-      tl->dur[e] = (guint32) MIN (d, (gint64) G_MAXUINT32);
-      if (state < TSCOPE_VCPU_N_STATES)
-        ns[state] += d;
+      prev = cur;
     }
+  g_free (w.buf);
   _tscope_view_mipmap_build (&tl->elements, n, ELEMENT_SHIFT, G_MAXUINT32, index_dur, tl);
   g_atomic_int_set (&tl->indexed, TRUE);
 }
