@@ -7,7 +7,11 @@
  * damaged, another trace's or crafted (a valid checksum over indices out
  * of range) is ignored and rebuilt; seeded mutations of cache files, sealed
  * with a valid checksum so that they reach the checks behind it, never
- * crash a load or a query; the directory keeps under its limit.
+ * crash a load or a query; the directory keeps under its limit.  The vCPU
+ * column indexes written beside a model (its side file) are read back by
+ * the next open and draw what indexes built afresh draw; a damaged,
+ * crafted or foreign side file is ignored, the indexes built again and the
+ * file written again.
  *
  * tests/check-cache.sh compares every tracescope-cli command's output too.
  */
@@ -24,7 +28,9 @@
 #include "tscope-stats.h"
 #include "tscope-test-util.h"
 #include "tscope-trace.h"
+#include "tscope-vcpu.h"
 #include "tscope-view.h"
+#include "tscope-view-private.h"
 
 #define COLUMNS 300
 
@@ -536,6 +542,179 @@ test_copied_and_changed (void)
   g_rmdir (dir);
 }
 
+/* Every vCPU row at four zooms, from the trace's own timelines (or
+ * timelines of one's own). */
+static TscopeVcpuCell *
+vcpu_cells (TscopeTrace *trace,
+            gboolean     own,
+            gsize       *size)
+{
+  TscopeTime first = tscope_trace_get_first_ts (trace);
+  TscopeTime len = tscope_trace_get_last_ts (trace) + 1 - first;
+  guint n = tscope_trace_get_n_vcpus (trace);
+  TscopeVcpuCell *cells;
+
+  *size = (gsize) n * 4 * COLUMNS * sizeof (TscopeVcpuCell);
+  cells = g_malloc0 (MAX (*size, 1));
+  for (guint v = 0; v < n; v++)
+    {
+      TscopeVcpuTimeline *tl = own ? tscope_vcpu_timeline_new (trace, v) : tscope_trace_get_vcpu_timeline (trace, v);
+
+      for (guint z = 0; z < 4; z++)
+        {
+          TscopeTime w = MAX (len >> (3 * z), 1);
+          TscopeTime a = first + (len - w) / 2;
+
+          tscope_vcpu_timeline_columns (tl, a, a + w, COLUMNS, cells + ((gsize) v * 4 + z) * COLUMNS);
+        }
+      tscope_vcpu_timeline_free (tl);
+    }
+  return cells;
+}
+
+/* Opens @path from its model cache, prepares its views and draws its vCPU
+ * rows: they must be @want.  Returns: how many vCPU indexes were built,
+ * not read from the side file. */
+static guint
+reopen_vcpus (const char           *path,
+              const TscopeVcpuCell *want,
+              gsize                 size)
+{
+  g_autoptr(TscopeTrace) t = load (path, FALSE);
+  g_autofree TscopeVcpuCell *got = NULL;
+  gsize got_size;
+  guint built;
+
+  g_assert_true (tscope_trace_is_from_cache (t));
+  tscope_view_prepare (t);
+  built = _tscope_view_vcpus_built (t);
+  got = vcpu_cells (t, FALSE, &got_size);
+  g_assert_cmpmem (got, got_size, want, size);
+  tscope_trace_wait_cache_writes ();
+  return built;
+}
+
+static void
+test_vcpu_indexes (void)
+{
+  const char *const names[] = { "kvm", "public-kvm-host", "kvm-guest" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = tscope_test_data (names[i], ".dat");
+      g_autoptr(TscopeTrace) first = NULL;
+      g_autofree TscopeVcpuCell *want = NULL;
+      g_autofree char *side = NULL;
+      g_autoptr(GBytes) good = NULL;
+      guint8 *copy;
+      gsize size;
+      gsize len;
+      guint64 offset, count;
+      guint32 elem;
+      guint indexed;
+
+      empty_cache_dir ();
+      /* the first open builds the indexes and writes them beside the model */
+      first = load (path, FALSE);
+      want = vcpu_cells (first, TRUE, &size);
+      tscope_view_prepare (first);
+      tscope_trace_wait_cache_writes ();
+      indexed = _tscope_view_vcpus_built (first);
+      side = _tscope_cache_side_path (tscope_trace_get_cache_path (first));
+      g_assert_cmpuint (tscope_trace_get_n_vcpus (first), >, 0);
+      g_clear_object (&first);
+      if (indexed == 0)
+        {
+          /* kvm.dat: each vCPU's few stretches are drawn exactly, no index */
+          g_assert_false (g_file_test (side, G_FILE_TEST_EXISTS));
+          g_assert_cmpuint (reopen_vcpus (path, want, size), ==, 0);
+          g_test_message ("%s: no vCPU index, no side file", names[i]);
+          continue;
+        }
+      g_assert_true (g_file_test (side, G_FILE_TEST_IS_REGULAR));
+
+      /* the next open reads them all */
+      g_assert_cmpuint (reopen_vcpus (path, want, size), ==, 0);
+      good = read_file (side);
+      len = g_bytes_get_size (good);
+      copy = g_malloc (len);
+
+      /* damaged: a byte flipped, the checksum left */
+      memcpy (copy, g_bytes_get_data (good, NULL), len);
+      g_assert_true (_tscope_cache_find_section (copy, len, V_DUR, 0, &offset, &count, &elem));
+      copy[offset + count * elem / 2] ^= 0x40;
+      write_file (side, copy, len);
+      g_assert_cmpuint (reopen_vcpus (path, want, size), ==, indexed);
+      /* ... and written again: the next open reads it */
+      g_assert_cmpuint (reopen_vcpus (path, want, size), ==, 0);
+
+      /* crafted behind a valid checksum: a state out of range, a guest
+       * span of another thread, a mipmap entry outside its block, a block
+       * start out of order */
+      for (guint c = 0; c < 4; c++)
+        {
+          static const guint32 ids[] = { V_GAP_STATE, V_GUEST, V_LEVEL, V_BLOCK_BEGIN };
+
+          memcpy (copy, g_bytes_get_data (good, NULL), len);
+          g_assert_true (_tscope_cache_find_section (copy, len, ids[c], 0, &offset, &count, &elem));
+          g_assert_cmpuint (count, >, 1);
+          switch (c)
+            {
+            case 0:
+              copy[offset] = 0xfe;
+              break;
+            case 1:
+              {
+                guint32 other;
+
+                /* the second vCPU's first span, in the first one's list */
+                g_assert_true (_tscope_cache_find_section (copy, len, V_GUEST, 1, &offset, &count, &elem)
+                               || _tscope_cache_find_section (copy, len, V_GUEST, 0, &offset, &count, &elem));
+                memcpy (&other, copy + offset, sizeof other);
+                g_assert_true (_tscope_cache_find_section (copy, len, V_GUEST, 0, &offset, &count, &elem));
+                if (count > 1 && other != *(guint32 *) (copy + offset))
+                  memcpy (copy + offset, &other, sizeof other);
+                else
+                  memset (copy + offset, 0xff, sizeof other);   /* out of range */
+              }
+              break;
+            case 2:
+              {
+                guint32 far = (guint32) (count * 16 + 3);
+
+                memcpy (copy + offset, &far, sizeof far);
+              }
+              break;
+            case 3:
+              {
+                gint64 late = G_MAXINT64;
+
+                memcpy (copy + offset, &late, sizeof late);
+              }
+              break;
+            }
+          _tscope_cache_reseal (copy, len);
+          write_file (side, copy, len);
+          g_assert_cmpuint (reopen_vcpus (path, want, size), >, 0);
+          g_assert_cmpuint (reopen_vcpus (path, want, size), ==, 0);
+        }
+
+      /* written after another model (another build, or a rebuilt one) */
+      memcpy (copy, g_bytes_get_data (good, NULL), len);
+      copy[24] ^= 1;                /* the model's checksum it names */
+      write_file (side, copy, len);
+      g_assert_cmpuint (reopen_vcpus (path, want, size), ==, indexed);
+      g_assert_cmpuint (reopen_vcpus (path, want, size), ==, 0);
+
+      /* cut */
+      write_file (side, g_bytes_get_data (good, NULL), len / 2);
+      g_assert_cmpuint (reopen_vcpus (path, want, size), ==, indexed);
+      g_assert_cmpuint (reopen_vcpus (path, want, size), ==, 0);
+      g_free (copy);
+      g_test_message ("%s: %u vCPU indexes, a side file of %zu bytes", names[i], indexed, len);
+    }
+}
+
 static void
 test_policy (void)
 {
@@ -617,6 +796,7 @@ main (int    argc,
   g_test_add_func ("/cache/mutations", test_mutations);
   g_test_add_func ("/cache/copied-and-changed", test_copied_and_changed);
   g_test_add_func ("/cache/policy", test_policy);
+  g_test_add_func ("/cache/vcpu-indexes", test_vcpu_indexes);
   status = g_test_run ();
   empty_cache_dir ();
   g_rmdir (cache_dir);

@@ -761,6 +761,8 @@ test_shared_timelines (void)
       g_free (a.cells);
       g_free (b.cells);
     }
+  /* the vCPU indexes it wrote beside the model cache, when the cache is on */
+  tscope_trace_wait_cache_writes ();
 }
 
 int

@@ -80,6 +80,38 @@ enum
   S_STREAMS, S_PAGE_FIRST_RECORD, S_PAGE_FIRST_TS, S_ROW_MARKS,
 };
 
+/* Side files: sections a later stage builds from a model (the queries'
+ * view indexes), KEY.views beside KEY.model.  One belongs to the very
+ * model file it was written after (that file's checksum): any other is
+ * ignored.  Checked as the model's are (size, format, checksum, every
+ * section inside the file); what the sections hold, their reader checks. */
+typedef struct
+{
+  guint32       id;
+  guint32       elem;             /* bytes per element */
+  guint64       count;
+  gconstpointer data;
+} TscopeCacheBlob;
+
+typedef struct _TscopeCacheSide TscopeCacheSide;
+
+char            *_tscope_cache_side_path    (const char              *model_path);
+gboolean         _tscope_cache_side_store   (const char              *model_path,
+                                             guint64                  model_checksum,
+                                             const TscopeCacheBlob   *blobs,
+                                             guint                    n_blobs,
+                                             GError                 **error);
+TscopeCacheSide *_tscope_cache_side_load    (const char              *model_path,
+                                             guint64                  model_checksum,
+                                             GError                 **error);
+guint64          _tscope_cache_side_n       (const TscopeCacheSide   *side);
+const void      *_tscope_cache_side_section (const TscopeCacheSide   *side,
+                                             guint64                  i,
+                                             guint32                  id,
+                                             gsize                    elem,
+                                             guint64                 *count);
+void             _tscope_cache_side_free    (TscopeCacheSide         *side);
+
 /* for the tests */
 gboolean _tscope_cache_find_section (const guint8            *data,
                                      gsize                    len,

@@ -1461,6 +1461,25 @@ _tscope_cache_reseal (guint8 *data,
 
 /* ---- reading ---- */
 
+/* The header's sizes agree with a file of @len bytes. */
+static gboolean
+layout_holds (const Header *h,
+              gsize         len)
+{
+  return h->size == len && h->table_offset % ALIGN == 0 && h->table_offset >= sizeof *h
+         && h->table_offset <= h->size && h->n_sections <= (h->size - h->table_offset) / sizeof (Section)
+         && (h->size - sizeof *h) % ALIGN == 0;
+}
+
+/* @s lies between the header and the table of sections. */
+static gboolean
+section_holds (const Section *s,
+               const Header  *h)
+{
+  return s->offset % ALIGN == 0 && s->offset >= sizeof *h && s->offset <= h->table_offset
+         && (s->elem == 0 || s->count <= (h->table_offset - s->offset) / s->elem) && s->elem <= 4096;
+}
+
 static void
 unmap (const guint8 *map,
        gsize         len)
@@ -1547,9 +1566,7 @@ _tscope_cache_load (const TscopeCacheKey *key,
     bad = "not a model cache of this format";
   else if (memcmp (h.key, key->key, sizeof h.key) != 0)
     bad = "the cache of another trace or another build";
-  else if (h.size != io.map_len || h.table_offset % ALIGN || h.table_offset < sizeof h
-           || h.table_offset > h.size || h.n_sections > (h.size - h.table_offset) / sizeof (Section)
-           || (h.size - sizeof h) % ALIGN)
+  else if (!layout_holds (&h, io.map_len))
     bad = "cut or grown";
   else
     {
@@ -1569,9 +1586,7 @@ _tscope_cache_load (const TscopeCacheKey *key,
         {
           const Section *s = &io.sections[i];
 
-          if (s->offset % ALIGN || s->offset < sizeof h || s->offset > h.table_offset
-              || (s->elem && s->count > (h.table_offset - s->offset) / s->elem)
-              || (s->elem && s->elem > 4096))
+          if (!section_holds (s, &h))
             bad = "a section outside the file";
           if (s->id == S_STRINGS)
             {
@@ -1626,6 +1641,7 @@ _tscope_cache_load (const TscopeCacheKey *key,
       memset (model, 0, sizeof *model);
       return FALSE;
     }
+  model->cache_checksum = h.checksum;
   g_utime (key->path, NULL);      /* the least recently used go first */
   return TRUE;
 }
@@ -1649,9 +1665,9 @@ by_mtime (gconstpointer a,
   return x->mtime < y->mtime ? -1 : x->mtime > y->mtime;
 }
 
-/* Removes the least recently used cache files until @incoming more bytes
- * fit under the policy's limit, and temporary files left an hour ago or
- * more. */
+/* Removes the least recently used cache files (models and their side
+ * files) until @incoming more bytes fit under the policy's limit, and
+ * temporary files left an hour ago or more. */
 static void
 evict (const TscopeCachePolicy *policy,
        guint64                  incoming,
@@ -1669,10 +1685,10 @@ evict (const TscopeCachePolicy *policy,
       Entry e;
       GStatBuf st;
 
-      if (!g_str_has_suffix (name, ".model"))
+      if (!g_str_has_suffix (name, ".model") && !g_str_has_suffix (name, ".views"))
         {
           /* a temporary file its writer left (killed while writing) */
-          if (strstr (name, ".model.") != NULL)
+          if (strstr (name, ".model.") != NULL || strstr (name, ".views.") != NULL)
             {
               g_autofree char *path = g_build_filename (policy->dir, name, NULL);
 
@@ -1698,7 +1714,16 @@ evict (const TscopeCachePolicy *policy,
       Entry *e = &g_array_index (entries, Entry, i);
 
       if (total > policy->max_bytes && g_unlink (e->path) == 0)
-        total -= e->size;
+        {
+          total -= e->size;
+          /* a model's side file goes with it (counted when met) */
+          if (g_str_has_suffix (e->path, ".model"))
+            {
+              g_autofree char *side = _tscope_cache_side_path (e->path);
+
+              g_unlink (side);
+            }
+        }
       g_free (e->path);
     }
 }
@@ -1794,5 +1819,250 @@ _tscope_cache_store (const TscopeCacheKey    *key,
       g_free (io.why);
       return FALSE;
     }
+  model->cache_checksum = h.checksum;
   return TRUE;
+}
+
+/* ---- side files ---- */
+
+#define SIDE_MAGIC "TSVIEWS\n"
+
+struct _TscopeCacheSide
+{
+  const guint8  *map;
+  gsize          len;
+  const Section *sections;
+  guint64        n_sections;
+};
+
+/**
+ * _tscope_cache_side_path:
+ *
+ * Returns: (transfer full): where the side file of the model cache file
+ *   @model_path is (KEY.views beside KEY.model)
+ */
+char *
+_tscope_cache_side_path (const char *model_path)
+{
+  gsize n = strlen (model_path);
+
+  if (g_str_has_suffix (model_path, ".model"))
+    n -= strlen (".model");
+  return g_strdup_printf ("%.*s.views", (int) n, model_path);
+}
+
+/**
+ * _tscope_cache_side_store:
+ * @model_checksum: the checksum of the model file @blobs were built from
+ *
+ * Writes @blobs, in their order, as the side file of @model_path,
+ * atomically (a temporary file renamed over it); the cache directory's
+ * limit then holds as after a model is written.
+ *
+ * Returns: %FALSE with @error set when writing failed.
+ */
+gboolean
+_tscope_cache_side_store (const char             *model_path,
+                          guint64                 model_checksum,
+                          const TscopeCacheBlob  *blobs,
+                          guint                   n_blobs,
+                          GError                **error)
+{
+  g_autofree char *path = _tscope_cache_side_path (model_path);
+  g_autofree char *tmp = g_strdup_printf ("%s.XXXXXX", path);
+  g_autofree char *dir = g_path_get_dirname (path);
+  Io io = { .reading = FALSE, .fd = -1 };
+  Header h = { 0 };
+  TscopeCachePolicy policy;
+
+  io.fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0600);
+  if (io.fd < 0)
+    {
+      int e = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", tmp, g_strerror (e));
+      return FALSE;
+    }
+  io.buf = g_malloc (BUF_SIZE);
+  io.table = g_array_new (FALSE, FALSE, sizeof (Section));
+  sum_init (&io.sum);
+  if (lseek (io.fd, sizeof h, SEEK_SET) < 0)
+    fail (&io, "%s", g_strerror (errno));
+  io.pos = sizeof h;
+  for (guint i = 0; i < n_blobs && !io.failed; i++)
+    {
+      if (blobs[i].elem == 0 || blobs[i].elem > 4096)
+        fail (&io, "section %u: elements of %u bytes", blobs[i].id, blobs[i].elem);
+      else
+        w_section (&io, blobs[i].id, blobs[i].elem, blobs[i].count, blobs[i].data ? blobs[i].data : "");
+    }
+  h.table_offset = io.pos;
+  h.n_sections = io.table->len;
+  w_bytes (&io, io.table->data, io.table->len * sizeof (Section));
+  w_pad (&io);
+  w_flush (&io);
+  memcpy (h.magic, SIDE_MAGIC, 8);
+  h.version = FORMAT_VERSION;
+  h.header_size = sizeof h;
+  h.order_mark = ORDER_MARK;
+  memcpy (h.key, &model_checksum, sizeof model_checksum);
+  h.size = io.pos;
+  h.checksum = sum_end (&io.sum);
+  if (!io.failed && pwrite (io.fd, &h, sizeof h, 0) != (ssize_t) sizeof h)
+    fail (&io, "%s", g_strerror (errno));
+  if (close (io.fd) != 0 && !io.failed)
+    fail (&io, "%s", g_strerror (errno));
+  g_free (io.buf);
+  g_array_unref (io.table);
+  if (!io.failed && _tscope_cache_policy (&policy))
+    {
+      /* the directory the model is in, whatever the environment says now */
+      g_free (policy.dir);
+      policy.dir = g_strdup (dir);
+      evict (&policy, h.size, model_path);
+      _tscope_cache_policy_clear (&policy);
+    }
+  if (!io.failed && g_rename (tmp, path) != 0)
+    fail (&io, "%s", g_strerror (errno));
+  if (io.failed)
+    {
+      g_unlink (tmp);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path, io.why);
+      g_free (io.why);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * _tscope_cache_side_load:
+ * @model_checksum: the checksum of the model file mapped
+ * @error: why there is none to use: %G_IO_ERROR_NOT_FOUND when there is
+ *   none, else what is wrong with it (the file is then removed)
+ *
+ * Maps the side file of @model_path when it was written after that very
+ * model and holds together (format, size, every section inside it, its
+ * checksum).  What its sections say, the caller checks.
+ *
+ * Returns: (nullable): the side file, free with _tscope_cache_side_free()
+ */
+TscopeCacheSide *
+_tscope_cache_side_load (const char  *model_path,
+                         guint64      model_checksum,
+                         GError     **error)
+{
+  g_autofree char *path = _tscope_cache_side_path (model_path);
+  TscopeCacheSide *side;
+  const char *bad = NULL;
+  const guint8 *map;
+  struct stat st;
+  gsize len;
+  Header h;
+  Sum sum;
+  int fd;
+
+  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int e = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", path, g_strerror (e));
+      return NULL;
+    }
+  if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode) || (guint64) st.st_size < sizeof h + ALIGN)
+    {
+      close (fd);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: not a side file", path);
+      g_unlink (path);
+      return NULL;
+    }
+  len = (gsize) st.st_size;
+  /* read whole at once: the checksum reads every page */
+  map = mmap (NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  close (fd);
+  if (map == MAP_FAILED)
+    {
+      int e = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", path, g_strerror (e));
+      return NULL;
+    }
+  memcpy (&h, map, sizeof h);
+  if (memcmp (h.magic, SIDE_MAGIC, 8) != 0 || h.version != FORMAT_VERSION || h.header_size != sizeof h
+      || h.order_mark != ORDER_MARK)
+    bad = "not a side file of this format";
+  else if (memcmp (h.key, &model_checksum, sizeof model_checksum) != 0)
+    bad = "written after another model";
+  else if (!layout_holds (&h, len))
+    bad = "cut or grown";
+  else
+    {
+      const Section *sections = (const Section *) (gconstpointer) (map + h.table_offset);
+
+      for (guint64 i = 0; i < h.n_sections && bad == NULL; i++)
+        if (!section_holds (&sections[i], &h))
+          bad = "a section outside the file";
+    }
+  if (bad == NULL)
+    {
+      sum_init (&sum);
+      sum_add (&sum, map + sizeof h, len - sizeof h);
+      if (sum_end (&sum) != h.checksum)
+        bad = "damaged (its checksum differs)";
+    }
+  if (bad)
+    {
+      munmap ((gpointer) map, len);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", path, bad);
+      g_unlink (path);
+      return NULL;
+    }
+  side = g_new0 (TscopeCacheSide, 1);
+  side->map = map;
+  side->len = len;
+  side->sections = (const Section *) (gconstpointer) (map + h.table_offset);
+  side->n_sections = h.n_sections;
+  g_utime (path, NULL);           /* the least recently used go first */
+  return side;
+}
+
+guint64
+_tscope_cache_side_n (const TscopeCacheSide *side)
+{
+  return side->n_sections;
+}
+
+/**
+ * _tscope_cache_side_section:
+ * @i: below _tscope_cache_side_n()
+ *
+ * Returns: (nullable): section @i's data, when it is @id of @elem-byte
+ *   elements (@count of them, in bounds), else %NULL
+ */
+const void *
+_tscope_cache_side_section (const TscopeCacheSide *side,
+                            guint64                i,
+                            guint32                id,
+                            gsize                  elem,
+                            guint64               *count)
+{
+  const Section *s;
+
+  *count = 0;
+  if (i >= side->n_sections)
+    return NULL;
+  s = &side->sections[i];
+  if (s->id != id || s->elem != elem)
+    return NULL;
+  *count = s->count;
+  return side->map + s->offset;
+}
+
+void
+_tscope_cache_side_free (TscopeCacheSide *side)
+{
+  if (side == NULL)
+    return;
+  munmap ((gpointer) side->map, side->len);
+  g_free (side);
 }

@@ -92,6 +92,7 @@ typedef struct
    * columns that point into this mapping are not the heap's */
   const guint8       *cache_map;
   gsize               cache_len;
+  guint64             cache_checksum;   /* of the cache file read or written; its side files name it */
 } TscopeModel;
 
 /* What the model build reads. */

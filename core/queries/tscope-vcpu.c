@@ -4,13 +4,16 @@
  * vCPU threads: a state timeline merged from three models — the guest spans
  * (kvm_entry -> kvm_exit), the kvm_userspace_exit records and the task
  * state model (running, runnable, sleeping) — and the numbers a user asks
- * of it.  Nothing is stored at load beyond those models: a timeline indexes
- * its thread's guest spans (4 bytes each) and lists the spans of a window
- * when asked.  Its pixel columns are a sweep as the CPU and task rows'
+ * of it.  Nothing is stored at load beyond those models: a timeline reads
+ * its thread's guest spans and userspace exits from the trace's grouping
+ * of them by task (4 bytes each) and lists the spans of a window when
+ * asked.  Its pixel columns are a sweep as the CPU and task rows'
  * (tscope-view-index.c): a column of a few spans is shared out exactly,
  * one of many is answered from an index built the first time a column
  * holds many (durations, time per state every 64 stretches and a mipmap of
- * the longest, about 13 bytes a stretch).
+ * the longest, about 13 bytes a stretch).  The trace's own timelines
+ * write their indexes and lists beside the model cache, and read them
+ * from there on the next open (the end of this file).
  */
 #include "config.h"
 
@@ -36,8 +39,10 @@ struct _TscopeVcpuTimeline
   guint        vcpu;
   guint32      task;
   gboolean     sched;         /* the task state model knows this thread */
-  GArray      *guest;         /* guint: the thread's guest spans, in time order */
-  GArray      *user;          /* guint: its userspace exits, in time order */
+  const guint32 *guest;       /* the thread's guest spans, in time order (the trace's, or the side file's) */
+  guint        n_guest;
+  const guint32 *user;        /* its userspace exits, in time order */
+  guint        n_user;
   gboolean     has_pre;       /* in guest mode when tracing began */
   gboolean     has_open;      /* in guest mode when tracing ended */
   TscopeTime   pre_begin;
@@ -49,6 +54,7 @@ struct _TscopeVcpuTimeline
    * (under index_lock; read once indexed is set) */
   GMutex       index_lock;
   gint         indexed;
+  gboolean     index_mapped;  /* its arrays are in the model cache's side file */
   Mipmap       elements;      /* the longest element */
   guint32     *dur;           /* [e]: element e's duration, saturated */
   guint        n_blocks;
@@ -89,7 +95,7 @@ tscope_vcpu_state_name (TscopeVcpuState state)
 static guint
 n_stretches (const TscopeVcpuTimeline *tl)
 {
-  return tl->has_pre + tl->guest->len + tl->has_open;
+  return tl->has_pre + tl->n_guest + tl->has_open;
 }
 
 static inline Stretch
@@ -105,7 +111,7 @@ stretch (const TscopeVcpuTimeline *tl,
   if (tl->has_open && i == n_stretches (tl) - 1)
     return (Stretch) { v->open_entry, MAX (v->open_entry, tl->life_end), v->open_entry_cpu,
                        TSCOPE_VCPU_NO_REASON };
-  k = g_array_index (tl->guest, guint, i - tl->has_pre);
+  k = tl->guest[i - tl->has_pre];
   return (Stretch) { g->start[k], g->end[k], g->cpu[k], g->reason[k] };
 }
 
@@ -123,6 +129,10 @@ pre_begin (TscopeVcpuTimeline *tl,
     return span.begin;
   return MIN (tscope_trace_get_first_ts (tl->trace), v->first_exit);
 }
+
+static gboolean side_lists (TscopeVcpuTimeline *tl);
+static void     side_read  (TscopeTrace        *trace,
+                            TscopeViewIndex    *vi);
 
 static TscopeVcpuTimeline *
 timeline_new (TscopeTrace *trace,
@@ -145,19 +155,13 @@ timeline_new (TscopeTrace *trace,
   tl->g = g;
   tl->task = v->task;
   tl->sched = tscope_trace_has_sched_events (trace) && t->n_runs > 0;
-  tl->guest = g_array_new (FALSE, FALSE, sizeof (guint));
-  tl->user = g_array_new (FALSE, FALSE, sizeof (guint));
-  if (v->task < tscope_trace_get_n_tasks (trace))
+  if (v->task < tscope_trace_get_n_tasks (trace) && !(shared && side_lists (tl)))
     {
-      guint n;
-      const guint32 *mine = _tscope_trace_kvm_by_task (trace, FALSE, v->task, &n);
-
-      g_array_append_vals (tl->guest, mine, n);
-      mine = _tscope_trace_kvm_by_task (trace, TRUE, v->task, &n);
-      g_array_append_vals (tl->user, mine, n);
+      tl->guest = _tscope_trace_kvm_by_task (trace, FALSE, v->task, &tl->n_guest);
+      tl->user = _tscope_trace_kvm_by_task (trace, TRUE, v->task, &tl->n_user);
     }
   tl->has_pre = v->first_exit >= 0
-                && (tl->guest->len == 0 || v->first_exit <= g->start[g_array_index (tl->guest, guint, 0)]);
+                && (tl->n_guest == 0 || v->first_exit <= g->start[tl->guest[0]]);
   if (tl->has_pre)
     tl->pre_begin = pre_begin (tl, v);
   tl->has_open = v->open_entry >= 0;
@@ -212,6 +216,10 @@ tscope_trace_get_vcpu_timeline (TscopeTrace *trace,
       vi->n_vcpus = tscope_trace_get_n_vcpus (trace);
       vi->vcpus = g_new0 (TscopeVcpuTimeline *, vi->n_vcpus);
     }
+  /* the model cache's side file, which the timelines may take their
+   * spans and indexes from */
+  if (!vi->vcpu_side_tried)
+    side_read (trace, vi);
   if (vi->vcpus[vcpu] == NULL)
     vi->vcpus[vcpu] = timeline_new (trace, vcpu, TRUE);
   tl = vi->vcpus[vcpu];
@@ -238,9 +246,7 @@ _tscope_vcpu_timeline_prepare (TscopeVcpuTimeline *tl)
 static void
 timeline_free (TscopeVcpuTimeline *tl)
 {
-  g_array_unref (tl->guest);
-  g_array_unref (tl->user);
-  if (tl->indexed)
+  if (tl->indexed && !tl->index_mapped)
     {
       _tscope_view_mipmap_clear (&tl->elements);
       g_free (tl->dur);
@@ -269,15 +275,17 @@ tscope_vcpu_timeline_free (TscopeVcpuTimeline *tl)
   timeline_free (tl);
 }
 
-/* Frees the trace's own timelines (its view index goes). */
+/* Frees the trace's own timelines, and the side file their indexes may
+ * point into (its view index goes). */
 void
-_tscope_vcpu_timelines_free (TscopeVcpuTimeline **tls,
-                             guint                n)
+_tscope_vcpu_timelines_free (TscopeViewIndex *vi)
 {
-  for (guint i = 0; tls && i < n; i++)
-    if (tls[i])
-      timeline_free (tls[i]);
-  g_free (tls);
+  for (guint i = 0; vi->vcpus && i < vi->n_vcpus; i++)
+    if (vi->vcpus[i])
+      timeline_free (vi->vcpus[i]);
+  g_free (vi->vcpus);
+  _tscope_cache_side_free (vi->vcpu_side);
+  g_free (vi->vcpu_side_head);
 }
 
 /* The first userspace exit at or after @t. */
@@ -287,13 +295,13 @@ user_at_or_after (const TscopeVcpuTimeline *tl,
 {
   const TscopeUserExits *u = tscope_trace_get_user_exits (tl->trace);
   guint lo = 0;
-  guint hi = tl->user->len;
+  guint hi = tl->n_user;
 
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if (u->ts[g_array_index (tl->user, guint, mid)] < t)
+      if (u->ts[tl->user[mid]] < t)
         lo = mid + 1;
       else
         hi = mid;
@@ -345,8 +353,8 @@ user_from (Walk       *w,
            TscopeTime  s)
 {
   const TscopeUserExits *u = tscope_trace_get_user_exits (w->tl->trace);
-  const guint *idx = (const guint *) (const void *) w->tl->user->data;
-  guint n = w->tl->user->len;
+  const guint32 *idx = w->tl->user;
+  guint n = w->tl->n_user;
   guint j = w->user_next;
 
   if (!w->user_started || (j > 0 && u->ts[idx[j - 1]] >= s))
@@ -375,9 +383,9 @@ host_running (Walk       *w,
   const TscopeUserExits *u = tscope_trace_get_user_exits (w->tl->trace);
   guint j = user_from (w, s);
 
-  if (j < w->tl->user->len && u->ts[g_array_index (w->tl->user, guint, j)] < e)
+  if (j < w->tl->n_user && u->ts[w->tl->user[j]] < e)
     {
-      guint k = g_array_index (w->tl->user, guint, j);
+      guint k = w->tl->user[j];
 
       emit (w, s, u->ts[k], TSCOPE_VCPU_EXIT, cpu, reason);
       emit (w, u->ts[k], e, TSCOPE_VCPU_USER, cpu, u->reason[k]);
@@ -776,17 +784,22 @@ column_index (TscopeVcpuTimeline *tl)
     }
   g_free (w.buf);
   _tscope_view_mipmap_build (&tl->elements, n, ELEMENT_SHIFT, G_MAXUINT32, index_dur, tl);
+  if (tl->shared)
+    g_atomic_int_inc (&_tscope_view_index (tl->trace)->vcpus_built);
   g_atomic_int_set (&tl->indexed, TRUE);
 }
 
-/* The column index, built once whatever the threads that ask. */
+static gboolean side_index (TscopeVcpuTimeline *tl);
+
+/* The column index, read from the model cache's side file or built, once
+ * whatever the threads that ask. */
 static void
 ensure_index (TscopeVcpuTimeline *tl)
 {
   if (g_atomic_int_get (&tl->indexed))
     return;
   g_mutex_lock (&tl->index_lock);
-  if (!tl->indexed)
+  if (!tl->indexed && !(tl->shared && side_index (tl)))
     column_index (tl);
   g_mutex_unlock (&tl->index_lock);
 }
@@ -1280,9 +1293,9 @@ user_exit_times (const TscopeVcpuTimeline *tl)
   GHashTable *timing = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   guint m = n_stretches (tl);
 
-  for (guint j = 0; j < tl->user->len; j++)
+  for (guint j = 0; j < tl->n_user; j++)
     {
-      guint k = g_array_index (tl->user, guint, j);
+      guint k = tl->user[j];
       guint i = stretch_ending_after (tl, u->ts[k]);
       TscopeVcpuReason *slot = reason_slot (timing, u->reason[k]);
 
@@ -1638,4 +1651,333 @@ tscope_trace_list_vms (TscopeTrace *trace)
         vm->name = names_by_pids (trace, vm);
     }
   return vms;
+}
+
+/* ---- the column indexes in the model cache's side file ---- */
+
+/* A trace whose models were mapped from the model cache finds its vCPUs'
+ * column indexes in the side file written after the first
+ * tscope_view_prepare() (docs/scale.md): a KVM trace's first frame then
+ * reads them instead of walking every vCPU's timeline.  The file is
+ * checked whole by the cache (its checksum, bound to the model file's);
+ * each index is checked here before a timeline takes it: its lengths are
+ * the timeline's, its states and reasons in range, its block starts in
+ * order, and every mipmap entry points inside its own block.  Whatever
+ * fails is built instead, and the file written again. */
+
+#define SIDE_VERSION 1u
+
+typedef struct
+{
+  guint32 version;
+  guint32 n_vcpus;
+  guint32 n_states;
+  guint32 element_shift;
+  guint32 block_shift;
+  guint32 fanout_shift;
+  guint32 max_levels;
+  guint32 pad;
+} SideFormat;
+
+typedef struct
+{
+  guint32 vcpu;
+  guint32 n_guest;
+  guint32 n_user;
+  guint32 n_elements;
+  guint32 n_blocks;
+  guint32 n_levels;
+  guint32 cap;
+  guint32 len[MAX_LEVELS];
+} SideHead;
+
+#define SIDE_ARRAYS 7           /* V_GUEST .. V_GAP_REASON */
+
+static const SideFormat side_format = {
+  SIDE_VERSION, 0, TSCOPE_VCPU_N_STATES, ELEMENT_SHIFT, BLOCK_SHIFT, FANOUT_SHIFT, MAX_LEVELS, 0,
+};
+
+/* The side file's sections of each vCPU, or nothing when it has none
+ * that holds together. */
+static void
+side_read (TscopeTrace     *trace,
+           TscopeViewIndex *vi)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 checksum;
+  const char *model = _tscope_trace_cache_file (trace, FALSE, &checksum);
+  TscopeCacheSide *side;
+  const SideFormat *f;
+  SideFormat want = side_format;
+  guint64 count;
+  guint64 i;
+
+  vi->vcpu_side_tried = TRUE;
+  if (model == NULL || vi->n_vcpus == 0)
+    return;
+  side = _tscope_cache_side_load (model, checksum, &error);
+  if (side == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+        g_debug ("vCPU indexes: %s", error->message);
+      return;
+    }
+  want.n_vcpus = vi->n_vcpus;
+  f = _tscope_cache_side_section (side, 0, V_FORMAT, sizeof *f, &count);
+  if (f == NULL || count != 1 || memcmp (f, &want, sizeof want) != 0)
+    {
+      g_debug ("vCPU indexes: a side file of another layout");
+      _tscope_cache_side_free (side);
+      return;
+    }
+  vi->vcpu_side_head = g_new (guint64, vi->n_vcpus);
+  memset (vi->vcpu_side_head, 0xff, vi->n_vcpus * sizeof (guint64));
+  for (i = 1; i < _tscope_cache_side_n (side);)
+    {
+      const SideHead *h = _tscope_cache_side_section (side, i, V_HEAD, sizeof *h, &count);
+
+      if (h == NULL || count != 1 || h->vcpu >= vi->n_vcpus || h->n_levels > MAX_LEVELS
+          || vi->vcpu_side_head[h->vcpu] != G_MAXUINT64)
+        break;
+      vi->vcpu_side_head[h->vcpu] = i;
+      i += 1 + SIDE_ARRAYS + h->n_levels;
+    }
+  if (i != _tscope_cache_side_n (side))
+    {
+      g_debug ("vCPU indexes: the side file's sections are not in order");
+      g_clear_pointer (&vi->vcpu_side_head, g_free);
+      _tscope_cache_side_free (side);
+      return;
+    }
+  vi->vcpu_side = side;
+}
+
+/* Section @i of the side file, when it is @id with @n elements of @elem bytes. */
+static const void *
+side_array (const TscopeCacheSide *side,
+            guint64                i,
+            guint32                id,
+            gsize                  elem,
+            guint64                n)
+{
+  guint64 count;
+  const void *p = _tscope_cache_side_section (side, i, id, elem, &count);
+
+  return p && count == n ? p : NULL;
+}
+
+/* Takes @tl's guest spans and userspace exits from the side file when it
+ * has them and they hold: each in range, the thread's, in order. */
+static gboolean
+side_lists (TscopeVcpuTimeline *tl)
+{
+  TscopeViewIndex *vi = _tscope_view_index (tl->trace);
+  const TscopeCacheSide *side = vi->vcpu_side;
+  const TscopeGuestSpans *g = tscope_trace_get_guest_spans (tl->trace);
+  const TscopeUserExits *u = tscope_trace_get_user_exits (tl->trace);
+  const SideHead *h;
+  const guint32 *guest;
+  const guint32 *user;
+  guint64 at;
+  guint64 count;
+
+  if (side == NULL || vi->vcpu_side_head[tl->vcpu] == G_MAXUINT64)
+    return FALSE;
+  at = vi->vcpu_side_head[tl->vcpu];
+  h = _tscope_cache_side_section (side, at, V_HEAD, sizeof *h, &count);
+  guest = side_array (side, at + 1, V_GUEST, sizeof *guest, h->n_guest);
+  user = side_array (side, at + 2, V_USER, sizeof *user, h->n_user);
+  if (guest == NULL || user == NULL)
+    goto bad;
+  for (guint i = 0; i < h->n_guest; i++)
+    if (guest[i] >= g->n || g->task[guest[i]] != tl->task || (i > 0 && guest[i] <= guest[i - 1]))
+      goto bad;
+  for (guint i = 0; i < h->n_user; i++)
+    if (user[i] >= u->n || u->task[user[i]] != tl->task || (i > 0 && user[i] <= user[i - 1]))
+      goto bad;
+  tl->guest = guest;
+  tl->n_guest = h->n_guest;
+  tl->user = user;
+  tl->n_user = h->n_user;
+  return TRUE;
+
+bad:
+  g_debug ("vCPU indexes: vCPU %u's spans in the side file are not its thread's", tl->vcpu);
+  vi->vcpu_side_head[tl->vcpu] = G_MAXUINT64;   /* its index is built again, and written */
+  return FALSE;
+}
+
+/* Takes @tl's column index from the side file when it has one that holds. */
+static gboolean
+side_index (TscopeVcpuTimeline *tl)
+{
+  TscopeViewIndex *vi = _tscope_view_index (tl->trace);
+  const TscopeCacheSide *side;
+  const SideHead *h;
+  guint n = n_elements (tl);
+  guint m = n_stretches (tl);
+  guint n_reasons = tscope_trace_get_n_kvm_reasons (tl->trace);
+  Mipmap want;
+  Mipmap mm = { 0 };
+  guint64 at;
+  guint64 count;
+  const guint32 *dur;
+  const gint64 *block_begin;
+  const TscopeTime *block_ns;
+  const guint8 *gap_state;
+  const guint16 *gap_reason;
+  guint n_blocks = (n + (1u << BLOCK_SHIFT) - 1) >> BLOCK_SHIFT;
+
+  side = vi->vcpu_side;
+  if (side == NULL || vi->vcpu_side_head[tl->vcpu] == G_MAXUINT64)
+    return FALSE;
+  at = vi->vcpu_side_head[tl->vcpu];
+  h = _tscope_cache_side_section (side, at, V_HEAD, sizeof *h, &count);
+  /* the lengths a build makes: no entries, only where they go */
+  _tscope_view_mipmap_lengths (&want, n, ELEMENT_SHIFT, G_MAXUINT32);
+  if (h->n_elements != n || h->n_blocks != n_blocks || h->cap != G_MAXUINT32 || h->n_levels != want.n_levels
+      || memcmp (h->len, want.len, sizeof want.len) != 0)
+    goto bad;
+  dur = side_array (side, at + 3, V_DUR, sizeof *dur, n);
+  block_begin = side_array (side, at + 4, V_BLOCK_BEGIN, sizeof *block_begin, n_blocks);
+  block_ns = side_array (side, at + 5, V_BLOCK_NS, sizeof *block_ns, (guint64) n_blocks * TSCOPE_VCPU_N_STATES);
+  gap_state = side_array (side, at + 6, V_GAP_STATE, sizeof *gap_state, (guint64) m + 1);
+  gap_reason = side_array (side, at + 7, V_GAP_REASON, sizeof *gap_reason, (guint64) m + 1);
+  if (!dur || !block_begin || !block_ns || !gap_state || !gap_reason)
+    goto bad;
+  for (guint k = 1; k < n_blocks; k++)
+    if (block_begin[k] < block_begin[k - 1])
+      goto bad;
+  for (guint i = 0; i <= m; i++)
+    if (gap_state[i] > TSCOPE_VCPU_N_STATES || (gap_reason[i] != TSCOPE_VCPU_NO_REASON && gap_reason[i] >= n_reasons))
+      goto bad;
+  mm = want;
+  for (guint l = 0; l < want.n_levels; l++)
+    {
+      const Best *level = side_array (side, at + 1 + SIDE_ARRAYS + l, V_LEVEL, sizeof (Best), want.len[l]);
+      guint span = ELEMENT_SHIFT + l * FANOUT_SHIFT;
+
+      if (level == NULL)
+        goto bad;
+      for (guint e = 0; e < want.len[l]; e++)
+        if (level[e].index != NONE
+            && (level[e].index >> span != e || level[e].index >= n))
+          goto bad;
+      mm.level[l] = (Best *) level;
+    }
+  tl->dur = (guint32 *) dur;
+  tl->n_blocks = n_blocks;
+  tl->block_begin = (gint64 *) block_begin;
+  tl->block_ns = (TscopeTime *) block_ns;
+  tl->gap_state = (guint8 *) gap_state;
+  tl->gap_reason = (guint16 *) gap_reason;
+  tl->elements = mm;
+  tl->index_mapped = TRUE;
+  g_atomic_int_set (&tl->indexed, TRUE);
+  return TRUE;
+
+bad:
+  g_debug ("vCPU indexes: vCPU %u's in the side file is not its timeline's: built again", tl->vcpu);
+  /* the side file is written again with it */
+  return FALSE;
+}
+
+/* Writes the side file of the trace's model cache file with every vCPU
+ * index its timelines have, then lets go of the trace. */
+static gpointer
+side_write_thread (gpointer data)
+{
+  g_autoptr(TscopeTrace) trace = data;
+  TscopeViewIndex *vi = _tscope_view_index (trace);
+  g_autoptr(GArray) blobs = g_array_new (FALSE, FALSE, sizeof (TscopeCacheBlob));
+  g_autoptr(GError) error = NULL;
+  g_autofree SideHead *heads = NULL;
+  guint64 checksum;
+  const char *model = _tscope_trace_cache_file (trace, TRUE, &checksum);
+  SideFormat format = side_format;
+  TscopeCacheBlob b;
+
+  if (model == NULL)
+    return NULL;
+  format.n_vcpus = vi->n_vcpus;
+  b = (TscopeCacheBlob) { V_FORMAT, sizeof format, 1, &format };
+  g_array_append_val (blobs, b);
+  heads = g_new0 (SideHead, vi->n_vcpus);
+  for (guint v = 0; v < vi->n_vcpus; v++)
+    {
+      TscopeVcpuTimeline *tl;
+      SideHead *h = &heads[v];
+      guint n;
+
+      g_mutex_lock (&vi->vcpus_lock);
+      tl = vi->vcpus[v];
+      g_mutex_unlock (&vi->vcpus_lock);
+      if (tl == NULL || !g_atomic_int_get (&tl->indexed))
+        continue;
+      n = n_elements (tl);
+      h->vcpu = v;
+      h->n_guest = tl->n_guest;
+      h->n_user = tl->n_user;
+      h->n_elements = n;
+      h->n_blocks = tl->n_blocks;
+      h->n_levels = tl->elements.n_levels;
+      h->cap = tl->elements.cap;
+      memcpy (h->len, tl->elements.len, sizeof h->len);
+      b = (TscopeCacheBlob) { V_HEAD, sizeof *h, 1, h };
+      g_array_append_val (blobs, b);
+      b = (TscopeCacheBlob) { V_GUEST, sizeof *tl->guest, tl->n_guest, tl->guest };
+      g_array_append_val (blobs, b);
+      b = (TscopeCacheBlob) { V_USER, sizeof *tl->user, tl->n_user, tl->user };
+      g_array_append_val (blobs, b);
+      b = (TscopeCacheBlob) { V_DUR, sizeof *tl->dur, n, tl->dur };
+      g_array_append_val (blobs, b);
+      b = (TscopeCacheBlob) { V_BLOCK_BEGIN, sizeof *tl->block_begin, tl->n_blocks, tl->block_begin };
+      g_array_append_val (blobs, b);
+      b = (TscopeCacheBlob) { V_BLOCK_NS, sizeof *tl->block_ns, (guint64) tl->n_blocks * TSCOPE_VCPU_N_STATES,
+                              tl->block_ns };
+      g_array_append_val (blobs, b);
+      b = (TscopeCacheBlob) { V_GAP_STATE, sizeof *tl->gap_state, (guint64) n_stretches (tl) + 1, tl->gap_state };
+      g_array_append_val (blobs, b);
+      b = (TscopeCacheBlob) { V_GAP_REASON, sizeof *tl->gap_reason, (guint64) n_stretches (tl) + 1,
+                              tl->gap_reason };
+      g_array_append_val (blobs, b);
+      for (guint l = 0; l < tl->elements.n_levels; l++)
+        {
+          b = (TscopeCacheBlob) { V_LEVEL, sizeof (Best), tl->elements.len[l], tl->elements.level[l] };
+          g_array_append_val (blobs, b);
+        }
+    }
+  if (!_tscope_cache_side_store (model, checksum, (const TscopeCacheBlob *) (gconstpointer) blobs->data,
+                                 blobs->len, &error))
+    g_debug ("vCPU indexes not written: %s", error->message);
+  return NULL;
+}
+
+/**
+ * _tscope_vcpu_side_write:
+ *
+ * Writes the vCPU indexes the trace's timelines have to its model cache's
+ * side file, on a thread (a cache write), when some were built rather
+ * than read from it.
+ */
+void
+_tscope_vcpu_side_write (TscopeTrace *trace)
+{
+  TscopeViewIndex *vi = _tscope_view_index (trace);
+
+  if (vi->n_vcpus == 0 || g_atomic_int_get (&vi->vcpus_built) == 0)
+    return;
+  _tscope_trace_cache_write (side_write_thread, g_object_ref (trace));
+}
+
+/**
+ * _tscope_view_vcpus_built:
+ *
+ * Returns: how many of the trace's own vCPU timelines built their column
+ *   index rather than read it from the side file (for the tests)
+ */
+guint
+_tscope_view_vcpus_built (TscopeTrace *trace)
+{
+  return (guint) g_atomic_int_get (&_tscope_view_index (trace)->vcpus_built);
 }

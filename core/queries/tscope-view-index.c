@@ -82,6 +82,34 @@ mipmap_build_above (Mipmap   *m,
     }
 }
 
+/**
+ * _tscope_view_mipmap_lengths:
+ *
+ * Sets @m's levels and their lengths as _tscope_view_mipmap_build() would
+ * for @n elements, without their entries (to check a mipmap read back).
+ */
+void
+_tscope_view_mipmap_lengths (Mipmap  *m,
+                             guint    n,
+                             guint    shift,
+                             guint32  cap)
+{
+  guint len = (guint) (((guint64) n + (1u << shift) - 1) >> shift);
+
+  memset (m, 0, sizeof *m);
+  m->shift = shift;
+  m->cap = cap;
+  if (len == 0)
+    return;
+  m->n_levels = 1;
+  m->len[0] = len;
+  for (; len > FANOUT && m->n_levels < MAX_LEVELS; m->n_levels++)
+    {
+      len = (len + FANOUT - 1) >> FANOUT_SHIFT;
+      m->len[m->n_levels] = len;
+    }
+}
+
 void
 _tscope_view_mipmap_build (Mipmap   *m,
                            guint     n,
@@ -231,7 +259,7 @@ view_index_free (gpointer data)
         g_free (vi->cpus[c]);
       }
   g_free (vi->cpus);
-  _tscope_vcpu_timelines_free (vi->vcpus, vi->n_vcpus);
+  _tscope_vcpu_timelines_free (vi);
   g_mutex_clear (&vi->vcpus_lock);
   g_hash_table_unref (vi->tasks);
   g_mutex_clear (&vi->tasks_lock);
@@ -327,7 +355,10 @@ prepare_cpus (gpointer data)
  * index, the runs grouped by task, the indexes of the tasks that ran
  * longest, whose rows come first, each vCPU's timeline index), as the
  * first queries would, on two threads.  Call it from a worker thread right after a load: the window's
- * own work meanwhile and the first frame then overlap it.
+ * own work meanwhile and the first frame then overlap it.  The vCPU
+ * indexes are read from the model cache's side file when the trace's
+ * models came from the cache and it has them; those built here are then
+ * written to it (on a thread: tscope_trace_wait_cache_writes()).
  */
 void
 tscope_view_prepare (TscopeTrace *trace)
@@ -371,6 +402,8 @@ tscope_view_prepare (TscopeTrace *trace)
   prepare_vcpus (trace, 1);
   if (cpus)
     g_thread_join (cpus);
+  /* the vCPU indexes built here, for the next open */
+  _tscope_vcpu_side_write (trace);
 }
 
 /**

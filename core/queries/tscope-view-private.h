@@ -21,6 +21,7 @@
 
 #include <string.h>
 
+#include "tscope-model-cache-private.h"
 #include "tscope-trace-private.h"
 #include "tscope-view.h"
 
@@ -373,11 +374,26 @@ struct _TscopeViewIndex
   struct _TscopeVcpuTimeline **vcpus;  /* [n_vcpus], the trace's own, under vcpus_lock */
   guint         n_vcpus;
   GMutex        vcpus_lock;
+  /* the vCPUs' column indexes from the model cache's side file
+   * (tscope-vcpu.c), read once under vcpus_lock */
+  gboolean          vcpu_side_tried;
+  TscopeCacheSide  *vcpu_side;
+  guint64          *vcpu_side_head;     /* [n_vcpus]: the section of each one's index, or G_MAXUINT64 */
+  gint              vcpus_built;        /* indexes built, not read: the side file is written again */
 };
 
 void              _tscope_vcpu_timeline_prepare (struct _TscopeVcpuTimeline *tl);
-void              _tscope_vcpu_timelines_free  (struct _TscopeVcpuTimeline **tls,
-                                                guint                        n);
+/* The sections of the vCPU indexes' side file (tscope-vcpu.c): V_FORMAT,
+ * then for each vCPU V_HEAD, V_GUEST ... V_GAP_REASON and its mipmap's
+ * levels. */
+enum
+{
+  V_FORMAT = 1, V_HEAD, V_GUEST, V_USER, V_DUR, V_BLOCK_BEGIN, V_BLOCK_NS, V_GAP_STATE, V_GAP_REASON, V_LEVEL,
+};
+
+void              _tscope_vcpu_timelines_free  (TscopeViewIndex             *vi);
+guint             _tscope_view_vcpus_built     (TscopeTrace                 *trace);
+void              _tscope_vcpu_side_write      (TscopeTrace                 *trace);
 
 void              _tscope_view_mipmap_build    (Mipmap      *m,
                                                 guint        n,
@@ -395,6 +411,10 @@ void              _tscope_view_mipmap_build_runs (Mipmap        *m,
                                                   gint64         last,
                                                   DurFunc        dur,
                                                   gpointer       data);
+void              _tscope_view_mipmap_lengths  (Mipmap      *m,
+                                                guint        n,
+                                                guint        shift,
+                                                guint32      cap);
 void              _tscope_view_mipmap_clear    (Mipmap      *m);
 gsize             _tscope_view_mipmap_bytes    (const Mipmap *m);
 void              _tscope_view_starts_init     (Starts        *s,

@@ -31,6 +31,7 @@ struct _TscopeTrace
   guint32            *task_runs_start;  /* [n_tasks + 1]; NULL until built */
   guint32            *by_task[2];       /* guest span / user exit indices grouped by task, on first use */
   guint32            *by_task_start[2]; /* [n_tasks + 1]; NULL until built */
+  GMutex              by_task_lock;     /* by_task's: the window's first frame groups both at once */
   GMutex              lazy_lock;
   TscopeViewIndex    *view_index;       /* NULL until a view query; set with g_once */
   GDestroyNotify      view_index_free;  /* set with view_index, by the queries */
@@ -47,6 +48,12 @@ struct _TscopeTrace
 };
 
 gsize    _tscope_trace_model_bytes (TscopeTrace             *self);
+
+const char *_tscope_trace_cache_file  (TscopeTrace             *self,
+                                       gboolean                 wait,
+                                       guint64                 *checksum);
+void        _tscope_trace_cache_write (GThreadFunc              func,
+                                       gpointer                 data);
 
 const guint32 *_tscope_trace_kvm_by_task (TscopeTrace *self,
                                           gboolean     user_exits,

@@ -34,6 +34,7 @@ tscope_trace_finalize (GObject *object)
     }
   g_clear_pointer (&self->syscall_names, g_hash_table_unref);
   g_mutex_clear (&self->lazy_lock);
+  g_mutex_clear (&self->by_task_lock);
   _tscope_record_index_clear (&self->records);
   _tscope_model_clear (&self->model);
   g_clear_pointer (&self->tep, _tscope_tep_free);
@@ -56,6 +57,7 @@ static void
 tscope_trace_init (TscopeTrace *self)
 {
   g_mutex_init (&self->lazy_lock);
+  g_mutex_init (&self->by_task_lock);
   g_mutex_init (&self->calls_lock);
 }
 
@@ -278,6 +280,72 @@ wait_cache_write (TscopeTrace *self)
   while (self->cache_writing)
     g_cond_wait (&writes_cond, &writes_lock);
   g_mutex_unlock (&writes_lock);
+}
+
+/**
+ * _tscope_trace_cache_file:
+ * @wait: wait for the model cache file being written, else answer only
+ *   for a model read from its cache file
+ * @checksum: (out): that file's checksum
+ *
+ * For the side files of later stages (_tscope_cache_side_store()).
+ *
+ * Returns: (nullable): the model cache file the models were read from or
+ *   written to
+ */
+const char *
+_tscope_trace_cache_file (TscopeTrace *self,
+                          gboolean     wait,
+                          guint64     *checksum)
+{
+  *checksum = 0;
+  if (!self->cache_read && !wait)
+    return NULL;
+  wait_cache_write (self);
+  *checksum = self->model.cache_checksum;
+  return self->cache_path;
+}
+
+typedef struct
+{
+  GThreadFunc func;
+  gpointer    data;
+} WriteJob;
+
+static gpointer
+write_thread (gpointer data)
+{
+  WriteJob *job = data;
+
+  job->func (job->data);
+  g_free (job);
+  g_mutex_lock (&writes_lock);
+  writes_pending--;
+  g_cond_broadcast (&writes_cond);
+  g_mutex_unlock (&writes_lock);
+  return NULL;
+}
+
+/**
+ * _tscope_trace_cache_write:
+ * @func: writes a side file; it must let go of what it holds of the
+ *   trace before it returns
+ *
+ * Runs @func on a thread of its own, as a cache write:
+ * tscope_trace_wait_cache_writes() waits for it.
+ */
+void
+_tscope_trace_cache_write (GThreadFunc func,
+                           gpointer    data)
+{
+  WriteJob *job = g_new (WriteJob, 1);
+
+  job->func = func;
+  job->data = data;
+  g_mutex_lock (&writes_lock);
+  writes_pending++;
+  g_mutex_unlock (&writes_lock);
+  g_thread_unref (g_thread_new ("tscope-cache-side", write_thread, job));
 }
 
 /* What the models of @buffer will take, roughly: a quarter of its
@@ -883,7 +951,7 @@ _tscope_trace_kvm_by_task (TscopeTrace *self,
   g_return_val_if_fail (task < self->model.n_tasks, NULL);
   if (!g_atomic_pointer_get (&self->by_task_start[k]))
     {
-      g_mutex_lock (&self->lazy_lock);
+      g_mutex_lock (&self->by_task_lock);
       if (self->by_task_start[k] == NULL)
         {
           const guint32 *of = user_exits ? self->model.user_exits.task : self->model.guest.task;
@@ -906,7 +974,7 @@ _tscope_trace_kvm_by_task (TscopeTrace *self,
           /* published last: readers check it without the lock */
           g_atomic_pointer_set (&self->by_task_start[k], starts);
         }
-      g_mutex_unlock (&self->lazy_lock);
+      g_mutex_unlock (&self->by_task_lock);
     }
   *n = self->by_task_start[k][task + 1] - self->by_task_start[k][task];
   return self->by_task[k] + self->by_task_start[k][task];
