@@ -505,17 +505,20 @@ print_stats_json (TscopeDocument *doc)
       o = json_object_new_object ();
       json_object_object_add (o, "sources", sources);
     }
-  text = json_object_to_json_string_ext (o, JSON_C_TO_STRING_PLAIN);
   /* g_print() copies megabytes once more; it converts for a console
    * that is not UTF-8, so it stays for one */
   if (g_get_console_charset (NULL))
     {
-      fputs (text, stdout);
+      /* written as it is made: the per-pid maps straight from their text */
+      tscope_stats_json_write (o, stdout);
       fputc ('\n', stdout);
       fflush (stdout);    /* as g_print() does: before what goes to stderr */
     }
   else
-    g_print ("%s\n", text);
+    {
+      text = json_object_to_json_string_ext (o, JSON_C_TO_STRING_PLAIN);
+      g_print ("%s\n", text);
+    }
   json_object_put (o);
 }
 

@@ -12,6 +12,7 @@
 
 #include "tscope-model-private.h"
 #include "tscope-stats.h"
+#include "tscope-stats-private.h"
 #include "tscope-test-util.h"
 #include "tscope-view.h"
 
@@ -321,6 +322,46 @@ test_latency_values (gconstpointer data)
   check_latency_values (trace, 999999, NULL, G_MININT64, G_MAXINT64);
 }
 
+/* stats' "top10", from the candidates its parts keep while they fill
+ * (recounted when full, given up for a scan when ties fill them), is the
+ * 10 worst of every latency sample. */
+static void
+test_top10 (gconstpointer data)
+{
+  g_autofree char *path = tscope_test_data (data, ".dat");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
+  g_autoptr(GArray) all = NULL;
+  static const guint caps[] = { 10, 11, 13, 40, 512 };
+
+  g_assert_no_error (error);
+  all = tscope_trace_latency_samples (trace, -1, NULL, G_MININT64, G_MAXINT64);
+  tscope_latency_samples_sort_worst (all, 10);
+  for (guint c = 0; c < G_N_ELEMENTS (caps); c++)
+    {
+      json_object *o;
+      json_object *top;
+
+      _tscope_stats_set_top_cap (caps[c]);
+      o = tscope_trace_stats_json (trace, "t");
+      top = json_object_object_get (json_object_object_get (o, "wakeup_latency"), "top10");
+      g_assert_cmpuint (json_object_array_length (top), ==, MIN (all->len, 10));
+      for (guint i = 0; i < json_object_array_length (top); i++)
+        {
+          json_object *e = json_object_array_get_idx (top, i);
+          const TscopeLatencySample *s = &g_array_index (all, TscopeLatencySample, i);
+
+          g_assert_cmpint (json_object_get_int64 (json_object_object_get (e, "latency_ns")), ==, s->latency);
+          g_assert_cmpint (json_object_get_int64 (json_object_object_get (e, "wakeup_ts")), ==, s->wakeup_ts);
+          g_assert_cmpint (json_object_get_int64 (json_object_object_get (e, "switch_ts")), ==, s->switch_ts);
+          g_assert_cmpint (json_object_get_int64 (json_object_object_get (e, "pid")), ==, s->pid);
+          g_assert_cmpint (json_object_get_int64 (json_object_object_get (e, "cpu")), ==, s->cpu);
+        }
+      json_object_put (o);
+    }
+  _tscope_stats_set_top_cap (512);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -339,6 +380,9 @@ main (int    argc,
       g_free (name);
       name = g_strdup_printf ("/latency/values/%s", tscope_test_valid_traces[i]);
       g_test_add_data_func (name, tscope_test_valid_traces[i], test_latency_values);
+      g_free (name);
+      name = g_strdup_printf ("/latency/top10/%s", tscope_test_valid_traces[i]);
+      g_test_add_data_func (name, tscope_test_valid_traces[i], test_top10);
     }
   g_test_add_func ("/oracle/public-kvm-host-zlib", test_zlib);
   /* 1.1M records, 96 % of them syscalls, and kernel stacks: not in the

@@ -10,6 +10,8 @@
 #include "tscope-cursor.h"
 #include "tscope-parallel-private.h"
 #include "tscope-stats.h"
+#include "tscope-memory-private.h"
+#include "tscope-stats-private.h"
 #include "tscope-syscalls.h"
 #include "tscope-trace-private.h"
 #include "tscope-limits.h"
@@ -442,33 +444,145 @@ mean_to_string (json_object *obj,
  * object, hash table and key per value: as much time and memory as the
  * load.  For printing they are one node whose serializer appends their
  * text, which is what json-c prints for the tree with
- * JSON_C_TO_STRING_PLAIN (tests/test-oracle.c compares the two). */
+ * JSON_C_TO_STRING_PLAIN (tests/test-oracle.c compares the two).  The
+ * text stays in the parts it was written in (threads write one each):
+ * tscope_stats_json_write() writes them as they are, with no copy. */
+typedef struct
+{
+  const void *magic;              /* &text_magic: tells a text node's userdata */
+  GPtrArray  *parts;              /* GString */
+} TextNode;
+
+static const char text_magic = 't';
+
 static int
 text_to_string (json_object *obj,
                 printbuf    *pb,
                 int          level,
                 int          flags)
 {
-  GString *text = json_object_get_userdata (obj);
+  TextNode *t = json_object_get_userdata (obj);
 
-  return printbuf_memappend (pb, text->str, (int) text->len);
+  for (guint i = 0; i < t->parts->len; i++)
+    {
+      GString *part = t->parts->pdata[i];
+
+      if (part->len > 0 && printbuf_memappend (pb, part->str, (int) part->len) < 0)
+        return -1;
+    }
+  return 0;
 }
 
 static void
 text_free (json_object *obj,
            void        *userdata)
 {
-  g_string_free (userdata, TRUE);
+  TextNode *t = userdata;
+
+  g_ptr_array_unref (t->parts);
+  g_free (t);
 }
 
-/* (transfer full): an object node that prints as @text, which it takes */
+static void
+free_part (gpointer part)
+{
+  g_string_free (part, TRUE);
+}
+
+/* (transfer full): an object node that prints as its @parts one after
+ * the other, which it takes */
 static json_object *
-json_text_node (GString *text)
+json_text_node (GPtrArray *parts)
 {
   json_object *o = json_object_new_object ();
+  TextNode *t = g_new (TextNode, 1);
 
-  json_object_set_serializer (o, text_to_string, text, text_free);
+  t->magic = &text_magic;
+  t->parts = parts;
+  json_object_set_serializer (o, text_to_string, t, text_free);
   return o;
+}
+
+static GPtrArray *
+text_parts_new (void)
+{
+  return g_ptr_array_new_with_free_func (free_part);
+}
+
+static const TextNode *
+text_node_of (json_object *o)
+{
+  const TextNode *t;
+
+  if (!json_object_is_type (o, json_type_object))
+    return NULL;
+  t = json_object_get_userdata (o);
+  return t && t->magic == &text_magic ? t : NULL;
+}
+
+static void
+write_json (json_object *o,
+            FILE        *out)
+{
+  const TextNode *t = text_node_of (o);
+  gboolean first = TRUE;
+
+  if (t)
+    {
+      for (guint i = 0; i < t->parts->len; i++)
+        {
+          GString *part = t->parts->pdata[i];
+
+          fwrite (part->str, 1, part->len, out);
+        }
+      return;
+    }
+  if (!json_object_is_type (o, json_type_object))
+    {
+      fputs (json_object_to_json_string_ext (o, JSON_C_TO_STRING_PLAIN), out);
+      return;
+    }
+  /* as json-c prints an object with JSON_C_TO_STRING_PLAIN */
+  fputc ('{', out);
+  json_object_object_foreach (o, key, value)
+    {
+      json_object *k = json_object_new_string (key);
+
+      if (!first)
+        fputc (',', out);
+      first = FALSE;
+      fputs (json_object_to_json_string_ext (k, JSON_C_TO_STRING_PLAIN), out);
+      json_object_put (k);
+      fputc (':', out);
+      if (value == NULL)
+        fputs ("null", out);
+      else
+        write_json (value, out);
+    }
+  fputc ('}', out);
+}
+
+/**
+ * tscope_stats_json_write:
+ * @o: a tree of tscope_trace_stats_json_to_print(), or any
+ *
+ * Writes @o to @out as json_object_to_json_string_ext (@o,
+ * JSON_C_TO_STRING_PLAIN) would make it, without making it: the per-pid
+ * maps' text is written from where it lies (tens of megabytes on a trace
+ * of 70,000 tasks, copied twice more by json-c's buffer).
+ *
+ * Returns: %FALSE when writing to @out failed (ferror())
+ */
+gboolean
+tscope_stats_json_write (json_object *o,
+                         FILE        *out)
+{
+  g_return_val_if_fail (out != NULL, FALSE);
+  if (o == NULL)
+    fputs ("null", out);
+  else
+    write_json (o, out);
+  return !ferror (out);
 }
 
 /* @s as json-c prints a string: plain ones by hand, others through json-c */
@@ -617,7 +731,9 @@ cpu_intervals_json (TscopeTrace *trace)
 
       for (guint i = 0; i < iv->n; i++)
         {
-          gint64 d = tscope_trace_interval_end (trace, c, i) - iv->start[i];
+          /* tscope_trace_interval_end(), inline: a call per interval was
+           * a tenth of the command on a 10M-event trace */
+          gint64 d = (i + 1 < iv->n ? iv->start[i + 1] : trace->model.last_ts) - iv->start[i];
 
           if (iv->task[i] == TSCOPE_IDLE_TASK)
             idle = _tscope_sat_add (idle, d);
@@ -731,7 +847,11 @@ tasks_json (TscopeTrace *trace,
 
   if (as_text)
     {
-      GString *text = g_string_new ("{");
+      GPtrArray *parts = text_parts_new ();
+      /* sized for its rows (about 170 bytes each): no copy as it grows */
+      GString *text = g_string_sized_new ((gsize) rows->len * 192 + 2);
+
+      g_string_append_c (text, '{');
 
       for (guint i = 0; i < rows->len; i++)
         if (((PidRow *) rows->pdata[i])->listed)
@@ -741,7 +861,8 @@ tasks_json (TscopeTrace *trace,
             append_task_text (text, trace, rows->pdata[i]);
           }
       g_string_append_c (text, '}');
-      return json_text_node (text);
+      g_ptr_array_add (parts, text);
+      return json_text_node (parts);
     }
   o = json_object_new_object ();
   for (guint i = 0; i < rows->len; i++)
@@ -853,11 +974,10 @@ per_pid_json (TscopeTrace      *trace,
   g_autofree guint *first = g_new0 (guint, n_groups + 1);
   g_autofree guint *next = g_new (guint, n_groups + 1);
   g_autofree gint32 *pids = g_new (gint32, n_groups + 1);
-  g_autofree TscopeTime *by_pid = g_new (TscopeTime, n + 1);
+  g_autofree TscopeTime *by_pid = _tscope_new_filled (n + 1, sizeof (TscopeTime));
   g_autofree TscopeLatencySummary *sums = as_text ? NULL : g_new0 (TscopeLatencySummary, n_groups + 1);
   PidParts pp = { first, pids, by_pid, n_groups, { 0 }, sums, { NULL } };
   json_object *per_pid;
-  GString *text;
 
   for (guint32 t = 0; t < trace->model.n_tasks; t++)
     pids[group[t]] = trace->model.tasks[t].pub.pid;
@@ -880,21 +1000,29 @@ per_pid_json (TscopeTrace      *trace,
         g++;
       pp.cut[p] = g;
     }
+  /* each sized for its pids (about 160 bytes each): no copy as it grows */
   for (guint p = 0; p < PID_PARTS && as_text; p++)
-    pp.text[p] = g_string_new (NULL);
+    pp.text[p] = g_string_sized_new ((gsize) (pp.cut[p + 1] - pp.cut[p]) * 192 + 16);
   _tscope_parallel_for (PID_PARTS, _tscope_parallel_threads (), summarize_part, &pp);
   if (as_text)
     {
-      text = g_string_new ("{");
+      GPtrArray *parts = text_parts_new ();
+      gboolean any = FALSE;
+
+      g_ptr_array_add (parts, g_string_new ("{"));
       for (guint p = 0; p < PID_PARTS; p++)
         {
-          /* each member was written with a comma before it */
-          g_string_append_len (text, pp.text[p]->str + (text->len == 1 && pp.text[p]->len > 0),
-                               pp.text[p]->len - (text->len == 1 && pp.text[p]->len > 0));
-          g_string_free (pp.text[p], TRUE);
+          /* each member was written with a comma before it: the first
+           * one's goes */
+          if (!any && pp.text[p]->len > 0)
+            {
+              g_string_erase (pp.text[p], 0, 1);
+              any = TRUE;
+            }
+          g_ptr_array_add (parts, pp.text[p]);
         }
-      g_string_append_c (text, '}');
-      return json_text_node (text);
+      g_ptr_array_add (parts, g_string_new ("}"));
+      return json_text_node (parts);
     }
   per_pid = json_object_new_object ();
   for (guint g = 0; g < n_groups; g++)
@@ -909,22 +1037,138 @@ per_pid_json (TscopeTrace      *trace,
   return per_pid;
 }
 
+#define FILL_PARTS 4
+#define TOP_N      10
+#define TOP_CAP    512
+
+/* A part's candidates for the 10 worst: every latency at or above the
+ * 10th worst it has seen, with its wakeup, in wakeup order.  Ties that
+ * fill it make it give up (the trace is then scanned again). */
+typedef struct
+{
+  guint      n;
+  gboolean   overflow;
+  TscopeTime floor;               /* the 10th worst when last counted */
+  TscopeTime lat[TOP_CAP];
+  guint      wakeup[TOP_CAP];
+} Top;
+
+static guint top_cap = TOP_CAP;
+
+/**
+ * _tscope_stats_set_top_cap:
+ * @cap: TOP_N (10: every part gives up, the trace is scanned again) to
+ *   TOP_CAP
+ *
+ * How many candidates for the 10 worst a part of the wakeups keeps before
+ * it counts them again: for the tests, which reach the recount and the
+ * scan with small ones.
+ */
+void
+_tscope_stats_set_top_cap (guint cap)
+{
+  top_cap = CLAMP (cap, TOP_N, TOP_CAP);
+}
+
+typedef struct
+{
+  TscopeTrace *trace;
+  TscopeTime  *lat;
+  guint32     *task;
+  guint        n_wakeups;
+  guint        got[FILL_PARTS];
+  Top          top[FILL_PARTS];
+} Fill;
+
+/* The @k-th worst of @n latencies (1-based), @n >= @k. */
+static TscopeTime
+kth_worst (const TscopeTime *lat,
+           guint             n,
+           guint             k)
+{
+  g_autofree TscopeTime *copy = g_memdup2 (lat, (gsize) n * sizeof *lat);
+
+  return tscope_times_select (copy, n, n - k);
+}
+
+static void
+top_add (Top        *top,
+         TscopeTime  lat,
+         guint       wakeup)
+{
+  guint m = 0;
+
+  top->lat[top->n] = lat;
+  top->wakeup[top->n++] = wakeup;
+  if (top->n < top_cap)
+    return;
+  top->floor = kth_worst (top->lat, top->n, TOP_N);
+  for (guint i = 0; i < top->n; i++)
+    if (top->lat[i] >= top->floor)
+      {
+        top->lat[m] = top->lat[i];
+        top->wakeup[m++] = top->wakeup[i];
+      }
+  top->n = m;
+  if (m == top_cap)
+    {
+      top->overflow = TRUE;
+      top->floor = G_MAXINT64;      /* nothing more comes in */
+    }
+}
+
 /* The 10 worst samples as the oracle's "top10": those at or above the
- * 10th worst latency are made into samples, and only they are sorted. */
+ * 10th worst latency are made into samples, and only they are sorted.
+ * The parts' candidates hold every one of them (each part's 10 worst are
+ * among its candidates, so the 10th worst of all is at least each part's
+ * floor); they are made into samples in wakeup order, as a scan of the
+ * trace would. */
 static json_object *
 top10_json (TscopeTrace *trace,
+            const Fill  *fill,
             TscopeTime  *lat,
             guint        n)
 {
   json_object *top = json_object_new_array ();
   g_autoptr(GArray) samples = NULL;
+  gboolean overflow = FALSE;
+  guint n_cand = 0;
 
   if (n == 0)
     return top;
-  samples = tscope_trace_latency_samples_above (trace, -1, NULL, G_MININT64, G_MAXINT64,
-                                                tscope_times_select (lat, n, n - MIN (n, 10)));
-  tscope_latency_samples_sort_worst (samples, 10);
-  for (guint i = 0; i < MIN (samples->len, 10); i++)
+  for (guint p = 0; p < FILL_PARTS; p++)
+    {
+      overflow |= fill->top[p].overflow;
+      n_cand += fill->top[p].n;
+    }
+  if (overflow)
+    samples = tscope_trace_latency_samples_above (trace, -1, NULL, G_MININT64, G_MAXINT64,
+                                                  tscope_times_select (lat, n, n - MIN (n, TOP_N)));
+  else
+    {
+      g_autofree TscopeTime *cand = g_new (TscopeTime, n_cand);
+      TscopeTime least;
+      guint k = 0;
+
+      for (guint p = 0; p < FILL_PARTS; p++)
+        {
+          memcpy (cand + k, fill->top[p].lat, fill->top[p].n * sizeof *cand);
+          k += fill->top[p].n;
+        }
+      least = kth_worst (cand, n_cand, MIN (n_cand, TOP_N));
+      samples = g_array_new (FALSE, FALSE, sizeof (TscopeLatencySample));
+      for (guint p = 0; p < FILL_PARTS; p++)
+        for (guint i = 0; i < fill->top[p].n; i++)
+          {
+            TscopeLatencySample s;
+
+            if (fill->top[p].lat[i] >= least
+                && tscope_trace_latency_sample (trace, fill->top[p].wakeup[i], -1, NULL, G_MININT64, G_MAXINT64, &s))
+              g_array_append_val (samples, s);
+          }
+    }
+  tscope_latency_samples_sort_worst (samples, TOP_N);
+  for (guint i = 0; i < MIN (samples->len, TOP_N); i++)
     {
       TscopeLatencySample *s = &g_array_index (samples, TscopeLatencySample, i);
       json_object *e = json_object_new_object ();
@@ -939,17 +1183,6 @@ top10_json (TscopeTrace *trace,
   return top;
 }
 
-#define FILL_PARTS 4
-
-typedef struct
-{
-  TscopeTrace *trace;
-  TscopeTime  *lat;
-  guint32     *task;
-  guint        n_wakeups;
-  guint        got[FILL_PARTS];
-} Fill;
-
 static void
 fill_part (guint    p,
            gpointer data)
@@ -959,8 +1192,16 @@ fill_part (guint    p,
   guint to = (guint) ((guint64) f->n_wakeups * (p + 1) / FILL_PARTS);
   guint n = from;
 
+  Top *top = &f->top[p];
+
+  top->floor = G_MININT64;
   for (guint i = from; i < to; i++)
-    n += latency_of (f->trace, i, -1, NULL, G_MININT64, G_MAXINT64, &f->lat[n], &f->task[n]);
+    if (latency_of (f->trace, i, -1, NULL, G_MININT64, G_MAXINT64, &f->lat[n], &f->task[n]))
+      {
+        if (f->lat[n] >= top->floor)
+          top_add (top, f->lat[n], i);
+        n++;
+      }
   f->got[p] = n - from;
 }
 
@@ -971,32 +1212,36 @@ wakeup_json (TscopeTrace *trace,
              gboolean     as_text)
 {
   guint n_wakeups = tscope_trace_get_n_wakeups (trace);
-  g_autofree TscopeTime *lat = g_new (TscopeTime, n_wakeups + 1);
-  g_autofree guint32 *task = g_new (guint32, n_wakeups + 1);
+  g_autofree TscopeTime *lat = _tscope_new_filled (n_wakeups + 1, sizeof (TscopeTime));
+  g_autofree guint32 *task = _tscope_new_filled (n_wakeups + 1, sizeof (guint32));
   const TscopeWakeupStore *w = &trace->model.wk;
   json_object *o = json_object_new_object ();
   json_object *per_pid;
   TscopeLatencySummary sum;
   guint n = 0;
 
-  Fill fill = { trace, lat, task, n_wakeups, { 0 } };
+  g_autofree Fill *fill = g_new0 (Fill, 1);
 
   /* in parts, each written from its first wakeup's place on, then closed up */
-  _tscope_parallel_for (FILL_PARTS, _tscope_parallel_threads (), fill_part, &fill);
+  fill->trace = trace;
+  fill->lat = lat;
+  fill->task = task;
+  fill->n_wakeups = n_wakeups;
+  _tscope_parallel_for (FILL_PARTS, _tscope_parallel_threads (), fill_part, fill);
   for (guint p = 0; p < FILL_PARTS; p++)
     {
       guint from = (guint) ((guint64) n_wakeups * p / FILL_PARTS);
 
-      memmove (lat + n, lat + from, fill.got[p] * sizeof *lat);
-      memmove (task + n, task + from, fill.got[p] * sizeof *task);
-      n += fill.got[p];
+      memmove (lat + n, lat + from, fill->got[p] * sizeof *lat);
+      memmove (task + n, task + from, fill->got[p] * sizeof *task);
+      n += fill->got[p];
     }
   /* per pid first: the overall summary reorders lat */
   per_pid = per_pid_json (trace, lat, task, n, as_text);
   tscope_latency_summarize_values (lat, n, &sum);
   json_object_object_add (o, "overall", tscope_latency_summary_json (&sum));
   json_object_object_add (o, "per_pid", per_pid);
-  json_object_object_add (o, "top10", top10_json (trace, lat, n));
+  json_object_object_add (o, "top10", top10_json (trace, fill, lat, n));
   json_object_object_add (o, "ignored_wakings_of_running_task", json_int (w->ignored_running));
   json_object_object_add (o, "dropped_wakings_without_switch_in", json_int (w->dropped_no_switch));
   json_object_object_add (o, "discarded_wakings_switched_out_first", json_int (w->discarded_switched_out));
@@ -1217,13 +1462,37 @@ offcpu_json (TscopeTrace *trace)
   return a;
 }
 
+/* What a thread makes of the tasks while another makes the wakeups' part. */
+typedef struct
+{
+  TscopeTrace *trace;
+  gboolean     as_text;
+  GPtrArray   *rows;
+  json_object *cpu_intervals;
+  json_object *tasks;
+} TaskPart;
+
+static gpointer
+task_part (gpointer data)
+{
+  TaskPart *t = data;
+
+  t->rows = pid_rows (t->trace);
+  t->cpu_intervals = cpu_intervals_json (t->trace);
+  t->tasks = tasks_json (t->trace, t->rows, t->as_text);
+  return NULL;
+}
+
 static json_object *
 stats_json (TscopeTrace *trace,
             const char  *trace_label,
             gboolean     as_text)
 {
   json_object *o = json_object_new_object ();
-  g_autoptr(GPtrArray) rows = pid_rows (trace);
+  g_autoptr(GPtrArray) rows = NULL;
+  TaskPart tp = { trace, as_text, NULL, NULL, NULL };
+  GThread *tasks;
+  json_object *wakeups;
   json_object *spans;
   json_object *raise;
   gboolean any = tscope_trace_get_n_events (trace) > 0;
@@ -1232,7 +1501,18 @@ stats_json (TscopeTrace *trace,
     TSCOPE_EV_KERNEL_STACK,
   };
 
+  /* the first key hashed (json-c seeds its hash on first use, racily):
+   * before another thread makes objects */
   json_object_object_add (o, "trace", json_object_new_string (trace_label));
+  /* the per-pid rows and the per-CPU sums on a thread, the wakeups here
+   * (their own parts on both cores): the same members in the same order */
+  tasks = g_thread_try_new ("tscope-stats-tasks", task_part, &tp, NULL);
+  if (tasks == NULL)
+    task_part (&tp);
+  wakeups = wakeup_json (trace, as_text);
+  if (tasks)
+    g_thread_join (tasks);
+  rows = tp.rows;
   json_object_object_add (o, "valid", json_object_new_boolean (TRUE));
   json_object_object_add (o, "events", events_json (trace));
   json_object_object_add (o, "cpus", json_int (trace->model.n_cpus));
@@ -1240,9 +1520,9 @@ stats_json (TscopeTrace *trace,
   json_object_object_add (o, "last_ts", any ? json_int (trace->model.last_ts) : NULL);
   json_object_object_add (o, "unparsed_lines", json_int (0));
   json_object_object_add (o, "unparsed_fields", json_int (0));
-  json_object_object_add (o, "cpu_intervals", cpu_intervals_json (trace));
-  json_object_object_add (o, "tasks", tasks_json (trace, rows, as_text));
-  json_object_object_add (o, "wakeup_latency", wakeup_json (trace, as_text));
+  json_object_object_add (o, "cpu_intervals", tp.cpu_intervals);
+  json_object_object_add (o, "tasks", tp.tasks);
+  json_object_object_add (o, "wakeup_latency", wakeups);
   json_object_object_add (o, "irq", irq_json (trace));
   json_object_object_add (o, "irq_unmatched", json_int (trace->model.irq_unmatched));
   softirq_json (trace, &spans, &raise);

@@ -6,6 +6,8 @@
  */
 #pragma once
 
+#include <stdio.h>
+
 #include <json-c/json.h>
 
 #include "tscope-trace.h"
@@ -114,5 +116,7 @@ json_object *tscope_trace_stats_json        (TscopeTrace *trace,
 json_object *tscope_trace_stats_json_to_print (TscopeTrace *trace,
                                                const char  *trace_label);
 json_object *tscope_latency_summary_json    (const TscopeLatencySummary *s);
+gboolean     tscope_stats_json_write        (json_object *o,
+                                             FILE        *out);
 
 G_END_DECLS
