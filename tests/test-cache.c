@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -650,10 +651,10 @@ test_vcpu_indexes (void)
 
       /* crafted behind a valid checksum: a state out of range, a guest
        * span of another thread, a mipmap entry outside its block, a block
-       * start out of order */
-      for (guint c = 0; c < 4; c++)
+       * start out of order, a negative time in a state */
+      for (guint c = 0; c < 5; c++)
         {
-          static const guint32 ids[] = { V_GAP_STATE, V_GUEST, V_LEVEL, V_BLOCK_BEGIN };
+          static const guint32 ids[] = { V_GAP_STATE, V_GUEST, V_LEVEL, V_BLOCK_BEGIN, V_BLOCK_NS };
 
           memcpy (copy, g_bytes_get_data (good, NULL), len);
           g_assert_true (_tscope_cache_find_section (copy, len, ids[c], 0, &offset, &count, &elem));
@@ -692,6 +693,13 @@ test_vcpu_indexes (void)
                 memcpy (copy + offset, &late, sizeof late);
               }
               break;
+            case 4:
+              {
+                gint64 negative = -1;
+
+                memcpy (copy + offset, &negative, sizeof negative);
+              }
+              break;
             }
           _tscope_cache_reseal (copy, len);
           write_file (side, copy, len);
@@ -708,6 +716,11 @@ test_vcpu_indexes (void)
 
       /* cut */
       write_file (side, g_bytes_get_data (good, NULL), len / 2);
+      g_assert_cmpuint (reopen_vcpus (path, want, size), ==, indexed);
+      g_assert_cmpuint (reopen_vcpus (path, want, size), ==, 0);
+
+      /* far bigger than the trace's vCPUs need (sparse): refused unread */
+      g_assert_true (truncate (side, (off_t) 1 << 36) == 0);
       g_assert_cmpuint (reopen_vcpus (path, want, size), ==, indexed);
       g_assert_cmpuint (reopen_vcpus (path, want, size), ==, 0);
       g_free (copy);

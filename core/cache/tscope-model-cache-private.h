@@ -103,6 +103,7 @@ gboolean         _tscope_cache_side_store   (const char              *model_path
                                              GError                 **error);
 TscopeCacheSide *_tscope_cache_side_load    (const char              *model_path,
                                              guint64                  model_checksum,
+                                             guint64                  max_size,
                                              GError                 **error);
 guint64          _tscope_cache_side_n       (const TscopeCacheSide   *side);
 const void      *_tscope_cache_side_section (const TscopeCacheSide   *side,

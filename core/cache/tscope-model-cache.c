@@ -1716,12 +1716,15 @@ evict (const TscopeCachePolicy *policy,
       if (total > policy->max_bytes && g_unlink (e->path) == 0)
         {
           total -= e->size;
-          /* a model's side file goes with it (counted when met) */
+          /* a model's side file goes with it (counted now: its own entry
+           * then finds nothing to remove) */
           if (g_str_has_suffix (e->path, ".model"))
             {
               g_autofree char *side = _tscope_cache_side_path (e->path);
+              GStatBuf st;
 
-              g_unlink (side);
+              if (g_stat (side, &st) == 0 && g_unlink (side) == 0)
+                total -= MIN (total, (guint64) st.st_size);
             }
         }
       g_free (e->path);
@@ -1919,6 +1922,13 @@ _tscope_cache_side_store (const char             *model_path,
       /* the directory the model is in, whatever the environment says now */
       g_free (policy.dir);
       policy.dir = g_strdup (dir);
+      if (h.size > policy.max_bytes)
+        {
+          /* more than the whole cache may hold */
+          _tscope_cache_policy_clear (&policy);
+          g_unlink (tmp);
+          return TRUE;
+        }
       evict (&policy, h.size, model_path);
       _tscope_cache_policy_clear (&policy);
     }
@@ -1937,6 +1947,8 @@ _tscope_cache_side_store (const char             *model_path,
 /**
  * _tscope_cache_side_load:
  * @model_checksum: the checksum of the model file mapped
+ * @max_size: the most its sections may take for that model: a bigger file
+ *   is refused before it is read
  * @error: why there is none to use: %G_IO_ERROR_NOT_FOUND when there is
  *   none, else what is wrong with it (the file is then removed)
  *
@@ -1949,6 +1961,7 @@ _tscope_cache_side_store (const char             *model_path,
 TscopeCacheSide *
 _tscope_cache_side_load (const char  *model_path,
                          guint64      model_checksum,
+                         guint64      max_size,
                          GError     **error)
 {
   g_autofree char *path = _tscope_cache_side_path (model_path);
@@ -1969,10 +1982,12 @@ _tscope_cache_side_load (const char  *model_path,
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", path, g_strerror (e));
       return NULL;
     }
-  if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode) || (guint64) st.st_size < sizeof h + ALIGN)
+  if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode) || (guint64) st.st_size < sizeof h + ALIGN
+      || (guint64) st.st_size > max_size)
     {
       close (fd);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: not a side file", path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: not a side file, or bigger than its model needs",
+                   path);
       g_unlink (path);
       return NULL;
     }

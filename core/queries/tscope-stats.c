@@ -952,7 +952,7 @@ summarize_part (guint    p,
         pp->sums[g] = sum;
       else
         {
-          append_member (pp->text[p], ",\"", pp->pids[g]);
+          append_member (pp->text[p], pp->text[p]->len > 0 ? ",\"" : "\"", pp->pids[g]);
           g_string_append (pp->text[p], "\":");
           append_summary_text (pp->text[p], &sum);
         }
@@ -1012,14 +1012,17 @@ per_pid_json (TscopeTrace      *trace,
       g_ptr_array_add (parts, g_string_new ("{"));
       for (guint p = 0; p < PID_PARTS; p++)
         {
-          /* each member was written with a comma before it: the first
-           * one's goes */
-          if (!any && pp.text[p]->len > 0)
+          /* the members of a part with commas between them: a comma
+           * between parts */
+          if (pp.text[p]->len == 0)
             {
-              g_string_erase (pp.text[p], 0, 1);
-              any = TRUE;
+              g_string_free (pp.text[p], TRUE);
+              continue;
             }
+          if (any)
+            g_ptr_array_add (parts, g_string_new (","));
           g_ptr_array_add (parts, pp.text[p]);
+          any = TRUE;
         }
       g_ptr_array_add (parts, g_string_new ("}"));
       return json_text_node (parts);
@@ -1098,6 +1101,9 @@ top_add (Top        *top,
 {
   guint m = 0;
 
+  /* full of ties: given up (a latency of G_MAXINT64 reaches the floor) */
+  if (top->overflow || top->n >= top_cap)
+    return;
   top->lat[top->n] = lat;
   top->wakeup[top->n++] = wakeup;
   if (top->n < top_cap)
@@ -1198,7 +1204,7 @@ fill_part (guint    p,
   for (guint i = from; i < to; i++)
     if (latency_of (f->trace, i, -1, NULL, G_MININT64, G_MAXINT64, &f->lat[n], &f->task[n]))
       {
-        if (f->lat[n] >= top->floor)
+        if (!top->overflow && f->lat[n] >= top->floor)
           top_add (top, f->lat[n], i);
         n++;
       }

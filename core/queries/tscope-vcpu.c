@@ -785,7 +785,10 @@ column_index (TscopeVcpuTimeline *tl)
   g_free (w.buf);
   _tscope_view_mipmap_build (&tl->elements, n, ELEMENT_SHIFT, G_MAXUINT32, index_dur, tl);
   if (tl->shared)
-    g_atomic_int_inc (&_tscope_view_index (tl->trace)->vcpus_built);
+    {
+      g_atomic_int_inc (&_tscope_view_index (tl->trace)->vcpus_built);
+      g_atomic_int_inc (&_tscope_view_index (tl->trace)->vcpus_unwritten);
+    }
   g_atomic_int_set (&tl->indexed, TRUE);
 }
 
@@ -1697,6 +1700,20 @@ static const SideFormat side_format = {
   SIDE_VERSION, 0, TSCOPE_VCPU_N_STATES, ELEMENT_SHIFT, BLOCK_SHIFT, FANOUT_SHIFT, MAX_LEVELS, 0,
 };
 
+/* The most a side file of the trace's vCPUs may take: about 18 bytes a
+ * guest span and 4 a userspace exit, each section padded to 64 bytes;
+ * twice that, and a bigger one is not even read. */
+static guint64
+side_max_size (TscopeTrace *trace,
+               guint        n_vcpus)
+{
+  const TscopeGuestSpans *g = tscope_trace_get_guest_spans (trace);
+  const TscopeUserExits *u = tscope_trace_get_user_exits (trace);
+
+  return 2 * (32 * ((guint64) g->n + n_vcpus) + 4 * (guint64) u->n
+              + 64 * (guint64) (n_vcpus + 1) * (2 + SIDE_ARRAYS + MAX_LEVELS) + 64 * 1024);
+}
+
 /* The side file's sections of each vCPU, or nothing when it has none
  * that holds together. */
 static void
@@ -1715,7 +1732,7 @@ side_read (TscopeTrace     *trace,
   vi->vcpu_side_tried = TRUE;
   if (model == NULL || vi->n_vcpus == 0)
     return;
-  side = _tscope_cache_side_load (model, checksum, &error);
+  side = _tscope_cache_side_load (model, checksum, side_max_size (trace, vi->n_vcpus), &error);
   if (side == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
@@ -1845,9 +1862,24 @@ side_index (TscopeVcpuTimeline *tl)
   gap_reason = side_array (side, at + 7, V_GAP_REASON, sizeof *gap_reason, (guint64) m + 1);
   if (!dur || !block_begin || !block_ns || !gap_state || !gap_reason)
     goto bad;
-  for (guint k = 1; k < n_blocks; k++)
-    if (block_begin[k] < block_begin[k - 1])
-      goto bad;
+  /* the blocks begin in order where the thread's life does, and the time
+   * in each state before them grows; both within the timestamps a file
+   * may hold, so that no sum or difference of them overflows */
+  if (n_blocks > 0 && block_begin[0] != tl->life_begin)
+    goto bad;
+  for (guint k = 0; k < n_blocks; k++)
+    {
+      if (block_begin[k] > TSCOPE_LIMIT_MAX_TS || (k > 0 && block_begin[k] < block_begin[k - 1]))
+        goto bad;
+      for (guint st = 0; st < TSCOPE_VCPU_N_STATES; st++)
+        {
+          TscopeTime v = block_ns[(gsize) k * TSCOPE_VCPU_N_STATES + st];
+
+          if (v < 0 || v > TSCOPE_LIMIT_MAX_TS
+              || (k > 0 && v < block_ns[(gsize) (k - 1) * TSCOPE_VCPU_N_STATES + st]))
+            goto bad;
+        }
+    }
   for (guint i = 0; i <= m; i++)
     if (gap_state[i] > TSCOPE_VCPU_N_STATES || (gap_reason[i] != TSCOPE_VCPU_NO_REASON && gap_reason[i] >= n_reasons))
       goto bad;
@@ -1965,8 +1997,10 @@ _tscope_vcpu_side_write (TscopeTrace *trace)
 {
   TscopeViewIndex *vi = _tscope_view_index (trace);
 
-  if (vi->n_vcpus == 0 || g_atomic_int_get (&vi->vcpus_built) == 0)
+  if (vi->n_vcpus == 0 || g_atomic_int_get (&vi->vcpus_unwritten) == 0)
     return;
+  /* written once for what is built so far */
+  g_atomic_int_set (&vi->vcpus_unwritten, 0);
   _tscope_trace_cache_write (side_write_thread, g_object_ref (trace));
 }
 

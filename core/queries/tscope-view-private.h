@@ -379,7 +379,8 @@ struct _TscopeViewIndex
   gboolean          vcpu_side_tried;
   TscopeCacheSide  *vcpu_side;
   guint64          *vcpu_side_head;     /* [n_vcpus]: the section of each one's index, or G_MAXUINT64 */
-  gint              vcpus_built;        /* indexes built, not read: the side file is written again */
+  gint              vcpus_built;        /* indexes built, not read from the side file */
+  gint              vcpus_unwritten;    /* of those, not yet written to it: it is written again */
 };
 
 void              _tscope_vcpu_timeline_prepare (struct _TscopeVcpuTimeline *tl);
