@@ -1333,8 +1333,15 @@ check_model (const TscopeModel       *m,
 
       g_hash_table_iter_init (&it, m->wk.side);
       while (g_hash_table_iter_next (&it, &k, &v))
-        if (GPOINTER_TO_UINT (k) >= m->wk.n || ((TscopeWakeupSide *) v)->task >= n_tasks)
-          return "wakeups out of range";
+        {
+          const TscopeWakeupSide *ws = v;
+
+          /* within the timestamps a file may hold: sums of them stay finite */
+          if (GPOINTER_TO_UINT (k) >= m->wk.n || ws->task >= n_tasks || ws->latency > TSCOPE_LIMIT_MAX_TS
+              || ws->latency < -TSCOPE_LIMIT_MAX_TS || ws->wakeup_ts > TSCOPE_LIMIT_MAX_TS
+              || ws->wakeup_ts < -TSCOPE_LIMIT_MAX_TS)
+            return "wakeups out of range";
+        }
     }
   if (!ids_below (m->migrations.task, m->migrations.n, n_tasks, FALSE) || !sorted (m->migrations.ts, m->migrations.n))
     return "migrations out of range";
