@@ -1738,6 +1738,95 @@ evict (const TscopeCachePolicy *policy,
     }
 }
 
+/* Opens a temporary file beside @path for @io to write its sections in,
+ * from after the header on.  Returns: the temporary file's name, or NULL
+ * with @error set. */
+static char *
+w_begin (Io          *io,
+         const char  *path,
+         GError     **error)
+{
+  char *tmp = g_strdup_printf ("%s.XXXXXX", path);
+
+  io->fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0600);
+  if (io->fd < 0)
+    {
+      int e = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", tmp, g_strerror (e));
+      g_free (tmp);
+      return NULL;
+    }
+  io->buf = g_malloc (BUF_SIZE);
+  io->table = g_array_new (FALSE, FALSE, sizeof (Section));
+  sum_init (&io->sum);
+  /* the header is written last, over the first bytes */
+  if (lseek (io->fd, sizeof (Header), SEEK_SET) < 0)
+    fail (io, "%s", g_strerror (errno));
+  io->pos = sizeof (Header);
+  return tmp;
+}
+
+/* Ends the file @io wrote: the table of its sections, then @h (@magic,
+ * @key, its size and checksum) over its first bytes; closes it. */
+static void
+w_end (Io           *io,
+       const char   *magic,
+       const guint8  key[TSCOPE_CACHE_KEY_LEN],
+       Header       *h)
+{
+  h->table_offset = io->pos;
+  h->n_sections = io->table->len;
+  w_bytes (io, io->table->data, io->table->len * sizeof (Section));
+  w_pad (io);
+  w_flush (io);
+  memcpy (h->magic, magic, 8);
+  h->version = FORMAT_VERSION;
+  h->header_size = sizeof *h;
+  h->order_mark = ORDER_MARK;
+  memcpy (h->key, key, sizeof h->key);
+  h->size = io->pos;
+  h->checksum = sum_end (&io->sum);
+  if (!io->failed && pwrite (io->fd, h, sizeof *h, 0) != (ssize_t) sizeof *h)
+    fail (io, "%s", g_strerror (errno));
+  if (close (io->fd) != 0 && !io->failed)
+    fail (io, "%s", g_strerror (errno));
+  g_clear_pointer (&io->buf, g_free);
+  g_clear_pointer (&io->table, g_array_unref);
+}
+
+/* Puts the temporary file @tmp in @path's place when it was written whole
+ * (the cache directory kept under @policy's limit, @keep kept), else
+ * removes it; one bigger than the whole cache may hold is dropped.
+ * Returns: %FALSE with @error set when writing failed. */
+static gboolean
+w_commit (Io                      *io,
+          const char              *tmp,
+          const char              *path,
+          const char              *keep,
+          const TscopeCachePolicy *policy,
+          guint64                  size,
+          GError                 **error)
+{
+  if (!io->failed && size > policy->max_bytes)
+    {
+      g_unlink (tmp);
+      return TRUE;
+    }
+  if (!io->failed)
+    evict (policy, size, keep);
+  if (!io->failed && g_rename (tmp, path) != 0)
+    fail (io, "%s", g_strerror (errno));
+  if (io->failed)
+    {
+      g_unlink (tmp);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path, io->why);
+      g_free (io->why);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * _tscope_cache_store:
  *
@@ -1768,67 +1857,21 @@ _tscope_cache_store (const TscopeCacheKey    *key,
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", policy->dir, g_strerror (e));
       return FALSE;
     }
-  tmp = g_strdup_printf ("%s.XXXXXX", key->path);
-  io.fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0600);
-  if (io.fd < 0)
-    {
-      int e = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", tmp, g_strerror (e));
-      return FALSE;
-    }
-  io.buf = g_malloc (BUF_SIZE);
-  io.table = g_array_new (FALSE, FALSE, sizeof (Section));
+  tmp = w_begin (&io, key->path, error);
+  if (tmp == NULL)
+    return FALSE;
   io.str_ids = g_hash_table_new (g_str_hash, g_str_equal);
   io.blob = g_string_new (NULL);
-  sum_init (&io.sum);
-  /* the header is written last, over the first bytes */
-  if (lseek (io.fd, sizeof h, SEEK_SET) < 0)
-    fail (&io, "%s", g_strerror (errno));
-  io.pos = sizeof h;
-
   visit (&io, model, records, n_event_ids);
   blob_section = (Section) { .id = S_STRINGS, .elem = 1, .count = io.blob->len, .offset = io.pos };
   w_bytes (&io, io.blob->str, io.blob->len);
   w_pad (&io);
   g_array_append_val (io.table, blob_section);
-  h.table_offset = io.pos;
-  h.n_sections = io.table->len;
-  w_bytes (&io, io.table->data, io.table->len * sizeof (Section));
-  w_pad (&io);
-  w_flush (&io);
-
-  memcpy (h.magic, MAGIC, 8);
-  h.version = FORMAT_VERSION;
-  h.header_size = sizeof h;
-  h.order_mark = ORDER_MARK;
-  memcpy (h.key, key->key, sizeof h.key);
-  h.size = io.pos;
-  h.checksum = sum_end (&io.sum);
-  if (!io.failed && pwrite (io.fd, &h, sizeof h, 0) != (ssize_t) sizeof h)
-    fail (&io, "%s", g_strerror (errno));
-  if (close (io.fd) != 0 && !io.failed)
-    fail (&io, "%s", g_strerror (errno));
-  g_free (io.buf);
-  g_array_unref (io.table);
   g_hash_table_unref (io.str_ids);
   g_string_free (io.blob, TRUE);
-  if (!io.failed && h.size > policy->max_bytes)
-    {
-      g_unlink (tmp);               /* more than the whole cache may hold */
-      return TRUE;
-    }
-  if (!io.failed)
-    evict (policy, h.size, key->path);
-  if (!io.failed && g_rename (tmp, key->path) != 0)
-    fail (&io, "%s", g_strerror (errno));
-  if (io.failed)
-    {
-      g_unlink (tmp);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", key->path, io.why);
-      g_free (io.why);
-      return FALSE;
-    }
+  w_end (&io, MAGIC, key->key, &h);
+  if (!w_commit (&io, tmp, key->path, key->path, policy, h.size, error))
+    return FALSE;
   model->cache_checksum = h.checksum;
   return TRUE;
 }
@@ -1879,26 +1922,16 @@ _tscope_cache_side_store (const char             *model_path,
                           GError                **error)
 {
   g_autofree char *path = _tscope_cache_side_path (model_path);
-  g_autofree char *tmp = g_strdup_printf ("%s.XXXXXX", path);
-  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *tmp = NULL;
   Io io = { .reading = FALSE, .fd = -1 };
   Header h = { 0 };
+  guint8 key[TSCOPE_CACHE_KEY_LEN] = { 0 };
   TscopeCachePolicy policy;
+  gboolean ok;
 
-  io.fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0600);
-  if (io.fd < 0)
-    {
-      int e = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", tmp, g_strerror (e));
-      return FALSE;
-    }
-  io.buf = g_malloc (BUF_SIZE);
-  io.table = g_array_new (FALSE, FALSE, sizeof (Section));
-  sum_init (&io.sum);
-  if (lseek (io.fd, sizeof h, SEEK_SET) < 0)
-    fail (&io, "%s", g_strerror (errno));
-  io.pos = sizeof h;
+  tmp = w_begin (&io, path, error);
+  if (tmp == NULL)
+    return FALSE;
   for (guint i = 0; i < n_blobs && !io.failed; i++)
     {
       if (blobs[i].elem == 0 || blobs[i].elem > 4096)
@@ -1906,49 +1939,20 @@ _tscope_cache_side_store (const char             *model_path,
       else
         w_section (&io, blobs[i].id, blobs[i].elem, blobs[i].count, blobs[i].data ? blobs[i].data : "");
     }
-  h.table_offset = io.pos;
-  h.n_sections = io.table->len;
-  w_bytes (&io, io.table->data, io.table->len * sizeof (Section));
-  w_pad (&io);
-  w_flush (&io);
-  memcpy (h.magic, SIDE_MAGIC, 8);
-  h.version = FORMAT_VERSION;
-  h.header_size = sizeof h;
-  h.order_mark = ORDER_MARK;
-  memcpy (h.key, &model_checksum, sizeof model_checksum);
-  h.size = io.pos;
-  h.checksum = sum_end (&io.sum);
-  if (!io.failed && pwrite (io.fd, &h, sizeof h, 0) != (ssize_t) sizeof h)
-    fail (&io, "%s", g_strerror (errno));
-  if (close (io.fd) != 0 && !io.failed)
-    fail (&io, "%s", g_strerror (errno));
-  g_free (io.buf);
-  g_array_unref (io.table);
-  if (!io.failed && _tscope_cache_policy (&policy))
-    {
-      /* the directory the model is in, whatever the environment says now */
-      g_free (policy.dir);
-      policy.dir = g_strdup (dir);
-      if (h.size > policy.max_bytes)
-        {
-          /* more than the whole cache may hold */
-          _tscope_cache_policy_clear (&policy);
-          g_unlink (tmp);
-          return TRUE;
-        }
-      evict (&policy, h.size, model_path);
-      _tscope_cache_policy_clear (&policy);
-    }
-  if (!io.failed && g_rename (tmp, path) != 0)
-    fail (&io, "%s", g_strerror (errno));
-  if (io.failed)
+  /* the side file names its model by the model's checksum */
+  memcpy (key, &model_checksum, sizeof model_checksum);
+  w_end (&io, SIDE_MAGIC, key, &h);
+  if (!_tscope_cache_policy (&policy))
     {
       g_unlink (tmp);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path, io.why);
-      g_free (io.why);
-      return FALSE;
+      return TRUE;
     }
-  return TRUE;
+  /* the directory the model is in, whatever the environment says now */
+  g_free (policy.dir);
+  policy.dir = g_path_get_dirname (path);
+  ok = w_commit (&io, tmp, path, model_path, &policy, h.size, error);
+  _tscope_cache_policy_clear (&policy);
+  return ok;
 }
 
 /**
