@@ -53,9 +53,9 @@ row_layout (TscopeTimeline *self,
 
   if (layout == NULL)
     {
-      const Row *row = &g_array_index (self->rows, Row, ri);
+      Row *row = &g_array_index (self->rows, Row, ri);
 
-      layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), row->label);
+      layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), _tscope_timeline_row_label (self, row));
       pango_layout_set_width (layout, (self->label_w - _tscope_timeline_label_x (row) - 6) * PANGO_SCALE);
       /* the pid is at the end: keep it */
       pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);

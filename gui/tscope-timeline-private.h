@@ -38,7 +38,7 @@ typedef struct
   guint    source;          /* the source's index in the document */
   guint32  id;              /* CPU, task, group index, or source index */
   guint    group;           /* task rows: their group, G_MAXUINT if none */
-  char    *label;
+  char    *label;           /* NULL: a task row's, made when first needed (_tscope_timeline_row_label) */
   gboolean hidden;
   gboolean pinned;
   guint    pin_order;
@@ -136,6 +136,8 @@ int         _tscope_timeline_row_at        (TscopeTimeline *self,
                                             double          y);
 int         _tscope_timeline_row_height    (const Row      *row);
 int         _tscope_timeline_label_x       (const Row      *row);
+const char *_tscope_timeline_row_label     (TscopeTimeline *self,
+                                            Row            *row);
 const Row  *_tscope_timeline_visible_row   (TscopeTimeline *self,
                                             guint           i);
 TscopeTrace *_tscope_timeline_row_trace    (TscopeTimeline *self,

@@ -12,6 +12,8 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <glib/gi18n.h>
 
@@ -35,6 +37,33 @@ group_clear (gpointer data)
   Group *g = data;
 
   g_clear_pointer (&g->rows, g_array_unref);
+}
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23          /* Linux 5.14 */
+#endif
+
+/* An empty array with room for @n elements, the pages of the first
+ * @mapped mapped now by one call: a trace of 100,000 tasks makes megabytes
+ * of rows, and appending them to an array grown by doubling copied them
+ * twice and faulted each page in (docs/scale.md, "Reopen"). */
+static GArray *
+array_with_room (gboolean        clear,
+                 guint           elem,
+                 guint           n,
+                 guint           mapped,
+                 GDestroyNotify  clear_func)
+{
+  GArray *a = g_array_sized_new (FALSE, clear, elem, n);
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  guintptr from = ((guintptr) a->data + page - 1) & ~(guintptr) (page - 1);
+  guintptr to = ((guintptr) a->data + (gsize) MIN (mapped, n) * elem) & ~(guintptr) (page - 1);
+
+  if (clear_func)
+    g_array_set_clear_func (a, clear_func);
+  if (to > from && to - from >= (1u << 20))
+    (void) madvise ((gpointer) from, to - from, MADV_POPULATE_WRITE);
+  return a;
 }
 
 int
@@ -139,58 +168,6 @@ state_key (TscopeTimeline *self,
   return ((guint64) _tscope_timeline_source_id (self, row->source) << 40) | ((guint64) row->kind << 32) | id;
 }
 
-/* The label column fits the longest labels (measuring the few longest in
- * bytes is enough), up to a cap; beyond it labels lose their middle. */
-#define LABELS_MEASURED 24
-
-static void
-fit_label_width (TscopeTimeline *self)
-{
-  const Row *longest[LABELS_MEASURED];
-  gsize len[LABELS_MEASURED];
-  guint n = 0;
-  int widest = 0;
-
-  /* the longest labels in bytes, longest first: one pass, not a sort of
-   * every row (a trace can have 100,000 tasks) */
-  for (guint i = 0; i < self->rows->len; i++)
-    {
-      const Row *row = &g_array_index (self->rows, Row, i);
-      gsize l = strlen (row->label);
-      guint k;
-
-      if (n == LABELS_MEASURED && l <= len[n - 1])
-        continue;
-      if (n < LABELS_MEASURED)
-        n++;
-      for (k = n - 1; k > 0 && len[k - 1] < l; k--)
-        {
-          longest[k] = longest[k - 1];
-          len[k] = len[k - 1];
-        }
-      longest[k] = row;
-      len[k] = l;
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      const Row *row = longest[i];
-      g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), row->label);
-      int w;
-
-      if (row->kind == ROW_GROUP || row->kind == ROW_SOURCE)
-        {
-          PangoAttrList *attrs = pango_attr_list_new ();
-
-          pango_attr_list_insert (attrs, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
-          pango_layout_set_attributes (layout, attrs);
-          pango_attr_list_unref (attrs);
-        }
-      pango_layout_get_pixel_size (layout, &w, NULL);
-      widest = MAX (widest, _tscope_timeline_label_x (row) + w + 10);
-    }
-  self->label_w = CLAMP (widest, TSCOPE_LABEL_W_MIN, TSCOPE_LABEL_W_MAX);
-}
-
 static char *
 task_label (TscopeTrace *trace,
             guint32      task)
@@ -231,6 +208,104 @@ task_label (TscopeTrace *trace,
     return label;
   }
 }
+
+/* A plain task row's label, "comm:pid", is made when first drawn or
+ * measured (_tscope_timeline_row_label): a trace can have 100,000 tasks,
+ * and making them all took 15 ms of a reopen.  vCPU rows get theirs at
+ * once. */
+static gboolean
+label_is_lazy (TscopeTrace *trace,
+               guint32      task)
+{
+  return !tscope_trace_get_task (trace, task)->is_vcpu;
+}
+
+/* The bytes of @row's label, without making it. */
+static gsize
+row_label_length (TscopeTimeline *self,
+                  const Row      *row)
+{
+  const TscopeTask *t;
+  gsize n;
+  guint32 v;
+
+  if (row->label || row->kind != ROW_TASK)
+    return row->label ? strlen (row->label) : 0;
+  t = tscope_trace_get_task (tscope_session_get_trace (self->session, row->source), row->id);
+  n = strlen (t->comm) + 2 + (t->pid < 0);
+  v = t->pid < 0 ? (guint32) -(gint64) t->pid : (guint32) t->pid;
+  while ((v /= 10) > 0)
+    n++;
+  return n;
+}
+
+/**
+ * _tscope_timeline_row_label:
+ *
+ * Returns: @row's label, made now if it was not yet
+ */
+const char *
+_tscope_timeline_row_label (TscopeTimeline *self,
+                            Row            *row)
+{
+  if (row->label == NULL && row->kind == ROW_TASK)
+    row->label = task_label (tscope_session_get_trace (self->session, row->source), row->id);
+  return row->label ? row->label : "";
+}
+
+/* The label column fits the longest labels (measuring the few longest in
+ * bytes is enough), up to a cap; beyond it labels lose their middle. */
+#define LABELS_MEASURED 24
+
+static void
+fit_label_width (TscopeTimeline *self)
+{
+  Row *longest[LABELS_MEASURED];
+  gsize len[LABELS_MEASURED];
+  guint n = 0;
+  int widest = 0;
+
+  /* the longest labels in bytes, longest first: one pass, not a sort of
+   * every row (a trace can have 100,000 tasks) */
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      Row *row = &g_array_index (self->rows, Row, i);
+      gsize l = row_label_length (self, row);
+      guint k;
+
+      if (n == LABELS_MEASURED && l <= len[n - 1])
+        continue;
+      if (n < LABELS_MEASURED)
+        n++;
+      for (k = n - 1; k > 0 && len[k - 1] < l; k--)
+        {
+          longest[k] = longest[k - 1];
+          len[k] = len[k - 1];
+        }
+      longest[k] = row;
+      len[k] = l;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      Row *row = longest[i];
+      g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self),
+                                                                      _tscope_timeline_row_label (self, row));
+      int w;
+
+      if (row->kind == ROW_GROUP || row->kind == ROW_SOURCE)
+        {
+          PangoAttrList *attrs = pango_attr_list_new ();
+
+          pango_attr_list_insert (attrs, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
+          pango_layout_set_attributes (layout, attrs);
+          pango_attr_list_unref (attrs);
+        }
+      pango_layout_get_pixel_size (layout, &w, NULL);
+      widest = MAX (widest, _tscope_timeline_label_x (row) + w + 10);
+    }
+  self->label_w = CLAMP (widest, TSCOPE_LABEL_W_MIN, TSCOPE_LABEL_W_MAX);
+}
+
 
 static gint
 cmp_group_weight (gconstpointer a,
@@ -368,7 +443,7 @@ build_source_rows (TscopeTimeline *self,
           g_array_append_val (group_order, *gi);
         }
       row.group = *gi;
-      row.label = task_label (trace, tk);
+      row.label = label_is_lazy (trace, tk) ? NULL : task_label (trace, tk);
       ri = self->rows->len;
       g_array_append_val (self->rows, row);
       g = &g_array_index (self->groups, Group, row.group);
@@ -487,6 +562,8 @@ build_rows (TscopeTimeline *self)
   guint n = tscope_session_get_n_sources (self->session);
   g_autoptr(GHashTable) hidden = g_hash_table_new (g_int64_hash, g_int64_equal);
   g_autoptr(GArray) keys = g_array_sized_new (FALSE, FALSE, sizeof (guint64), self->rows->len);
+  guint64 rows = 0;
+  guint64 room = 0;
 
   /* the keys of the rows as they were: their source ids are still known
    * unless their source is gone, and then nothing matches them */
@@ -507,9 +584,21 @@ build_rows (TscopeTimeline *self)
     }
   for (guint i = 0; i < keys->len; i++)
     g_hash_table_add (hidden, &g_array_index (keys, guint64, i));
-  g_array_set_size (self->rows, 0);
+  /* at most a header, the CPUs, and a row and a group per task; mapped
+   * now, the rows without the groups (there are few) */
+  for (guint s = 0; s < n; s++)
+    {
+      TscopeTrace *trace = tscope_session_get_trace (self->session, s);
+
+      rows += 1 + tscope_trace_get_n_cpus (trace) + (guint64) tscope_trace_get_n_tasks (trace);
+      room += 1 + tscope_trace_get_n_cpus (trace) + 2 * (guint64) tscope_trace_get_n_tasks (trace);
+    }
+  room = MIN (room, G_MAXUINT / sizeof (Row));
+  g_array_unref (self->rows);
+  self->rows = array_with_room (TRUE, sizeof (Row), (guint) room, (guint) MIN (rows, room), row_clear);
+  g_array_unref (self->order);
+  self->order = array_with_room (FALSE, sizeof (guint), (guint) room, (guint) MIN (rows, room), NULL);
   g_array_set_size (self->groups, 0);
-  g_array_set_size (self->order, 0);
   g_array_set_size (self->rows_source_ids, 0);
   for (guint s = 0; s < n; s++)
     {
@@ -940,7 +1029,7 @@ tscope_timeline_find_row (TscopeTimeline *self,
     {
       guint ri = g_array_index (self->order, guint, (start + n) % self->order->len);
       Row *row = &g_array_index (self->rows, Row, ri);
-      g_autofree char *label = g_utf8_casefold (row->label, -1);
+      g_autofree char *label = g_utf8_casefold (_tscope_timeline_row_label (self, row), -1);
       gboolean match;
 
       if (!_tscope_timeline_row_key (row, &kind))

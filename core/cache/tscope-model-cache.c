@@ -19,7 +19,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <link.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -30,6 +29,7 @@
 
 #include "tscope-error.h"
 #include "tscope-builder-private.h"
+#include "tscope-memory-private.h"
 #include "tscope-model-cache-private.h"
 
 #define MAGIC          "TSMODEL\n"
@@ -185,56 +185,81 @@ sum_end (const Sum *s)
 
 /* ---- the key ---- */
 
-/* The program's own build: a cache written by another build may hold a
- * model built another way.  The ELF build id of the executable, else the
- * version and the time this file was compiled. */
-static int
-add_build_id (struct dl_phdr_info *info,
-              size_t               size,
-              void                *data)
+/* The key's hash: the checksum's lanes over whatever it is given, in
+ * blocks of 32 bytes (the last one zero-padded, the length after it).  Not
+ * SHA-256: the key samples 1.5 MiB of the trace at each open, and GLib's
+ * SHA-256 took 15-20 ms of a 100 ms reopen; what a cache holds is checked
+ * whole anyway (its checksum, then every section). */
+typedef struct
 {
-  GChecksum *sum = data;
+  Sum     sum;
+  guint8  block[32];
+  gsize   filled;
+  guint64 total;
+} KeySum;
 
-  (void) size;
-  for (guint i = 0; i < info->dlpi_phnum; i++)
+static void
+key_sum_update (KeySum        *k,
+                const guint8  *p,
+                gssize         len)
+{
+  gsize n = len < 0 ? strlen ((const char *) p) : (gsize) len;
+
+  k->total += n;
+  if (k->filled > 0)
     {
-      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
-      const guint8 *p;
-      const guint8 *end;
+      gsize take = MIN (n, sizeof k->block - k->filled);
 
-      if (ph->p_type != PT_NOTE)
-        continue;
-      p = (const guint8 *) (info->dlpi_addr + ph->p_vaddr);
-      end = p + ph->p_memsz;
-      while (p + sizeof (ElfW (Nhdr)) <= end)
-        {
-          const ElfW (Nhdr) *n = (const ElfW (Nhdr) *) p;
-          const guint8 *name = p + sizeof *n;
-          const guint8 *desc = name + ((n->n_namesz + 3) & ~3u);
-
-          if (desc + n->n_descsz > end)
-            break;
-          if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && memcmp (name, "GNU", 4) == 0)
-            {
-              g_checksum_update (sum, desc, n->n_descsz);
-              g_checksum_update (sum, (const guchar *) "build-id", 8);
-              return 1;
-            }
-          p = desc + ((n->n_descsz + 3) & ~3u);
-        }
+      memcpy (k->block + k->filled, p, take);
+      k->filled += take;
+      p += take;
+      n -= take;
+      if (k->filled < sizeof k->block)
+        return;
+      sum_add (&k->sum, k->block, sizeof k->block);
+      k->filled = 0;
     }
-  return 1;                       /* the first object is the executable: no more */
+  sum_add (&k->sum, p, n & ~(gsize) 31);
+  p += n & ~(gsize) 31;
+  n &= 31;
+  memcpy (k->block, p, n);
+  k->filled = n;
 }
 
+/* @out: 32 bytes */
 static void
-add_u64 (GChecksum *sum,
-         guint64    v)
+key_sum_end (KeySum *k,
+             guint8 *out)
 {
-  g_checksum_update (sum, (const guchar *) &v, sizeof v);
+  guint64 all;
+
+  memset (k->block + k->filled, 0, sizeof k->block - k->filled);
+  sum_add (&k->sum, k->block, sizeof k->block);
+  memset (k->block, 0, sizeof k->block);
+  memcpy (k->block, &k->total, sizeof k->total);
+  sum_add (&k->sum, k->block, sizeof k->block);
+  all = sum_end (&k->sum);
+  for (guint i = 0; i < 4; i++)
+    {
+      guint64 w = mix (mix (all, G_GUINT64_CONSTANT (0x9E3779B97F4A7C15) * (i + 1)), k->sum.h[i]);
+
+      w = mix (w, all);
+      memcpy (out + 8 * i, &w, sizeof w);
+    }
+}
+
+/* The core library's SHA-256, made when it is built (core/meson.build). */
+extern const char _tscope_core_id[];
+
+static void
+add_u64 (KeySum  *sum,
+         guint64  v)
+{
+  key_sum_update (sum, (const guint8 *) &v, sizeof v);
 }
 
 static void
-add_bytes (GChecksum        *sum,
+add_bytes (KeySum           *sum,
            const TscopeFile *file,
            guint64           at,
            guint64           len)
@@ -243,14 +268,14 @@ add_bytes (GChecksum        *sum,
     return;
   len = MIN (len, file->size - at);
   add_u64 (sum, at);
-  g_checksum_update (sum, file->data + at, len);
+  key_sum_update (sum, file->data + at, (gssize) len);
 }
 
 /**
  * _tscope_cache_key:
  * @dir: the cache directory
  *
- * The key of @file's buffer @buffer_name: a SHA-256 of the file's size, its
+ * The key of @file's buffer @buffer_name: a hash (KeySum) of the file's size, its
  * first and last 256 KiB (headers, formats, the last pages), 4 KiB at 256
  * places spread over it, the first 4 KiB of each CPU's data, the buffer's
  * name, and the program's build and model layout.  A trace copied elsewhere
@@ -262,19 +287,21 @@ _tscope_cache_key (const TscopeFile *file,
                    const char       *dir,
                    TscopeCacheKey   *key)
 {
-  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
-  gsize len = sizeof key->key;
+  KeySum k = { 0 };
+  KeySum *sum = &k;
   g_autofree char *hex = NULL;
+
+  G_STATIC_ASSERT (sizeof key->key == 32);
+  sum_init (&k.sum);
 
   add_u64 (sum, FORMAT_VERSION);
   add_u64 (sum, sizeof (TscopeTaskRec));
   add_u64 (sum, sizeof (TscopeModel));
-  g_checksum_update (sum, (const guchar *) PACKAGE_VERSION, -1);
-  dl_iterate_phdr (add_build_id, sum);
-  g_checksum_update (sum, (const guchar *) __DATE__ __TIME__, -1);
+  key_sum_update (sum, (const guint8 *) PACKAGE_VERSION, -1);
+  key_sum_update (sum, (const guint8 *) _tscope_core_id, -1);
 
   add_u64 (sum, file->size);
-  g_checksum_update (sum, (const guchar *) (buffer_name ? buffer_name : ""), -1);
+  key_sum_update (sum, (const guint8 *) (buffer_name ? buffer_name : ""), -1);
   add_u64 (sum, 0);
   add_bytes (sum, file, 0, 256 * 1024);
   if (file->size > 256 * 1024)
@@ -292,7 +319,7 @@ _tscope_cache_key (const TscopeFile *file,
           add_bytes (sum, file, bf->cpus[c].offset, MIN (bf->cpus[c].size, 4096));
         }
     }
-  g_checksum_get_digest (sum, key->key, &len);
+  key_sum_end (sum, key->key);
   hex = g_compute_checksum_for_data (G_CHECKSUM_SHA256, key->key, sizeof key->key);
   key->path = g_strdup_printf ("%s/%.40s.model", dir, hex);
 }
@@ -590,7 +617,14 @@ copied (Io       *io,
   d = r_section (io, id, elem, &count);
   if (io->failed)
     return 0;
-  *p = d ? g_memdup2 (d, MAX (count, 1) * elem) : NULL;
+  if (d)
+    {
+      /* its pages mapped by one call, not a fault each (tscope-memory-private.h) */
+      *p = _tscope_new_filled (MAX (count, 1), elem);
+      memcpy (*p, d, MAX (count, 1) * elem);
+    }
+  else
+    *p = NULL;
   return count;
 }
 
@@ -1558,7 +1592,7 @@ _tscope_cache_load (const TscopeCacheKey *key,
       return FALSE;
     }
   io.map_len = (gsize) st.st_size;
-  io.map = mmap (NULL, io.map_len, PROT_READ, MAP_PRIVATE, fd, 0);
+  io.map = mmap (NULL, io.map_len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
   close (fd);
   if (io.map == MAP_FAILED)
     {

@@ -62,6 +62,11 @@ _tscope_file_read_sized (Parser     *p,
 
   if (d == NULL)
     return _tscope_file_truncated (p, what), NULL;
+  /* in the file's own mapping (a v6 file, an uncompressed v7 section): not
+   * copied (megabytes of kallsyms, each page a fault); the file frees its
+   * texts and formats before it unmaps */
+  if (p->file->data && d >= p->file->data && d + size <= p->file->data + p->file->size)
+    return g_bytes_new_static (d, size);
   return g_bytes_new (d, size);
 }
 
