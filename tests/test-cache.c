@@ -543,6 +543,41 @@ test_copied_and_changed (void)
   g_rmdir (dir);
 }
 
+/* A cache written by one program is mapped by another: the key names the
+ * core library's build, not the executable's (this test and the CLI). */
+static void
+test_shared_by_programs (void)
+{
+  g_autofree char *path = tscope_test_data ("sched", ".dat");
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *want = NULL;
+  g_autoptr(TscopeTrace) a = NULL;
+  g_autoptr(TscopeTrace) b = NULL;
+  const char *argv[] = { TSCOPE_CLI, "info", path, NULL };
+  int status;
+
+  empty_cache_dir ();
+  a = load (path, FALSE);
+  g_assert_false (tscope_trace_is_from_cache (a));
+  g_assert_nonnull (tscope_trace_get_cache_path (a));
+  tscope_trace_wait_cache_writes ();
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  want = g_strdup_printf ("mapped from %s\n", tscope_trace_get_cache_path (a));
+  g_assert_nonnull (strstr (out, want));
+  g_assert_cmpuint (n_cache_files (), ==, 1);
+  /* and the other way: what the CLI wrote, this program maps */
+  empty_cache_dir ();
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_nonnull (strstr (out, "written to "));
+  b = load (path, FALSE);
+  g_assert_true (tscope_trace_is_from_cache (b));
+}
+
 /* Every vCPU row at four zooms, from the trace's own timelines (or
  * timelines of one's own). */
 static TscopeVcpuCell *
@@ -808,6 +843,7 @@ main (int    argc,
   g_test_add_func ("/cache/crafted", test_crafted);
   g_test_add_func ("/cache/mutations", test_mutations);
   g_test_add_func ("/cache/copied-and-changed", test_copied_and_changed);
+  g_test_add_func ("/cache/shared-by-programs", test_shared_by_programs);
   g_test_add_func ("/cache/policy", test_policy);
   g_test_add_func ("/cache/vcpu-indexes", test_vcpu_indexes);
   status = g_test_run ();
