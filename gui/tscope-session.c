@@ -893,6 +893,19 @@ tscope_session_pin_row_auto (TscopeSession *self,
  * Returns: 0 when the row is not pinned, else its place among the pinned
  * rows, from 1.
  */
+/**
+ * tscope_session_get_n_pinned:
+ *
+ * Returns: how many rows are pinned (a timeline of 800,000 rows asks
+ *   each one's order only when some are)
+ */
+guint
+tscope_session_get_n_pinned (TscopeSession *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_SESSION (self), 0);
+  return self->pins->len;
+}
+
 guint
 tscope_session_row_pin_order (TscopeSession *self,
                               guint          source,

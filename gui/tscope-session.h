@@ -132,6 +132,7 @@ void           tscope_session_pin_row_auto   (TscopeSession *self,
                                               guint          source,
                                               TscopeRowKind  kind,
                                               guint32        id);
+guint          tscope_session_get_n_pinned   (TscopeSession *self);
 guint          tscope_session_row_pin_order  (TscopeSession *self,
                                               guint          source,
                                               TscopeRowKind  kind,

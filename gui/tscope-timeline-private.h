@@ -32,19 +32,23 @@ typedef enum
   ROW_SOURCE,               /* a source's header, when more than one is open */
 } RowKind;
 
+/* 40 bytes: a trace can have 800,000 task rows */
 typedef struct
 {
-  RowKind  kind;
-  guint    source;          /* the source's index in the document */
+  char    *label;           /* NULL: a task row's, made when first needed (_tscope_timeline_row_label) */
+  gint64   weight;          /* run time: the sort key */
   guint32  id;              /* CPU, task, group index, or source index */
   guint    group;           /* task rows: their group, G_MAXUINT if none */
-  char    *label;           /* NULL: a task row's, made when first needed (_tscope_timeline_row_label) */
-  gboolean hidden;
-  gboolean pinned;
+  guint    source;          /* the source's index in the document */
   guint    pin_order;
-  gint64   weight;          /* run time: the sort key */
-  guint    call_lanes;      /* task rows: depths of function calls drawn under it */
+  guint16  call_lanes;      /* task rows: depths of function calls drawn under it (TSCOPE_CALL_LANES_MAX) */
+  guint8   kind;            /* RowKind */
+  guint8   hidden;
+  guint8   pinned;
 } Row;
+
+G_STATIC_ASSERT (TSCOPE_CALL_LANES_MAX <= G_MAXUINT16);
+G_STATIC_ASSERT (sizeof (Row) <= 40);
 
 typedef struct
 {
