@@ -30,7 +30,9 @@ _tscope_codec_name (TscopeCodec codec)
 
 /**
  * _tscope_file_check_block:
- * @block: the compressed bytes
+ * @block: the compressed bytes, or their first @avail (a zstd frame's header)
+ * @avail: the bytes of @block at hand (at most @csize)
+ * @csize: the compressed size
  * @usize: what the file says they inflate to
  * @limit: the most a block of this kind may hold
  * @what: the block, for the message ("CPU 3 chunk 12")
@@ -42,6 +44,7 @@ _tscope_codec_name (TscopeCodec codec)
 gboolean
 _tscope_file_check_block (const TscopeFile  *file,
                           const guint8      *block,
+                          guint32            avail,
                           guint32            csize,
                           guint64            usize,
                           guint64            limit,
@@ -66,7 +69,7 @@ _tscope_file_check_block (const TscopeFile  *file,
     }
   if (file->codec == TSCOPE_CODEC_ZSTD && csize > 0)
     {
-      unsigned long long declared = ZSTD_getFrameContentSize (block, csize);
+      unsigned long long declared = ZSTD_getFrameContentSize (block, MIN (avail, csize));
 
       if (declared == ZSTD_CONTENTSIZE_ERROR
           || (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared > usize))

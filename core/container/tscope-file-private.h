@@ -68,6 +68,7 @@ typedef struct
   /* owned */
   char           *path;
   GMappedFile    *mapped;
+  int             fd;               /* the file mapped, open while it is */
   GBytes         *header_page;
   GBytes         *header_event;
   GPtrArray      *ftrace_formats;   /* GBytes */
@@ -145,6 +146,7 @@ gboolean    _tscope_file_check_intact    (const TscopeFile *file,
                                           GError          **error);
 gboolean    _tscope_file_check_block     (const TscopeFile *file,
                                           const guint8     *block,
+                                          guint32           avail,
                                           guint32           csize,
                                           guint64           usize,
                                           guint64           limit,

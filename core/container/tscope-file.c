@@ -268,11 +268,23 @@ _tscope_file_open (const char  *path,
   if (!open_checks (path, error))
     return NULL;
   f = g_new0 (TscopeFile, 1);
+  f->fd = -1;
   f->path = g_strdup (path);
   f->ftrace_formats = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   f->event_formats = g_ptr_array_new_with_free_func (event_format_free);
   f->buffers = g_ptr_array_new_with_free_func (buffer_free);
-  f->mapped = g_mapped_file_new (path, FALSE, &local);
+  /* kept open: the chunk headers of a v7 file are read with pread(), not
+   * through the mapping (tscope-file-v7.c) */
+  f->fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (f->fd < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, TSCOPE_ERROR, saved == EACCES ? TSCOPE_ERROR_PERMISSION : TSCOPE_ERROR_IO,
+                   "%s: cannot open: %s", path, g_strerror (saved));
+      return NULL;
+    }
+  f->mapped = g_mapped_file_new_from_fd (f->fd, FALSE, &local);
   if (f->mapped == NULL)
     {
       g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_IO, "%s: cannot map: %s", path, local->message);
@@ -314,6 +326,8 @@ _tscope_file_free (TscopeFile *f)
   _tscope_file_shift_free (f);
   _tscope_sigbus_forget (f->sigbus_slot);
   g_clear_pointer (&f->mapped, g_mapped_file_unref);
+  if (f->fd >= 0)
+    close (f->fd);
   g_free (f->compression);
   g_free (f->compression_version);
   g_free (f->trace_clock);
