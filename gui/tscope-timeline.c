@@ -1504,7 +1504,10 @@ tscope_timeline_set_options (TscopeTimeline *self,
   self->flat_tasks = !grouped;
   if (regroup && self->session)
     {
+      /* the rows' indices change: their labels' layouts go */
+      g_hash_table_remove_all (self->label_layouts);
       build_rows (self);
+      fit_label_width (self);
       _tscope_timeline_layout_rows (self);
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));

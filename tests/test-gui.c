@@ -1120,10 +1120,13 @@ test_labels_fit (void)
   g_assert_cmpint (timeline->label_w, <, TSCOPE_LABEL_W_MAX);
   for (guint i = 0; i < timeline->rows->len; i++)
     {
-      const Row *row = &g_array_index (timeline->rows, Row, i);
-      g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (timeline), row->label);
+      Row *row = &g_array_index (timeline->rows, Row, i);
+      /* a task row's label is made when first needed: make it */
+      g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (timeline),
+                                                                      _tscope_timeline_row_label (timeline, row));
       int w;
 
+      g_assert_nonnull (row->label);
       if (row->kind == ROW_GROUP)
         continue;               /* bold: measured by the timeline */
       pango_layout_get_pixel_size (layout, &w, NULL);

@@ -67,10 +67,14 @@ _tscope_parallel_for (guint              n_items,
   Shared s = { n_items, func, data, 0 };
   GThread *threads[MOST_THREADS];
   guint n = MIN (MIN (n_threads, n_items), MOST_THREADS);
+  guint started = 1;
 
-  for (guint t = 1; t < n; t++)
-    threads[t] = g_thread_new ("tscope-query", run_items, &s);
+  /* a thread that cannot start (a limit on processes) leaves its items
+   * to the others, the calling one at least */
+  for (; started < n; started++)
+    if ((threads[started] = g_thread_try_new ("tscope-query", run_items, &s, NULL)) == NULL)
+      break;
   run_items (&s);
-  for (guint t = 1; t < n; t++)
+  for (guint t = 1; t < started; t++)
     g_thread_join (threads[t]);
 }

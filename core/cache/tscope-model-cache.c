@@ -621,7 +621,7 @@ copied (Io       *io,
     {
       /* its pages mapped by one call, not a fault each (tscope-memory-private.h) */
       *p = _tscope_new_filled (MAX (count, 1), elem);
-      memcpy (*p, d, MAX (count, 1) * elem);
+      memcpy (*p, d, count * elem);
     }
   else
     *p = NULL;

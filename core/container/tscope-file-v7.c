@@ -41,33 +41,58 @@ read_block (Parser     *p,
  * header is at most 18 bytes). */
 #define CHUNK_HEAD 32
 
-/* Up to @n bytes of the file at @offset, read, not touched through the
- * mapping: a 105M-event v7 file has 14,000 chunks, one page apart, and
- * on a VM each page first touched through the mapping cost 38 µs (0.54 s
- * to index them; read: 0.03 s).  Returns: the bytes read, 0 on an error
- * (the caller then reads the mapping). */
-static gsize
-read_head (const TscopeFile *f,
-           guint64           offset,
-           guint8           *buf,
-           gsize             n)
+/* The file's bytes read a page at a time, not touched through the
+ * mapping: a 105M-event v7 file has 14,000 chunks, a page apart, and on a
+ * VM each page first touched through the mapping cost 38 µs (0.54 s to
+ * index them); the heads of small chunks come from the page read last. */
+#define HEAD_WINDOW 4096
+
+typedef struct
 {
-  gsize got = 0;
+  guint8  buf[HEAD_WINDOW];
+  guint64 at;                   /* the file offset of buf[0] */
+  gsize   len;                  /* 0: nothing read */
+} HeadWindow;
+
+/* Up to @n bytes of the file at @offset.  Returns: where they are (in @w),
+ * with *@got of them, or %NULL on an error (the caller then reads the
+ * mapping). */
+static const guint8 *
+read_head (const TscopeFile *f,
+           HeadWindow       *w,
+           guint64           offset,
+           gsize             n,
+           gsize            *got)
+{
+  gsize want;
 
   if (f->fd < 0 || offset >= f->size)
-    return 0;
-  n = (gsize) MIN ((guint64) n, f->size - offset);
-  while (got < n)
+    return NULL;
+  want = (gsize) MIN ((guint64) n, f->size - offset);
+  if (w->len == 0 || offset < w->at || offset + want > w->at + w->len)
     {
-      gssize r = pread (f->fd, buf + got, n - got, (off_t) (offset + got));
+      gsize size = (gsize) MIN ((guint64) HEAD_WINDOW, f->size - offset);
 
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r <= 0)
-        return 0;
-      got += (gsize) r;
+      w->len = 0;
+      w->at = offset;
+      while (w->len < size)
+        {
+          gssize r = pread (f->fd, w->buf + w->len, size - w->len, (off_t) (offset + w->len));
+
+          if (r < 0 && errno == EINTR)
+            continue;
+          if (r <= 0)
+            break;
+          w->len += (gsize) r;
+        }
+      if (w->len < want)
+        {
+          w->len = 0;
+          return NULL;
+        }
     }
-  return got;
+  *got = want;
+  return w->buf + (offset - w->at);
 }
 
 /* Compressed CPU data: [u32 count] then count blocks [u32 csize][u32 usize][data]. */
@@ -80,9 +105,11 @@ index_chunks (Parser        *p,
   Cursor c;
   guint32 count;
   guint64 pages = 0;
+  g_autofree HeadWindow *window = NULL;
 
   if (d->size == 0)
     return TRUE;
+  window = g_new0 (HeadWindow, 1);
   /* trace-cmd convert 3.1.6 stores a size 4 bytes short (the count's):
    * the chunk list may run 4 bytes past the size, no further, so that
    * CPUs can't read each other's chunks (_tscope_file_check_cpu_ranges()). */
@@ -97,10 +124,12 @@ index_chunks (Parser        *p,
     {
       TscopeChunk *k = &d->chunks[i];
       const guint8 *block;
-      guint8 head[CHUNK_HEAD];
-      gsize got = read_head (p->file, d->offset + c.pos, head, sizeof head);
+      gsize got = 0;
+      const guint8 *head = read_head (p->file, window, d->offset + c.pos, CHUNK_HEAD, &got);
       char what[64];
 
+      if (head == NULL)
+        got = 0;
       if (got >= 8 && c.len - c.pos >= 8)
         {
           Cursor h;
@@ -160,14 +189,16 @@ index_job (guint    item,
 }
 
 /* Every compressed CPU's chunks, the CPUs on a few threads (the time is
- * waiting on pages, not computing); the first error in the file's order
- * is the one told. */
+ * waiting on pages, not computing); then buffer by buffer, the first CPU's
+ * error or else the buffer's inflate budget, as when they were indexed in
+ * turn. */
 static gboolean
 index_all_chunks (Parser *p)
 {
   TscopeFile *f = p->file;
   g_autoptr(GArray) jobs = g_array_new (FALSE, TRUE, sizeof (IndexJob));
   gboolean ok = TRUE;
+  guint next = 0;
 
   for (guint i = 0; i < f->buffers->len; i++)
     {
@@ -181,18 +212,30 @@ index_all_chunks (Parser *p)
         }
     }
   _tscope_parallel_for (jobs->len, jobs->len > 1 ? _tscope_parallel_threads () : 1, index_job, jobs->data);
-  for (guint i = 0; i < jobs->len; i++)
+  for (guint i = 0; i < f->buffers->len && ok; i++)
     {
-      IndexJob *job = &g_array_index (jobs, IndexJob, i);
+      TscopeBuffer *b = f->buffers->pdata[i];
 
-      if (job->error && ok)
+      for (; next < jobs->len && g_array_index (jobs, IndexJob, next).buffer == b && ok; next++)
         {
-          g_propagate_error (p->error, g_steal_pointer (&job->error));
-          ok = FALSE;
+          IndexJob *job = &g_array_index (jobs, IndexJob, next);
+
+          if (job->error)
+            {
+              g_propagate_error (p->error, g_steal_pointer (&job->error));
+              ok = FALSE;
+            }
+          b->max_usize = MAX (b->max_usize, job->max_usize);
         }
-      g_clear_error (&job->error);
-      job->buffer->max_usize = MAX (job->buffer->max_usize, job->max_usize);
+      /* every CPU is read at once: a chunk of each inflated */
+      if (ok && b->n_cpus * (guint64) b->max_usize > TSCOPE_LIMIT_INFLATE_BUDGET)
+        ok = _tscope_file_fail (p, TSCOPE_ERROR_UNSUPPORTED,
+                                "unsupported file: decompressing buffer \"%s\" needs %" G_GUINT64_FORMAT
+                                " MiB at once, more than the %" G_GUINT64_FORMAT " MiB allowed", b->name,
+                                (b->n_cpus * (guint64) b->max_usize) >> 20, TSCOPE_LIMIT_INFLATE_BUDGET >> 20);
     }
+  for (guint i = 0; i < jobs->len; i++)
+    g_clear_error (&g_array_index (jobs, IndexJob, i).error);
   return ok;
 }
 
@@ -431,17 +474,6 @@ _tscope_file_parse_v7 (Parser *p,
     return FALSE;
   if (!index_all_chunks (p))
     return FALSE;
-  for (guint i = 0; i < f->buffers->len; i++)
-    {
-      TscopeBuffer *b = f->buffers->pdata[i];
-
-      /* every CPU is read at once: a chunk of each inflated */
-      if (b->n_cpus * (guint64) b->max_usize > TSCOPE_LIMIT_INFLATE_BUDGET)
-        return _tscope_file_fail (p, TSCOPE_ERROR_UNSUPPORTED,
-                                  "unsupported file: decompressing buffer \"%s\" needs %" G_GUINT64_FORMAT
-                                  " MiB at once, more than the %" G_GUINT64_FORMAT " MiB allowed", b->name,
-                                  (b->n_cpus * (guint64) b->max_usize) >> 20, TSCOPE_LIMIT_INFLATE_BUDGET >> 20);
-    }
   if (f->cpus == 0 || f->cpus > TSCOPE_LIMIT_CPUS)
     return _tscope_file_fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: %u CPUs", f->cpus);
   return TRUE;
