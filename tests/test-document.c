@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "tscope-document.h"
+#include "tscope-document-private.h"
 #include "tscope-test-util.h"
 
 typedef struct
@@ -399,13 +400,28 @@ check_worst (TscopeDocument *doc,
   TscopeLatencySummary sum;
   TscopeLatencySummary want;
   g_autoptr(GArray) worst = tscope_document_latency_worst (doc, pid, comm, from, to, top, &sum, per_source);
+  g_autofree TscopeLatencySummary *gathered_per_source = g_new (TscopeLatencySummary, n_sources);
+  TscopeLatencySummary gathered_sum;
+  g_autoptr(GArray) gathered = _tscope_document_latency_worst_gathered (doc, pid, comm, from, to, top, &gathered_sum,
+                                                                        gathered_per_source);
 
   summary_of (all, TSCOPE_NO_SOURCE, &want);
   assert_same_summary (&sum, &want);
+  /* by histograms as by gathering every latency */
+  assert_same_summary (&gathered_sum, &want);
+  g_assert_cmpuint (gathered->len, ==, worst->len);
+  for (guint i = 0; i < worst->len; i++)
+    {
+      g_assert_cmpuint (g_array_index (gathered, TscopeSourceLatency, i).source, ==,
+                        g_array_index (worst, TscopeSourceLatency, i).source);
+      g_assert_cmpuint (g_array_index (gathered, TscopeSourceLatency, i).sample.index, ==,
+                        g_array_index (worst, TscopeSourceLatency, i).sample.index);
+    }
   for (guint i = 0; i < n_sources; i++)
     {
       summary_of (all, i, &want);
       assert_same_summary (&per_source[i], &want);
+      assert_same_summary (&gathered_per_source[i], &want);
     }
   tscope_document_latency_sort_worst (all, G_MAXUINT);
   g_assert_cmpuint (worst->len, ==, MIN (top, all->len));
@@ -430,12 +446,17 @@ test_latency_worst (void)
   g_autoptr(TscopeDocument) doc = tscope_document_new ();
   TscopeSource *a = load (doc, "sched", NULL);
   TscopeSource *b = load (doc, "sched-v6", NULL);
+  g_autoptr(TscopeDocument) one_doc = tscope_document_new ();
   TscopeSpan span;
   g_autoptr(GArray) one = NULL;
   TscopeLatencySummary sum;
   gint32 pid;
 
+  (void) load (one_doc, "kvm", NULL);
   check_worst (doc, -1, NULL, G_MININT64, G_MAXINT64, 20);
+  check_worst (one_doc, -1, NULL, G_MININT64, G_MAXINT64, 20);
+  check_worst (one_doc, -1, NULL, G_MININT64, G_MAXINT64, 0);
+  check_worst (one_doc, -1, "bash", G_MININT64, G_MAXINT64, 100000);
   tscope_source_set_offset (b, -G_GINT64_CONSTANT (7000000000));
   span = tscope_document_get_span (doc);
   one = tscope_document_latency_worst (doc, -1, NULL, G_MININT64, G_MAXINT64, 1, &sum, NULL);

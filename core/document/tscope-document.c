@@ -11,8 +11,10 @@
 #include <string.h>
 
 #include "tscope-document.h"
+#include "tscope-document-private.h"
 #include "tscope-error.h"
 #include "tscope-limits.h"
+#include "tscope-stats-private.h"
 
 /* ---- sources ---- */
 
@@ -1040,6 +1042,14 @@ tscope_document_latency_sort_worst (GArray *samples,
                      G_STRUCT_OFFSET (TscopeSourceLatency, sample.latency), cmp_worst, n);
 }
 
+static GArray *worst_above (TscopeDocument *self,
+                            gint32          pid,
+                            const char     *comm,
+                            TscopeTime      from,
+                            TscopeTime      to,
+                            guint           top,
+                            TscopeTime      least);
+
 /**
  * tscope_document_latency_worst:
  * @pid: @comm: @from: @to: as tscope_document_latency_samples() takes them
@@ -1065,14 +1075,85 @@ tscope_document_latency_worst (TscopeDocument       *self,
                                TscopeLatencySummary *summary,
                                TscopeLatencySummary *per_source)
 {
+  guint n_sources;
+  g_autofree TscopeLatencyPart *parts = NULL;
+  TscopeLatencySummary ignored;
+  TscopeTime least;
+
+  g_return_val_if_fail (TSCOPE_IS_DOCUMENT (self), g_array_new (FALSE, FALSE, sizeof (TscopeSourceLatency)));
+  n_sources = self->sources->len;
+  parts = g_new (TscopeLatencyPart, MAX (n_sources, 1));
+  for (guint i = 0; i < n_sources; i++)
+    parts[i] = (TscopeLatencyPart) { tscope_document_get_trace (self, i), tscope_document_to_source (self, i, from),
+                                     tscope_document_to_source (self, i, to) };
+  if (!_tscope_latency_select (parts, n_sources, pid, comm, top, summary ? summary : &ignored, per_source, &least))
+    return _tscope_document_latency_worst_gathered (self, pid, comm, from, to, top, summary, per_source);
+  return worst_above (self, pid, comm, from, to, top, least);
+}
+
+/* The worst samples at or above @least (the @top-th worst latency),
+ * sorted and cut to @top. */
+static GArray *
+worst_above (TscopeDocument *self,
+             gint32          pid,
+             const char     *comm,
+             TscopeTime      from,
+             TscopeTime      to,
+             guint           top,
+             TscopeTime      least)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (TscopeSourceLatency));
+
+  if (top == 0 || least == G_MAXINT64)
+    return out;
+  for (guint i = 0; i < self->sources->len; i++)
+    {
+      TscopeTrace *trace = tscope_document_get_trace (self, i);
+      g_autoptr(GArray) above = tscope_trace_latency_samples_above (trace, pid, comm,
+                                                                    tscope_document_to_source (self, i, from),
+                                                                    tscope_document_to_source (self, i, to),
+                                                                    least);
+
+      for (guint k = 0; k < above->len; k++)
+        {
+          TscopeSourceLatency l = { i, g_array_index (above, TscopeLatencySample, k) };
+
+          l.sample.wakeup_ts = tscope_document_from_source (self, i, l.sample.wakeup_ts);
+          l.sample.switch_ts = tscope_document_from_source (self, i, l.sample.switch_ts);
+          g_array_append_val (out, l);
+        }
+    }
+  tscope_document_latency_sort_worst (out, top);
+  g_array_set_size (out, MIN (top, out->len));
+  return out;
+}
+
+/**
+ * _tscope_document_latency_worst_gathered:
+ *
+ * tscope_document_latency_worst() by gathering every latency first: what
+ * it does when a latency is negative, and what the tests compare it with.
+ */
+GArray *
+_tscope_document_latency_worst_gathered (TscopeDocument       *self,
+                                         gint32                pid,
+                                         const char           *comm,
+                                         TscopeTime            from,
+                                         TscopeTime            to,
+                                         guint                 top,
+                                         TscopeLatencySummary *summary,
+                                         TscopeLatencySummary *per_source)
+{
   GArray *out = g_array_new (FALSE, FALSE, sizeof (TscopeSourceLatency));
   guint n_sources = self->sources->len;
   g_autofree TscopeTime *all = NULL;
+  TscopeLatencySummary ignored;
   guint room = 0;
   guint total = 0;
   TscopeTime least;
 
-  g_return_val_if_fail (TSCOPE_IS_DOCUMENT (self), out);
+  if (summary == NULL)
+    summary = &ignored;
   for (guint i = 0; i < n_sources; i++)
     room += tscope_trace_get_n_wakeups (tscope_document_get_trace (self, i));
   /* every source's latencies one after the other: each source's summary
@@ -1094,26 +1175,8 @@ tscope_document_latency_worst (TscopeDocument       *self,
   if (top == 0 || total == 0)
     return out;
   least = tscope_times_select (all, total, total - MIN (top, total));
-  for (guint i = 0; i < n_sources; i++)
-    {
-      TscopeTrace *trace = tscope_document_get_trace (self, i);
-      g_autoptr(GArray) above = tscope_trace_latency_samples_above (trace, pid, comm,
-                                                                    tscope_document_to_source (self, i, from),
-                                                                    tscope_document_to_source (self, i, to),
-                                                                    least);
-
-      for (guint k = 0; k < above->len; k++)
-        {
-          TscopeSourceLatency l = { i, g_array_index (above, TscopeLatencySample, k) };
-
-          l.sample.wakeup_ts = tscope_document_from_source (self, i, l.sample.wakeup_ts);
-          l.sample.switch_ts = tscope_document_from_source (self, i, l.sample.switch_ts);
-          g_array_append_val (out, l);
-        }
-    }
-  tscope_document_latency_sort_worst (out, top);
-  g_array_set_size (out, MIN (top, out->len));
-  return out;
+  g_array_unref (out);
+  return worst_above (self, pid, comm, from, to, top, least);
 }
 
 /**

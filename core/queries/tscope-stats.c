@@ -124,6 +124,239 @@ select_by_histogram (const TscopeTime *values,
     g_free (gathered[p]);
 }
 
+/* ---- the worst and the summaries, from histograms ---- */
+
+static inline gboolean latency_of (TscopeTrace *trace,
+                                   guint        i,
+                                   gint32       pid,
+                                   const char  *comm,
+                                   TscopeTime   from,
+                                   TscopeTime   to,
+                                   TscopeTime  *latency,
+                                   guint32     *task);
+
+#define HIST_ALL ((64 - HIST_BITS_MANY + 1) << HIST_BITS_MANY)   /* every key of 8 bits */
+
+typedef struct
+{
+  guint      n;
+  gint64     sum;          /* saturated */
+  TscopeTime min;
+  TscopeTime max;
+  guint     *counts;       /* [HIST_ALL] */
+} Hist;
+
+/* A rank to find: in the values of one part, or of all (@part G_MAXUINT). */
+typedef struct
+{
+  guint       part;
+  guint       k;           /* 0-based */
+  guint       bucket;
+  guint       before;      /* values in the buckets below */
+  TscopeTime *out;
+} Want;
+
+static void
+want_rank (GArray     *wants,
+           const Hist *h,
+           guint       part,
+           guint       k,
+           TscopeTime *out)
+{
+  Want w = { part, k, 0, 0, out };
+
+  while (w.before + h->counts[w.bucket] <= k)
+    w.before += h->counts[w.bucket++];
+  g_array_append_val (wants, w);
+}
+
+static void
+want_percentiles (GArray               *wants,
+                  const Hist           *h,
+                  guint                 part,
+                  TscopeLatencySummary *out)
+{
+  static const double percents[] = { 50, 95, 99 };
+  TscopeTime *at[] = { &out->p50, &out->p95, &out->p99 };
+
+  memset (out, 0, sizeof *out);
+  out->count = h->n;
+  if (h->n == 0)
+    return;
+  out->min = h->min;
+  out->max = h->max;
+  /* an exact integer sum divided once, as the oracle does */
+  out->mean = (double) h->sum / (double) h->n;
+  for (guint p = 0; p < G_N_ELEMENTS (percents); p++)
+    {
+      /* the rank tscope_percentile_nearest_rank() takes */
+      guint64 rank = ((guint64) llround (percents[p] * 1000) * h->n + 99999) / 100000;
+
+      want_rank (wants, h, part, (guint) CLAMP (rank, 1, h->n) - 1, at[p]);
+    }
+}
+
+/**
+ * _tscope_latency_select:
+ * @parts: (array length=n_parts): traces, each with the span of its own
+ *   time whose wakeups count
+ * @pid: @comm: as tscope_trace_latency_samples() takes them
+ * @top: how many of the worst are wanted
+ * @summary: (out): the summary of every part's latencies together
+ * @per_part: (out) (nullable): each part's summary
+ * @least: (out): the latency of the @top-th worst, when there is one
+ *
+ * What tscope_latency_summarize_values() and tscope_times_select() give
+ * for every part's latencies, without gathering them: one pass over the
+ * wakeup columns counts a histogram of each part's, a second gathers the
+ * values of the few buckets the wanted ranks fall in, and each rank is
+ * selected among those.  (Gathering every latency first wrote 8 bytes a
+ * wakeup to fresh memory, and read them three times again.)
+ *
+ * Returns: %FALSE when a latency is negative (a sum saturated below
+ *   then depends on the order): gather them instead.
+ */
+gboolean
+_tscope_latency_select (const TscopeLatencyPart *parts,
+                        guint                    n_parts,
+                        gint32                   pid,
+                        const char              *comm,
+                        guint                    top,
+                        TscopeLatencySummary    *summary,
+                        TscopeLatencySummary    *per_part,
+                        TscopeTime              *least)
+{
+  g_autofree Hist *hists = g_new0 (Hist, n_parts + 1);
+  Hist *all = &hists[n_parts];
+  g_autoptr(GArray) wants = g_array_new (FALSE, FALSE, sizeof (Want));
+  g_autofree guint *counts = g_new0 (guint, (gsize) HIST_ALL * (n_parts + 1));
+  gboolean ok = TRUE;
+
+  *least = G_MAXINT64;
+  all->counts = counts + (gsize) HIST_ALL * n_parts;
+  all->min = G_MAXINT64;
+  all->max = G_MININT64;
+  for (guint i = 0; i < n_parts; i++)
+    {
+      Hist *h = &hists[i];
+      TscopeTrace *trace = parts[i].trace;
+      guint total = tscope_trace_get_n_wakeups (trace);
+      TscopeTime latency;
+
+      h->counts = counts + (gsize) HIST_ALL * i;
+      h->min = G_MAXINT64;
+      h->max = G_MININT64;
+      for (guint w = 0; w < total; w++)
+        if (latency_of (trace, w, pid, comm, parts[i].from, parts[i].to, &latency, NULL))
+          {
+            h->counts[hist_key ((guint64) latency, HIST_BITS_MANY)]++;
+            h->sum = _tscope_sat_add (h->sum, latency);
+            h->min = MIN (h->min, latency);
+            h->max = MAX (h->max, latency);
+            h->n++;
+          }
+      if (h->n > 0 && h->min < 0)
+        ok = FALSE;
+      all->n += h->n;
+      all->sum = _tscope_sat_add (all->sum, h->sum);
+      all->min = MIN (all->min, h->min);
+      all->max = MAX (all->max, h->max);
+      for (guint b = 0; b < HIST_ALL; b++)
+        all->counts[b] += h->counts[b];
+    }
+  if (!ok)
+    return FALSE;
+  want_percentiles (wants, all, G_MAXUINT, summary);
+  if (per_part)
+    for (guint i = 0; i < n_parts; i++)
+      want_percentiles (wants, &hists[i], i, &per_part[i]);
+  if (top > 0 && all->n > 0)
+    want_rank (wants, all, G_MAXUINT, all->n - MIN (top, all->n), least);
+  if (wants->len == 0)
+    return TRUE;
+  {
+    /* each wanted bucket's values, part by part: a part gathers the
+     * buckets of its own ranks and of the ranks over all */
+    guint n_wants = wants->len;
+    g_autofree GArray **gathered = g_new0 (GArray *, (gsize) n_wants * n_parts);
+    g_autofree guint *slot = g_new (guint, n_wants);
+    g_autoptr(GArray) merged = g_array_new (FALSE, FALSE, sizeof (TscopeTime));
+
+    for (guint i = 0; i < n_parts; i++)
+      {
+        TscopeTrace *trace = parts[i].trace;
+        guint total = tscope_trace_get_n_wakeups (trace);
+        guint keys[HIST_ALL / 32 + 1];
+        TscopeTime latency;
+        gboolean any = FALSE;
+
+        /* the wanted buckets as a bit set, and each one's array */
+        memset (keys, 0, sizeof keys);
+        for (guint q = 0; q < n_wants; q++)
+          {
+            const Want *w = &g_array_index (wants, Want, q);
+
+            slot[q] = G_MAXUINT;
+            if (w->part != G_MAXUINT && w->part != i)
+              continue;
+            for (guint r = 0; r < q && slot[q] == G_MAXUINT; r++)
+              if (slot[r] != G_MAXUINT && g_array_index (wants, Want, r).bucket == w->bucket)
+                slot[q] = slot[r];
+            if (slot[q] == G_MAXUINT)
+              {
+                slot[q] = q;
+                gathered[(gsize) q * n_parts + i] = g_array_new (FALSE, FALSE, sizeof (TscopeTime));
+              }
+            keys[w->bucket / 32] |= 1u << (w->bucket % 32);
+            any = TRUE;
+          }
+        for (guint w = 0; any && w < total; w++)
+          if (latency_of (trace, w, pid, comm, parts[i].from, parts[i].to, &latency, NULL))
+            {
+              guint key = hist_key ((guint64) latency, HIST_BITS_MANY);
+
+              if (!(keys[key / 32] & (1u << (key % 32))))
+                continue;
+              for (guint q = 0; q < n_wants; q++)
+                if (slot[q] == q && g_array_index (wants, Want, q).bucket == key)
+                  {
+                    g_array_append_val (gathered[(gsize) q * n_parts + i], latency);
+                    break;
+                  }
+            }
+        /* the ranks that share a bucket read the array of the first */
+        for (guint q = 0; q < n_wants; q++)
+          if (slot[q] != G_MAXUINT && slot[q] != q)
+            gathered[(gsize) q * n_parts + i] = g_array_ref (gathered[(gsize) slot[q] * n_parts + i]);
+      }
+    for (guint q = 0; q < n_wants; q++)
+      {
+        const Want *w = &g_array_index (wants, Want, q);
+
+        g_array_set_size (merged, 0);
+        for (guint i = 0; i < n_parts; i++)
+          {
+            GArray *a = gathered[(gsize) q * n_parts + i];
+
+            if (a && (w->part == G_MAXUINT || w->part == i))
+              g_array_append_vals (merged, a->data, a->len);
+          }
+        /* the two passes agree: every rank is in its bucket */
+        if (w->k - w->before >= merged->len)
+          {
+            g_critical ("latency rank %u: not in its bucket (%u before it, %u in it)", w->k, w->before, merged->len);
+            ok = FALSE;
+            break;
+          }
+        *w->out = tscope_times_select ((TscopeTime *) (gpointer) merged->data, merged->len, w->k - w->before);
+      }
+    for (gsize q = 0; q < (gsize) n_wants * n_parts; q++)
+      if (gathered[q])
+        g_array_unref (gathered[q]);
+  }
+  return ok;
+}
+
 /**
  * tscope_latency_summarize_values:
  * @values: (array length=n): the samples, in any order; reordered
