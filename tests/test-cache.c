@@ -28,6 +28,7 @@
 #include "tscope-model-cache-private.h"
 #include "tscope-stats.h"
 #include "tscope-test-util.h"
+#include "tscope-trace-private.h"
 #include "tscope-trace.h"
 #include "tscope-vcpu.h"
 #include "tscope-view.h"
@@ -656,7 +657,7 @@ test_vcpu_indexes (void)
       tscope_view_prepare (first);
       tscope_trace_wait_cache_writes ();
       indexed = _tscope_view_vcpus_built (first);
-      side = _tscope_cache_side_path (tscope_trace_get_cache_path (first));
+      side = _tscope_cache_side_path (tscope_trace_get_cache_path (first), TSCOPE_CACHE_SIDE_VCPUS);
       g_assert_cmpuint (tscope_trace_get_n_vcpus (first), >, 0);
       g_clear_object (&first);
       if (indexed == 0)
@@ -826,6 +827,142 @@ test_policy (void)
   g_unsetenv ("TRACESCOPE_CACHE_MAX_BYTES");
 }
 
+/* Every task's runs, one after the other. */
+static GArray *
+all_task_runs (TscopeTrace *trace)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint32 tk = 0; tk < tscope_trace_get_n_tasks (trace); tk++)
+    {
+      guint n;
+      const guint32 *runs = tscope_trace_get_task_runs (trace, tk, &n);
+
+      g_array_append_val (out, n);
+      g_array_append_vals (out, runs, n);
+    }
+  return out;
+}
+
+/* Opens @path from its model cache and groups its runs by task: they must
+ * be @want.  Returns: whether they were read from the side file. */
+static gboolean
+reopen_runs (const char *path,
+             GArray     *want)
+{
+  g_autoptr(TscopeTrace) t = load (path, FALSE);
+  g_autoptr(GArray) got = NULL;
+  gboolean read;
+
+  g_assert_true (tscope_trace_is_from_cache (t));
+  got = all_task_runs (t);
+  read = _tscope_trace_runs_from_side (t);
+  g_assert_cmpmem (got->data, got->len * sizeof (guint32), want->data, want->len * sizeof (guint32));
+  tscope_trace_wait_cache_writes ();
+  return read;
+}
+
+/* The runs grouped by task: written beside the model after they are
+ * first built, read at the next open, and built again (and rewritten)
+ * when their file is damaged, cut, of another model, or crafted behind a
+ * valid checksum (a run of another task, two runs out of time order, a
+ * run out of range). */
+static void
+test_runs_by_task (void)
+{
+  const char *const names[] = { "sched", "kvm" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = tscope_test_data (names[i], ".dat");
+      g_autoptr(TscopeTrace) first = NULL;
+      g_autoptr(GArray) want = NULL;
+      g_autofree char *side = NULL;
+      g_autoptr(GBytes) good = NULL;
+      guint8 *copy;
+      gsize len;
+      guint64 offset, count;
+      guint32 elem;
+
+      empty_cache_dir ();
+      first = load (path, FALSE);
+      g_assert_false (tscope_trace_is_from_cache (first));
+      want = all_task_runs (first);
+      g_assert_false (_tscope_trace_runs_from_side (first));
+      tscope_trace_wait_cache_writes ();
+      side = _tscope_cache_side_path (tscope_trace_get_cache_path (first), TSCOPE_CACHE_SIDE_RUNS);
+      g_clear_object (&first);
+      g_assert_true (g_file_test (side, G_FILE_TEST_IS_REGULAR));
+      g_assert_true (reopen_runs (path, want));
+      good = read_file (side);
+      len = g_bytes_get_size (good);
+      copy = g_malloc (len);
+
+      /* damaged: a byte flipped, the checksum left; then written again */
+      memcpy (copy, g_bytes_get_data (good, NULL), len);
+      g_assert_true (_tscope_cache_find_section (copy, len, TSCOPE_RUNS_SIDE_RUNS, 0, &offset, &count, &elem));
+      g_assert_cmpuint (count, >, 100);
+      copy[offset + count * elem / 2] ^= 0x10;
+      write_file (side, copy, len);
+      g_assert_false (reopen_runs (path, want));
+      g_assert_true (reopen_runs (path, want));
+
+      /* crafted behind a valid checksum */
+      for (guint c = 0; c < 3; c++)
+        {
+          guint32 *runs;
+          guint at = 0;
+          guint64 k = 0;
+
+          memcpy (copy, g_bytes_get_data (good, NULL), len);
+          g_assert_true (_tscope_cache_find_section (copy, len, TSCOPE_RUNS_SIDE_RUNS, 0, &offset, &count, &elem));
+          runs = (guint32 *) (gpointer) (copy + offset);
+          /* the first task with two runs or more, where its runs start */
+          for (guint p = 0; p < want->len; p += 1 + g_array_index (want, guint32, p))
+            {
+              if (g_array_index (want, guint32, p) >= 2)
+                {
+                  at = (guint) k;
+                  break;
+                }
+              k += g_array_index (want, guint32, p);
+            }
+          switch (c)
+            {
+            case 0:             /* two runs of a task swapped: out of time order */
+              {
+                guint32 t = runs[at];
+
+                runs[at] = runs[at + 1];
+                runs[at + 1] = t;
+              }
+              break;
+            case 1:             /* a run of another task in its place */
+              runs[at] = runs[(at + count / 2) % count] != runs[at] ? runs[(at + count / 2) % count] : runs[at + 1];
+              break;
+            case 2:             /* a run out of range */
+              runs[at] = G_MAXUINT32 - 1;
+              break;
+            }
+          _tscope_cache_reseal (copy, len);
+          write_file (side, copy, len);
+          g_assert_false (reopen_runs (path, want));
+          g_assert_true (reopen_runs (path, want));
+        }
+
+      /* written after another model, and cut */
+      memcpy (copy, g_bytes_get_data (good, NULL), len);
+      copy[24] ^= 1;
+      write_file (side, copy, len);
+      g_assert_false (reopen_runs (path, want));
+      g_assert_true (reopen_runs (path, want));
+      write_file (side, g_bytes_get_data (good, NULL), len / 2);
+      g_assert_false (reopen_runs (path, want));
+      g_assert_true (reopen_runs (path, want));
+      g_free (copy);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -846,6 +983,7 @@ main (int    argc,
   g_test_add_func ("/cache/shared-by-programs", test_shared_by_programs);
   g_test_add_func ("/cache/policy", test_policy);
   g_test_add_func ("/cache/vcpu-indexes", test_vcpu_indexes);
+  g_test_add_func ("/cache/runs-by-task", test_runs_by_task);
   status = g_test_run ();
   empty_cache_dir ();
   g_rmdir (cache_dir);

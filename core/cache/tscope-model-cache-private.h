@@ -81,10 +81,18 @@ enum
 };
 
 /* Side files: sections a later stage builds from a model (the queries'
- * view indexes), KEY.views beside KEY.model.  One belongs to the very
- * model file it was written after (that file's checksum): any other is
- * ignored.  Checked as the model's are (size, format, checksum, every
- * section inside the file); what the sections hold, their reader checks. */
+ * indexes), KEY.SUFFIX beside KEY.model, one file per kind.  One belongs
+ * to the very model file it was written after (that file's checksum): any
+ * other is ignored.  Checked as the model's are (size, format, checksum,
+ * every section inside the file); what the sections hold, their reader
+ * checks. */
+typedef enum
+{
+  TSCOPE_CACHE_SIDE_VCPUS,        /* KEY.views: the vCPU timelines' indexes */
+  TSCOPE_CACHE_SIDE_RUNS,         /* KEY.runs: the runs grouped by task */
+  TSCOPE_CACHE_N_SIDES
+} TscopeCacheSideKind;
+
 typedef struct
 {
   guint32       id;
@@ -95,13 +103,16 @@ typedef struct
 
 typedef struct _TscopeCacheSide TscopeCacheSide;
 
-char            *_tscope_cache_side_path    (const char              *model_path);
+char            *_tscope_cache_side_path    (const char              *model_path,
+                                             TscopeCacheSideKind      kind);
 gboolean         _tscope_cache_side_store   (const char              *model_path,
+                                             TscopeCacheSideKind      kind,
                                              guint64                  model_checksum,
                                              const TscopeCacheBlob   *blobs,
                                              guint                    n_blobs,
                                              GError                 **error);
 TscopeCacheSide *_tscope_cache_side_load    (const char              *model_path,
+                                             TscopeCacheSideKind      kind,
                                              guint64                  model_checksum,
                                              guint64                  max_size,
                                              GError                 **error);

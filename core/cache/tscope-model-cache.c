@@ -1706,6 +1706,25 @@ by_mtime (gconstpointer a,
   return x->mtime < y->mtime ? -1 : x->mtime > y->mtime;
 }
 
+static const char *const side_suffix[TSCOPE_CACHE_N_SIDES] = { ".views", ".runs" };
+
+/* Whether @name is a cache file's (a model's or a side file's): @tmp, a
+ * temporary one being written (NAME.SUFFIX.XXXXXX). */
+static gboolean
+is_cache_name (const char *name,
+               gboolean    tmp)
+{
+  for (guint k = 0; k <= TSCOPE_CACHE_N_SIDES; k++)
+    {
+      const char *suffix = k < TSCOPE_CACHE_N_SIDES ? side_suffix[k] : ".model";
+      g_autofree char *dotted = g_strconcat (suffix, ".", NULL);
+
+      if (tmp ? strstr (name, dotted) != NULL : g_str_has_suffix (name, suffix))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* Removes the least recently used cache files (models and their side
  * files) until @incoming more bytes fit under the policy's limit, and
  * temporary files left an hour ago or more. */
@@ -1726,10 +1745,10 @@ evict (const TscopeCachePolicy *policy,
       Entry e;
       GStatBuf st;
 
-      if (!g_str_has_suffix (name, ".model") && !g_str_has_suffix (name, ".views"))
+      if (!is_cache_name (name, FALSE))
         {
           /* a temporary file its writer left (killed while writing) */
-          if (strstr (name, ".model.") != NULL || strstr (name, ".views.") != NULL)
+          if (is_cache_name (name, TRUE))
             {
               g_autofree char *path = g_build_filename (policy->dir, name, NULL);
 
@@ -1757,11 +1776,11 @@ evict (const TscopeCachePolicy *policy,
       if (total > policy->max_bytes && g_unlink (e->path) == 0)
         {
           total -= e->size;
-          /* a model's side file goes with it (counted now: its own entry
-           * then finds nothing to remove) */
-          if (g_str_has_suffix (e->path, ".model"))
+          /* a model's side files go with it (counted now: their own
+           * entries then find nothing to remove) */
+          for (guint k = 0; k < TSCOPE_CACHE_N_SIDES && g_str_has_suffix (e->path, ".model"); k++)
             {
-              g_autofree char *side = _tscope_cache_side_path (e->path);
+              g_autofree char *side = _tscope_cache_side_path (e->path, k);
               GStatBuf st;
 
               if (g_stat (side, &st) == 0 && g_unlink (side) == 0)
@@ -1925,17 +1944,19 @@ struct _TscopeCacheSide
 /**
  * _tscope_cache_side_path:
  *
- * Returns: (transfer full): where the side file of the model cache file
- *   @model_path is (KEY.views beside KEY.model)
+ * Returns: (transfer full): where the side file of @kind of the model cache
+ *   file @model_path is (KEY.views, KEY.runs beside KEY.model)
  */
 char *
-_tscope_cache_side_path (const char *model_path)
+_tscope_cache_side_path (const char          *model_path,
+                         TscopeCacheSideKind  kind)
 {
   gsize n = strlen (model_path);
 
+  g_return_val_if_fail (kind < TSCOPE_CACHE_N_SIDES, NULL);
   if (g_str_has_suffix (model_path, ".model"))
     n -= strlen (".model");
-  return g_strdup_printf ("%.*s.views", (int) n, model_path);
+  return g_strdup_printf ("%.*s%s", (int) n, model_path, side_suffix[kind]);
 }
 
 /**
@@ -1950,12 +1971,13 @@ _tscope_cache_side_path (const char *model_path)
  */
 gboolean
 _tscope_cache_side_store (const char             *model_path,
+                          TscopeCacheSideKind     kind,
                           guint64                 model_checksum,
                           const TscopeCacheBlob  *blobs,
                           guint                   n_blobs,
                           GError                **error)
 {
-  g_autofree char *path = _tscope_cache_side_path (model_path);
+  g_autofree char *path = _tscope_cache_side_path (model_path, kind);
   g_autofree char *tmp = NULL;
   Io io = { .reading = FALSE, .fd = -1 };
   Header h = { 0 };
@@ -1973,8 +1995,9 @@ _tscope_cache_side_store (const char             *model_path,
       else
         w_section (&io, blobs[i].id, blobs[i].elem, blobs[i].count, blobs[i].data ? blobs[i].data : "");
     }
-  /* the side file names its model by the model's checksum */
+  /* the side file names its model by the model's checksum, and its kind */
   memcpy (key, &model_checksum, sizeof model_checksum);
+  key[sizeof model_checksum] = (guint8) kind;
   w_end (&io, SIDE_MAGIC, key, &h);
   if (!_tscope_cache_policy (&policy))
     {
@@ -2004,12 +2027,13 @@ _tscope_cache_side_store (const char             *model_path,
  * Returns: (nullable): the side file, free with _tscope_cache_side_free()
  */
 TscopeCacheSide *
-_tscope_cache_side_load (const char  *model_path,
-                         guint64      model_checksum,
-                         guint64      max_size,
-                         GError     **error)
+_tscope_cache_side_load (const char          *model_path,
+                         TscopeCacheSideKind  kind,
+                         guint64              model_checksum,
+                         guint64              max_size,
+                         GError             **error)
 {
-  g_autofree char *path = _tscope_cache_side_path (model_path);
+  g_autofree char *path = _tscope_cache_side_path (model_path, kind);
   TscopeCacheSide *side;
   const char *bad = NULL;
   const guint8 *map;
@@ -2053,6 +2077,8 @@ _tscope_cache_side_load (const char  *model_path,
     bad = "not a side file of this format";
   else if (memcmp (h.key, &model_checksum, sizeof model_checksum) != 0)
     bad = "written after another model";
+  else if (h.key[sizeof model_checksum] != (guint8) kind)
+    bad = "a side file of another kind";
   else if (!layout_holds (&h, len))
     bad = "cut or grown";
   else

@@ -1732,7 +1732,7 @@ side_read (TscopeTrace     *trace,
   vi->vcpu_side_tried = TRUE;
   if (model == NULL || vi->n_vcpus == 0)
     return;
-  side = _tscope_cache_side_load (model, checksum, side_max_size (trace, vi->n_vcpus), &error);
+  side = _tscope_cache_side_load (model, TSCOPE_CACHE_SIDE_VCPUS, checksum, side_max_size (trace, vi->n_vcpus), &error);
   if (side == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
@@ -1979,7 +1979,7 @@ side_write_thread (gpointer data)
           g_array_append_val (blobs, b);
         }
     }
-  if (!_tscope_cache_side_store (model, checksum, (const TscopeCacheBlob *) (gconstpointer) blobs->data,
+  if (!_tscope_cache_side_store (model, TSCOPE_CACHE_SIDE_VCPUS, checksum, (const TscopeCacheBlob *) (gconstpointer) blobs->data,
                                  blobs->len, &error))
     g_debug ("vCPU indexes not written: %s", error->message);
   return NULL;

@@ -27,7 +27,8 @@ struct _TscopeTrace
   char               *warning;          /* one line, or NULL */
   TscopeRecordIndex   records;          /* pages and row marks of the buffer read */
   TscopeModel         model;
-  guint32            *task_runs;        /* run ids grouped by task, built on first use */
+  guint32            *task_runs;        /* run ids grouped by task, built on first use (or in runs_side) */
+  struct _TscopeCacheSide *runs_side;   /* the model cache's side file task_runs is read from, or NULL */
   guint32            *task_runs_start;  /* [n_tasks + 1]; NULL until built */
   guint32            *by_task[2];       /* guest span / user exit indices grouped by task, on first use */
   guint32            *by_task_start[2]; /* [n_tasks + 1]; NULL until built */
@@ -54,6 +55,16 @@ const char *_tscope_trace_cache_file  (TscopeTrace             *self,
                                        guint64                 *checksum);
 void        _tscope_trace_cache_write (GThreadFunc              func,
                                        gpointer                 data);
+
+/* The sections of a model cache's side file of runs grouped by task
+ * (KEY.runs, tscope_trace_get_task_runs()). */
+enum
+{
+  TSCOPE_RUNS_SIDE_FORMAT = 1,
+  TSCOPE_RUNS_SIDE_RUNS,
+};
+
+gboolean    _tscope_trace_runs_from_side (TscopeTrace       *self);
 
 const guint32 *_tscope_trace_kvm_by_task (TscopeTrace *self,
                                           gboolean     user_exits,

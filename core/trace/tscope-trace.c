@@ -25,7 +25,10 @@ tscope_trace_finalize (GObject *object)
   if (self->calls)
     self->calls_free (self->calls);
   g_mutex_clear (&self->calls_lock);
-  g_free (self->task_runs);
+  if (self->runs_side)
+    _tscope_cache_side_free (self->runs_side);
+  else
+    g_free (self->task_runs);
   g_free (self->task_runs_start);
   for (guint k = 0; k < 2; k++)
     {
@@ -848,20 +851,38 @@ sift_down (Head *heap,
   heap[i] = h;
 }
 
+/* A run at position @pos of @task's runs, hashed (murmur3's finalizer). */
+static inline guint64
+run_hash (guint32 task,
+          guint32 run,
+          guint32 pos)
+{
+  guint64 h = (((guint64) run << 32) | pos) ^ ((guint64) task * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
+
+  h ^= h >> 33;
+  h *= G_GUINT64_CONSTANT (0xFF51AFD7ED558CCD);
+  h ^= h >> 33;
+  h *= G_GUINT64_CONSTANT (0xC4CEB9FE1A85EC53);
+  return h ^ (h >> 33);
+}
+
 /* Groups every running interval by task, in time order (ties: lower CPU
  * first): the CPUs' intervals merged by start with a heap of the CPUs, a
  * CPU's intervals taken in a row while they come before every other
  * CPU's next one.  A scan of every CPU per interval cost 256 steps on 256
- * CPUs. */
-static void
-index_task_runs (TscopeTrace *t,
+ * CPUs.  With @runs NULL, writes nothing: returns the sum of run_hash()
+ * over every run and its place among its task's (@starts then counts
+ * them). */
+static inline guint64
+merge_task_runs (TscopeTrace *t,
                  guint32     *starts,
                  guint32     *runs)
 {
   const TscopeModel *m = &t->model;
-  g_autofree guint32 *fill = g_memdup2 (starts, sizeof (guint32) * m->n_tasks);
+  g_autofree guint32 *fill = runs ? g_memdup2 (starts, sizeof (guint32) * m->n_tasks) : g_new0 (guint32, m->n_tasks);
   g_autofree Head *heap = g_new (Head, MAX (m->n_cpus, 1));
   g_autofree guint *pos = g_new0 (guint, MAX (m->n_cpus, 1));
+  guint64 sum = 0;
   guint n = 0;
 
   for (guint c = 0; c < m->n_cpus; c++)
@@ -883,7 +904,10 @@ index_task_runs (TscopeTrace *t,
       if (n > 2 && head_before (&heap[2], &next))
         next = heap[2];
       do
-        runs[fill[iv->task[i]]++] = base + i;
+        if (runs)
+          runs[fill[iv->task[i]]++] = base + i;
+        else
+          sum += run_hash (iv->task[i], base + i, fill[iv->task[i]]++);
       while (++i < iv->n && (iv->start[i] < next.start || (iv->start[i] == next.start && c < next.cpu)));
       pos[c] = i;
       if (i < iv->n)
@@ -892,6 +916,143 @@ index_task_runs (TscopeTrace *t,
         heap[0] = heap[--n];
       sift_down (heap, n, 0);
     }
+  return sum;
+}
+
+static void
+index_task_runs (TscopeTrace *t,
+                 guint32     *starts,
+                 guint32     *runs)
+{
+  (void) merge_task_runs (t, starts, runs);
+}
+
+/* ---- the runs grouped by task, in the model cache's side file ---- */
+
+/* A window's first frame groups every run by task (82,000 tasks, 3
+ * million runs: 90 ms of scattered writes); a trace whose models came from
+ * the model cache reads them from its side file (KEY.runs) instead, and
+ * one that built them writes them there.  The file is checked whole by the
+ * cache (its checksum, bound to the model file's); here, each task's runs
+ * are checked to be its own and in time order before any is used, and a
+ * file that fails is removed and the runs built instead. */
+
+#define RUNS_SIDE_VERSION 1u
+
+typedef struct
+{
+  guint32 version;
+  guint32 n_tasks;
+  guint64 n_runs;
+} RunsFormat;
+
+/* Whether @runs (@starts[n_tasks] of them) are every task's own runs, in
+ * the order index_task_runs() puts them: every one in range, and the sum
+ * of run_hash() over each and its place among its task's the same as the
+ * merge of the CPUs' intervals makes (reading them in order: checking
+ * each run's task and start where it points cost more than building). */
+static gboolean
+runs_hold (TscopeTrace    *self,
+           const guint32  *starts,
+           const guint32  *runs)
+{
+  const TscopeModel *m = &self->model;
+  guint32 limit = m->cpu_run_base[m->n_cpus];
+  guint64 sum = 0;
+
+  for (guint32 tk = 0; tk < m->n_tasks; tk++)
+    for (guint32 k = starts[tk]; k < starts[tk + 1]; k++)
+      {
+        if (runs[k] >= limit)
+          return FALSE;
+        sum += run_hash (tk, runs[k], k - starts[tk]);
+      }
+  return sum == merge_task_runs (self, (guint32 *) starts, NULL);
+}
+
+/* The runs grouped by task from the side file, or NULL. */
+static guint32 *
+runs_side_read (TscopeTrace   *self,
+                const guint32 *starts)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 checksum;
+  const char *model = _tscope_trace_cache_file (self, FALSE, &checksum);
+  guint64 total = starts[self->model.n_tasks];
+  RunsFormat want = { RUNS_SIDE_VERSION, self->model.n_tasks, total };
+  TscopeCacheSide *side;
+  const RunsFormat *f;
+  const guint32 *runs;
+  guint64 count;
+
+  if (model == NULL)
+    return NULL;
+  side = _tscope_cache_side_load (model, TSCOPE_CACHE_SIDE_RUNS, checksum, 4 * total + 64 * 1024, &error);
+  if (side == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+        g_debug ("runs by task: %s", error->message);
+      return NULL;
+    }
+  f = _tscope_cache_side_section (side, 0, TSCOPE_RUNS_SIDE_FORMAT, sizeof *f, &count);
+  if (f == NULL || count != 1 || memcmp (f, &want, sizeof want) != 0 || _tscope_cache_side_n (side) != 2
+      || (runs = _tscope_cache_side_section (side, 1, TSCOPE_RUNS_SIDE_RUNS, sizeof *runs, &count)) == NULL || count != total
+      || !runs_hold (self, starts, runs))
+    {
+      g_autofree char *path = _tscope_cache_side_path (model, TSCOPE_CACHE_SIDE_RUNS);
+
+      g_debug ("runs by task: %s does not hold, built again", path);
+      _tscope_cache_side_free (side);
+      g_unlink (path);
+      return NULL;
+    }
+  self->runs_side = side;
+  return (guint32 *) runs;
+}
+
+/* Whether the models were read from a cache file, or are (or were)
+ * written to one. */
+static gboolean
+has_cache_file (TscopeTrace *self)
+{
+  gboolean has;
+
+  g_mutex_lock (&writes_lock);
+  has = self->cache_writing || self->cache_path != NULL;
+  g_mutex_unlock (&writes_lock);
+  return has;
+}
+
+static gpointer
+runs_side_write_thread (gpointer data)
+{
+  g_autoptr(TscopeTrace) self = data;
+  g_autoptr(GError) error = NULL;
+  guint64 checksum;
+  const char *model = _tscope_trace_cache_file (self, TRUE, &checksum);
+  guint64 total = self->task_runs_start[self->model.n_tasks];
+  RunsFormat format = { RUNS_SIDE_VERSION, self->model.n_tasks, total };
+  TscopeCacheBlob blobs[] = {
+    { TSCOPE_RUNS_SIDE_FORMAT, sizeof format, 1, &format },
+    { TSCOPE_RUNS_SIDE_RUNS, sizeof (guint32), total, self->task_runs },
+  };
+
+  if (model && !_tscope_cache_side_store (model, TSCOPE_CACHE_SIDE_RUNS, checksum, blobs, G_N_ELEMENTS (blobs),
+                                          &error))
+    g_debug ("runs by task not written: %s", error->message);
+  return NULL;
+}
+
+/**
+ * _tscope_trace_runs_from_side:
+ *
+ * Returns: whether tscope_trace_get_task_runs() read the runs from the
+ *   model cache's side file (for the tests)
+ */
+gboolean
+_tscope_trace_runs_from_side (TscopeTrace *self)
+{
+  return g_atomic_pointer_get (&self->task_runs_start) != NULL && self->runs_side != NULL;
 }
 
 /**
@@ -916,14 +1077,23 @@ tscope_trace_get_task_runs (TscopeTrace *self,
         {
           guint32 *starts = g_new0 (guint32, self->model.n_tasks + 1);
           guint32 *runs;
+          gboolean built = FALSE;
 
           for (guint tk = 0; tk < self->model.n_tasks; tk++)
             starts[tk + 1] = starts[tk] + self->model.tasks[tk].pub.n_runs;
-          runs = g_new (guint32, MAX (starts[self->model.n_tasks], 1));
-          index_task_runs (self, starts, runs);
+          runs = runs_side_read (self, starts);
+          if (runs == NULL)
+            {
+              runs = g_new (guint32, MAX (starts[self->model.n_tasks], 1));
+              index_task_runs (self, starts, runs);
+              built = TRUE;
+            }
           self->task_runs = runs;
           /* published last: readers check it without the lock */
           g_atomic_pointer_set (&self->task_runs_start, starts);
+          /* for the next open, when the models are (or are being) cached */
+          if (built && starts[self->model.n_tasks] > 0 && has_cache_file (self))
+            _tscope_trace_cache_write (runs_side_write_thread, g_object_ref (self));
         }
       g_mutex_unlock (&self->lazy_lock);
     }
