@@ -963,6 +963,141 @@ test_runs_by_task (void)
     }
 }
 
+/* Opens @path from its model cache: what a user sees must be @want.
+ * Returns: whether its chunk index was read from the side file. */
+static gboolean
+reopen_chunks (const char *path,
+               const char *want)
+{
+  g_autoptr(TscopeTrace) t = load (path, FALSE);
+  g_autofree char *got = NULL;
+  gboolean read;
+
+  g_assert_true (tscope_trace_is_from_cache (t));
+  read = _tscope_trace_chunks_from_side (t);
+  got = describe (t);
+  g_assert_cmpstr (got, ==, want);
+  tscope_trace_wait_cache_writes ();
+  return read;
+}
+
+/* A v7 file's chunk index: written beside the model after the first
+ * open, read at the next, and made from the file again (and rewritten)
+ * when its side file is damaged, of another model, cut, or crafted behind
+ * a valid checksum (a chunk moved, a count changed, a chunk running past
+ * its CPU's data, one not of whole pages, one past the codec's ratio). */
+static void
+test_chunk_index (void)
+{
+  const char *const names[] = { "sched", "public-kvm-host-zlib", "kvm" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = tscope_test_data (names[i], ".dat");
+      g_autoptr(TscopeTrace) first = NULL;
+      g_autofree char *want = NULL;
+      g_autofree char *side = NULL;
+      g_autoptr(GBytes) good = NULL;
+      guint8 *copy;
+      gsize len;
+      guint64 offset, count;
+      guint32 elem;
+
+      empty_cache_dir ();
+      first = load (path, FALSE);
+      g_assert_false (tscope_trace_is_from_cache (first));
+      g_assert_false (_tscope_trace_chunks_from_side (first));
+      want = describe (first);
+      tscope_trace_wait_cache_writes ();
+      side = _tscope_cache_side_path (tscope_trace_get_cache_path (first), TSCOPE_CACHE_SIDE_CHUNKS);
+      g_clear_object (&first);
+      g_assert_true (g_file_test (side, G_FILE_TEST_IS_REGULAR));
+      g_assert_true (reopen_chunks (path, want));
+      good = read_file (side);
+      len = g_bytes_get_size (good);
+      copy = g_malloc (len);
+
+      /* damaged: a byte flipped, the checksum left; then written again */
+      memcpy (copy, g_bytes_get_data (good, NULL), len);
+      g_assert_true (_tscope_cache_find_section (copy, len, TSCOPE_CHUNKS_SIDE_CHUNKS, 0, &offset, &count, &elem));
+      g_assert_cmpuint (count, >, 1);
+      g_assert_cmpuint (elem, ==, sizeof (TscopeChunk));
+      copy[offset + 2] ^= 0x10;
+      write_file (side, copy, len);
+      g_assert_false (reopen_chunks (path, want));
+      g_assert_true (reopen_chunks (path, want));
+
+      /* crafted behind a valid checksum */
+      for (guint c = 0; c < 6; c++)
+        {
+          TscopeChunk *chunks;
+          guint32 *counts;
+          guint64 n_counts;
+
+          memcpy (copy, g_bytes_get_data (good, NULL), len);
+          g_assert_true (_tscope_cache_find_section (copy, len, TSCOPE_CHUNKS_SIDE_CHUNKS, 0, &offset, &count, &elem));
+          chunks = (TscopeChunk *) (gpointer) (copy + offset);
+          g_assert_true (_tscope_cache_find_section (copy, len, TSCOPE_CHUNKS_SIDE_COUNTS, 0, &offset, &n_counts,
+                                                     &elem));
+          counts = (guint32 *) (gpointer) (copy + offset);
+          switch (c)
+            {
+            case 0:             /* a chunk moved by a byte */
+              chunks[count / 2].file_offset++;
+              break;
+            case 1:             /* a CPU's count one less, the chunks' total kept */
+              for (guint64 k = 0; k < n_counts; k++)
+                if (counts[k] > 0)
+                  {
+                    counts[k]--;
+                    break;
+                  }
+              break;
+            case 2:             /* the last chunk runs past its data */
+              chunks[count - 1].csize += 1u << 20;
+              break;
+            case 3:             /* not whole pages */
+              chunks[0].usize -= 1;
+              break;
+            case 4:             /* more than its codec can reach from its bytes */
+              chunks[0].usize = (guint32) MIN ((guint64) chunks[0].csize * 2000, G_MAXUINT32 / 4096 * 4096);
+              break;
+            case 5:             /* a chunk more than the counts */
+              counts[0]++;
+              break;
+            }
+          _tscope_cache_reseal (copy, len);
+          write_file (side, copy, len);
+          g_assert_false (reopen_chunks (path, want));
+          g_assert_true (reopen_chunks (path, want));
+        }
+
+      /* written after another model, and cut */
+      memcpy (copy, g_bytes_get_data (good, NULL), len);
+      copy[24] ^= 1;
+      write_file (side, copy, len);
+      g_assert_false (reopen_chunks (path, want));
+      g_assert_true (reopen_chunks (path, want));
+      write_file (side, g_bytes_get_data (good, NULL), len / 2);
+      g_assert_false (reopen_chunks (path, want));
+      g_assert_true (reopen_chunks (path, want));
+      g_free (copy);
+    }
+
+  /* a v6 file has no chunks: no side file */
+  {
+    g_autofree char *path = tscope_test_data ("sched-v6", ".dat");
+    g_autoptr(TscopeTrace) t = NULL;
+    g_autofree char *side = NULL;
+
+    empty_cache_dir ();
+    t = load (path, FALSE);
+    tscope_trace_wait_cache_writes ();
+    side = _tscope_cache_side_path (tscope_trace_get_cache_path (t), TSCOPE_CACHE_SIDE_CHUNKS);
+    g_assert_false (g_file_test (side, G_FILE_TEST_EXISTS));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -984,6 +1119,7 @@ main (int    argc,
   g_test_add_func ("/cache/policy", test_policy);
   g_test_add_func ("/cache/vcpu-indexes", test_vcpu_indexes);
   g_test_add_func ("/cache/runs-by-task", test_runs_by_task);
+  g_test_add_func ("/cache/chunk-index", test_chunk_index);
   status = g_test_run ();
   empty_cache_dir ();
   g_rmdir (cache_dir);

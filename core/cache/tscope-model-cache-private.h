@@ -90,6 +90,7 @@ typedef enum
 {
   TSCOPE_CACHE_SIDE_VCPUS,        /* KEY.views: the vCPU timelines' indexes */
   TSCOPE_CACHE_SIDE_RUNS,         /* KEY.runs: the runs grouped by task */
+  TSCOPE_CACHE_SIDE_CHUNKS,       /* KEY.chunks: a v7 file's index of compressed chunks */
   TSCOPE_CACHE_N_SIDES
 } TscopeCacheSideKind;
 

@@ -1706,7 +1706,7 @@ by_mtime (gconstpointer a,
   return x->mtime < y->mtime ? -1 : x->mtime > y->mtime;
 }
 
-static const char *const side_suffix[TSCOPE_CACHE_N_SIDES] = { ".views", ".runs" };
+static const char *const side_suffix[TSCOPE_CACHE_N_SIDES] = { ".views", ".runs", ".chunks" };
 
 /* Whether @name is a cache file's (a model's or a side file's): @tmp, a
  * temporary one being written (NAME.SUFFIX.XXXXXX). */
@@ -1945,7 +1945,7 @@ struct _TscopeCacheSide
  * _tscope_cache_side_path:
  *
  * Returns: (transfer full): where the side file of @kind of the model cache
- *   file @model_path is (KEY.views, KEY.runs beside KEY.model)
+ *   file @model_path is (KEY.views, KEY.runs, KEY.chunks beside KEY.model)
  */
 char *
 _tscope_cache_side_path (const char          *model_path,

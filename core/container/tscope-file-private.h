@@ -113,6 +113,9 @@ typedef struct
 
   gint64          ts_offset;        /* OPTION_OFFSET */
   guint           n_options;
+
+  gboolean        defer_chunks;     /* asked: leave a v7 file's chunks unindexed */
+  gboolean        chunks_pending;   /* its compressed CPUs' chunks are not indexed yet */
 } TscopeFile;
 
 /* A guest traced with the host (trace-cmd record -A): its name, trace id
@@ -127,6 +130,15 @@ typedef struct
 
 TscopeFile *_tscope_file_open            (const char    *path,
                                           GError       **error);
+TscopeFile *_tscope_file_open_deferred   (const char    *path,
+                                          GError       **error);
+gboolean    _tscope_file_index_chunks    (TscopeFile    *file,
+                                          GError       **error);
+gboolean    _tscope_file_adopt_chunks    (TscopeFile        *file,
+                                          const guint32     *counts,
+                                          guint64            n_counts,
+                                          const TscopeChunk *chunks,
+                                          guint64            n_chunks);
 void        _tscope_file_free            (TscopeFile    *file);
 gboolean    _tscope_file_decompress      (const TscopeFile *file,
                                           void         **ctx,

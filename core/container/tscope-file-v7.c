@@ -472,9 +472,144 @@ _tscope_file_parse_v7 (Parser *p,
     return _tscope_file_fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: no top-level buffer");
   if (!_tscope_file_check_cpu_ranges (p))
     return FALSE;
-  if (!index_all_chunks (p))
+  if (f->defer_chunks)
+    f->chunks_pending = TRUE;
+  else if (!index_all_chunks (p))
     return FALSE;
   if (f->cpus == 0 || f->cpus > TSCOPE_LIMIT_CPUS)
     return _tscope_file_fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: %u CPUs", f->cpus);
   return TRUE;
+}
+
+/**
+ * _tscope_file_index_chunks:
+ *
+ * Indexes the compressed chunks a deferred open left (nothing when there
+ * are none left), with the errors the open would have given.
+ *
+ * Returns: %FALSE with @error set when the file's chunks do not hold.
+ */
+gboolean
+_tscope_file_index_chunks (TscopeFile  *file,
+                           GError     **error)
+{
+  Parser p = { file, error };
+
+  if (!file->chunks_pending)
+    return TRUE;
+  file->chunks_pending = FALSE;
+  if (!index_all_chunks (&p))
+    {
+      /* a file cut while we read it: that is the error, not what it left */
+      if (!_tscope_file_check_intact (file, NULL))
+        {
+          g_clear_error (error);
+          _tscope_file_check_intact (file, error);
+        }
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+drop_chunks (TscopeFile *file)
+{
+  for (guint i = 0; i < file->buffers->len; i++)
+    {
+      TscopeBuffer *b = file->buffers->pdata[i];
+
+      b->max_usize = 0;
+      for (guint j = 0; j < b->n_cpus; j++)
+        {
+          g_clear_pointer (&b->cpus[j].chunks, g_free);
+          b->cpus[j].n_chunks = 0;
+        }
+    }
+}
+
+/**
+ * _tscope_file_adopt_chunks:
+ * @counts: (array length=n_counts): each compressed CPU's count of chunks,
+ *   buffer by buffer in the file's order, CPU by CPU in each (0 for a CPU
+ *   not compressed)
+ * @chunks: (array length=n_chunks): every chunk, in the same order
+ *
+ * Takes the chunk index a deferred open left from an earlier open's
+ * (kept beside the model cache), when it holds for this file: each CPU's
+ * count is the one its data starts with, its chunks follow each other
+ * from there, head after block, inside its data, each of whole pages and
+ * of what its codec can reach, within the limits and the inflate budget
+ * the open checks.  Their bytes are not read (a zstd frame's own size is
+ * checked when it is inflated).
+ *
+ * Returns: %FALSE when it does not hold (nothing is taken: index them).
+ */
+gboolean
+_tscope_file_adopt_chunks (TscopeFile        *file,
+                           const guint32     *counts,
+                           guint64            n_counts,
+                           const TscopeChunk *chunks,
+                           guint64            n_chunks)
+{
+  guint64 ratio = file->codec == TSCOPE_CODEC_ZLIB ? TSCOPE_LIMIT_RATIO_ZLIB : TSCOPE_LIMIT_RATIO_ZSTD;
+  guint64 at = 0;
+  guint64 next = 0;
+
+  if (!file->chunks_pending)
+    return FALSE;
+  for (guint i = 0; i < file->buffers->len; i++)
+    {
+      TscopeBuffer *b = file->buffers->pdata[i];
+
+      for (guint j = 0; j < b->n_cpus; j++)
+        {
+          TscopeCpuData *d = &b->cpus[j];
+          guint64 len;
+          guint64 pos = 4;
+          guint64 pages = 0;
+          Cursor c;
+          guint32 count;
+
+          if (at >= n_counts)
+            goto bad;
+          count = counts[at++];
+          if (!b->compressed || d->size == 0)
+            {
+              if (count != 0)
+                goto bad;
+              continue;
+            }
+          len = MIN (file->size - d->offset, d->size + 4);
+          cursor_init (&c, file->data + d->offset, (gsize) len, file->big_endian);
+          if (cursor_u32 (&c) != count || c.failed || count > n_chunks - next || count > len / 8)
+            goto bad;
+          d->chunks = g_new0 (TscopeChunk, count ? count : 1);
+          d->n_chunks = count;
+          for (guint32 k = 0; k < count; k++)
+            {
+              const TscopeChunk *from = &chunks[next++];
+
+              if (pos + 8 > len || from->file_offset != d->offset + pos + 8 || from->csize > len - pos - 8
+                  || from->usize > TSCOPE_LIMIT_CHUNK_BYTES || from->usize > (guint64) from->csize * ratio
+                  || from->usize % b->page_size != 0)
+                goto bad;
+              d->chunks[k] = *from;
+              pos += 8 + (guint64) from->csize;
+              pages += from->usize / b->page_size;
+              b->max_usize = MAX (b->max_usize, from->usize);
+            }
+          if (pages > len / TSCOPE_LIMIT_PAGE_BYTES)
+            goto bad;
+        }
+      if (b->n_cpus * (guint64) b->max_usize > TSCOPE_LIMIT_INFLATE_BUDGET)
+        goto bad;
+    }
+  if (at != n_counts || next != n_chunks)
+    goto bad;
+  file->chunks_pending = FALSE;
+  return TRUE;
+
+bad:
+  drop_chunks (file);
+  return FALSE;
 }

@@ -255,9 +255,36 @@ open_checks (const char  *path,
  *
  * Returns: (transfer full) (nullable): the file, or %NULL.
  */
+static TscopeFile *open_file (const char  *path,
+                              gboolean     defer_chunks,
+                              GError     **error);
+
 TscopeFile *
 _tscope_file_open (const char  *path,
                    GError     **error)
+{
+  return open_file (path, FALSE, error);
+}
+
+/**
+ * _tscope_file_open_deferred:
+ *
+ * _tscope_file_open() without indexing a v7 file's compressed chunks
+ * (a 10M-event zstd file has thousands, each header read on its own): call
+ * _tscope_file_adopt_chunks() with an index kept from an earlier open, or
+ * _tscope_file_index_chunks(), before reading records.
+ */
+TscopeFile *
+_tscope_file_open_deferred (const char  *path,
+                            GError     **error)
+{
+  return open_file (path, TRUE, error);
+}
+
+static TscopeFile *
+open_file (const char  *path,
+           gboolean     defer_chunks,
+           GError     **error)
 {
   g_autoptr(TscopeFile) f = NULL;
   g_autoptr(GError) local = NULL;
@@ -268,6 +295,7 @@ _tscope_file_open (const char  *path,
   if (!open_checks (path, error))
     return NULL;
   f = g_new0 (TscopeFile, 1);
+  f->defer_chunks = defer_chunks;
   f->fd = -1;
   f->path = g_strdup (path);
   f->ftrace_formats = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);

@@ -46,6 +46,7 @@ struct _TscopeTrace
   gboolean            cache_read;
   guint64             spilled_bytes;    /* model columns built file-backed */
   gboolean            cache_writing;    /* under tscope-trace.c's writes_lock */
+  gboolean            chunks_from_side; /* the file's chunk index came from the model cache's side file */
 };
 
 gsize    _tscope_trace_model_bytes (TscopeTrace             *self);
@@ -65,6 +66,14 @@ enum
 };
 
 gboolean    _tscope_trace_runs_from_side (TscopeTrace       *self);
+gboolean    _tscope_trace_chunks_from_side (TscopeTrace     *self);
+
+/* The sections of a side file of a v7 file's chunk index (KEY.chunks). */
+enum
+{
+  TSCOPE_CHUNKS_SIDE_COUNTS = 1,
+  TSCOPE_CHUNKS_SIDE_CHUNKS,
+};
 
 const guint32 *_tscope_trace_kvm_by_task (TscopeTrace *self,
                                           gboolean     user_exits,

@@ -233,8 +233,8 @@ store_thread (gpointer data)
 }
 
 /* Writes the model to the cache when the trace is big enough to be worth
- * it; takes @key and @policy. */
-static void
+ * it; takes @key and @policy.  Returns: whether it is written. */
+static gboolean
 store_cached (TscopeTrace       *self,
               TscopeCacheKey    *key,
               TscopeCachePolicy *policy)
@@ -245,7 +245,7 @@ store_cached (TscopeTrace       *self,
     {
       _tscope_cache_key_clear (key);
       _tscope_cache_policy_clear (policy);
-      return;
+      return FALSE;
     }
   job = g_new0 (StoreJob, 1);
   job->trace = g_object_ref (self);
@@ -258,6 +258,7 @@ store_cached (TscopeTrace       *self,
   writes_pending++;
   g_mutex_unlock (&writes_lock);
   g_thread_unref (g_thread_new ("tscope-cache", store_thread, job));
+  return TRUE;
 }
 
 /**
@@ -387,6 +388,137 @@ key_thread (gpointer data)
   return NULL;
 }
 
+/* ---- a v7 file's chunk index, in the model cache's side file ---- */
+
+/* A zstd trace of 10M events has thousands of compressed chunks, each
+ * with a header of its own read at every open (76 ms of a 133 ms reopen
+ * of big-v7.dat): a trace whose models come from the model cache takes
+ * the index kept beside them (KEY.chunks) instead, checked against the
+ * file by _tscope_file_adopt_chunks(); else its chunks are indexed from
+ * the file, and the index written there for the next open. */
+
+static gboolean
+has_chunks (const TscopeFile *file)
+{
+  for (guint i = 0; i < file->buffers->len; i++)
+    {
+      const TscopeBuffer *b = file->buffers->pdata[i];
+
+      for (guint j = 0; j < b->n_cpus; j++)
+        if (b->cpus[j].n_chunks > 0)
+          return TRUE;
+    }
+  return FALSE;
+}
+
+static gpointer
+chunks_side_write_thread (gpointer data)
+{
+  g_autoptr(TscopeTrace) self = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) chunks = g_array_new (FALSE, FALSE, sizeof (TscopeChunk));
+  guint64 checksum;
+  const char *model = _tscope_trace_cache_file (self, TRUE, &checksum);
+  TscopeCacheBlob blobs[2];
+
+  if (model == NULL)
+    return NULL;
+  for (guint i = 0; i < self->file->buffers->len; i++)
+    {
+      const TscopeBuffer *b = self->file->buffers->pdata[i];
+
+      for (guint j = 0; j < b->n_cpus; j++)
+        {
+          guint32 n = b->cpus[j].n_chunks;
+
+          g_array_append_val (counts, n);
+          g_array_append_vals (chunks, b->cpus[j].chunks, n);
+        }
+    }
+  blobs[0] = (TscopeCacheBlob) { TSCOPE_CHUNKS_SIDE_COUNTS, sizeof (guint32), counts->len, counts->data };
+  blobs[1] = (TscopeCacheBlob) { TSCOPE_CHUNKS_SIDE_CHUNKS, sizeof (TscopeChunk), chunks->len, chunks->data };
+  if (!_tscope_cache_side_store (model, TSCOPE_CACHE_SIDE_CHUNKS, checksum, blobs, G_N_ELEMENTS (blobs), &error))
+    g_debug ("chunk index not written: %s", error->message);
+  return NULL;
+}
+
+/* The chunk index of a trace whose models came from the model cache:
+ * from the side file when it holds, else from the file (and written). */
+static gboolean
+chunks_after_cache (TscopeTrace  *self,
+                    GError      **error)
+{
+  g_autoptr(GError) local = NULL;
+  guint64 checksum;
+  const char *model = _tscope_trace_cache_file (self, FALSE, &checksum);
+  TscopeCacheSide *side;
+
+  if (!self->file->chunks_pending)
+    return TRUE;
+  side = model ? _tscope_cache_side_load (model, TSCOPE_CACHE_SIDE_CHUNKS, checksum,
+                                          self->file->size / 8 * sizeof (TscopeChunk) + 64 * 1024, &local)
+               : NULL;
+  if (side)
+    {
+      guint64 n_counts = 0;
+      guint64 n_chunks = 0;
+      const guint32 *counts = _tscope_cache_side_section (side, 0, TSCOPE_CHUNKS_SIDE_COUNTS, sizeof (guint32),
+                                                          &n_counts);
+      const TscopeChunk *chunks = _tscope_cache_side_section (side, 1, TSCOPE_CHUNKS_SIDE_CHUNKS,
+                                                              sizeof (TscopeChunk), &n_chunks);
+
+      if (counts && chunks && _tscope_cache_side_n (side) == 2
+          && _tscope_file_adopt_chunks (self->file, counts, n_counts, chunks, n_chunks))
+        {
+          self->chunks_from_side = TRUE;
+          _tscope_cache_side_free (side);
+          return TRUE;
+        }
+      g_debug ("chunk index: the side file does not hold, indexed again");
+      _tscope_cache_side_free (side);
+      {
+        g_autofree char *path = _tscope_cache_side_path (model, TSCOPE_CACHE_SIDE_CHUNKS);
+
+        g_unlink (path);
+      }
+    }
+  else if (local && !g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    g_debug ("chunk index: %s", local->message);
+  if (!_tscope_file_index_chunks (self->file, error))
+    return FALSE;
+  if (has_chunks (self->file))
+    _tscope_trace_cache_write (chunks_side_write_thread, g_object_ref (self));
+  return TRUE;
+}
+
+/* An error found while a deferred open's chunks were not indexed yet: an
+ * error of theirs comes first, as when the open indexed them. */
+static void
+chunks_error_first (TscopeTrace  *self,
+                    GError      **error)
+{
+  g_autoptr(GError) chunk_error = NULL;
+
+  if (self->file && self->file->chunks_pending && !_tscope_file_index_chunks (self->file, &chunk_error))
+    {
+      g_clear_error (error);
+      g_propagate_error (error, g_steal_pointer (&chunk_error));
+    }
+}
+
+/**
+ * _tscope_trace_chunks_from_side:
+ *
+ * Returns: whether the file's chunk index was read from the model cache's
+ *   side file (for the tests)
+ */
+gboolean
+_tscope_trace_chunks_from_side (TscopeTrace *self)
+{
+  return self->chunks_from_side;
+}
+
 /**
  * tscope_trace_load:
  * @path: a trace.dat file (versions 6 and 7, zstd or zlib compressed)
@@ -421,13 +553,18 @@ tscope_trace_load (const char               *path,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   self = g_object_new (TSCOPE_TYPE_TRACE, NULL);
-  self->file = _tscope_file_open (path, error);
-  if (self->file == NULL)
-    return NULL;
-  if (!select_buffer (self, options ? options->buffer : NULL, error))
-    return NULL;
-  t1 = g_get_monotonic_time ();
   cache = !(options && options->no_cache) && _tscope_cache_policy (&policy);
+  /* with a model cache, a v7 file's chunks are indexed after it is read
+   * (or not at all: the index is kept beside the models) */
+  self->file = cache ? _tscope_file_open_deferred (path, error) : _tscope_file_open (path, error);
+  if (self->file == NULL || !select_buffer (self, options ? options->buffer : NULL, error))
+    {
+      chunks_error_first (self, error);
+      if (cache)
+        _tscope_cache_policy_clear (&policy);
+      return NULL;
+    }
+  t1 = g_get_monotonic_time ();
   /* the key (a hash of 1.5 MiB of the file) on another core while the
    * event formats are parsed */
   if (cache)
@@ -442,6 +579,7 @@ tscope_trace_load (const char               *path,
     g_thread_join (keyer);
   if (self->tep == NULL)
     {
+      chunks_error_first (self, error);
       if (cache)
         {
           _tscope_cache_key_clear (&key);
@@ -457,6 +595,8 @@ tscope_trace_load (const char               *path,
         {
           _tscope_cache_key_clear (&key);
           _tscope_cache_policy_clear (&policy);
+          if (!chunks_after_cache (self, error))
+            return NULL;
           /* what a progress bar shows: all of it read */
           if (options && options->progress && !options->progress (1.0, options->progress_data))
             {
@@ -465,6 +605,15 @@ tscope_trace_load (const char               *path,
             }
           goto loaded;
         }
+    }
+  if (!_tscope_file_index_chunks (self->file, error))
+    {
+      if (cache)
+        {
+          _tscope_cache_key_clear (&key);
+          _tscope_cache_policy_clear (&policy);
+        }
+      return NULL;
     }
   source = (TscopeModelSource) {
     .file = self->file,
@@ -503,7 +652,11 @@ tscope_trace_load (const char               *path,
   if (cache)
     {
       if (_tscope_file_check_intact (self->file, NULL))
-        store_cached (self, &key, &policy);
+        {
+          /* the chunk index too, once the model is written */
+          if (store_cached (self, &key, &policy) && has_chunks (self->file))
+            _tscope_trace_cache_write (chunks_side_write_thread, g_object_ref (self));
+        }
       _tscope_cache_key_clear (&key);
       _tscope_cache_policy_clear (&policy);
     }
