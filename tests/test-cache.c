@@ -27,6 +27,7 @@
 #include "tscope-cursor.h"
 #include "tscope-model-cache-private.h"
 #include "tscope-stats.h"
+#include "tscope-limits.h"
 #include "tscope-test-util.h"
 #include "tscope-trace-private.h"
 #include "tscope-trace.h"
@@ -946,7 +947,11 @@ test_runs_by_task (void)
             }
           _tscope_cache_reseal (copy, len);
           write_file (side, copy, len);
+          /* a run out of range is refused by the range check alone, the
+           * hash not asked (what keeps every reader in the columns) */
+          _tscope_trace_set_runs_check_sum (c != 2);
           g_assert_false (reopen_runs (path, want));
+          _tscope_trace_set_runs_check_sum (TRUE);
           g_assert_true (reopen_runs (path, want));
         }
 
@@ -990,6 +995,7 @@ static void
 test_chunk_index (void)
 {
   const char *const names[] = { "sched", "public-kvm-host-zlib", "kvm" };
+  gboolean ratio_tested = FALSE;
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
@@ -1059,8 +1065,18 @@ test_chunk_index (void)
             case 3:             /* not whole pages */
               chunks[0].usize -= 1;
               break;
-            case 4:             /* more than its codec can reach from its bytes */
-              chunks[0].usize = (guint32) MIN ((guint64) chunks[0].csize * 2000, G_MAXUINT32 / 4096 * 4096);
+            case 4:             /* more than its codec can reach from its bytes (and within the limit) */
+              {
+                guint64 ratio = g_str_has_suffix (names[i], "zlib") ? TSCOPE_LIMIT_RATIO_ZLIB : TSCOPE_LIMIT_RATIO_ZSTD;
+                guint64 past = ((guint64) chunks[0].csize * ratio / 4096 + 1) * 4096;
+
+                if (past > TSCOPE_LIMIT_CHUNK_BYTES)
+                  continue;       /* the limit says no first: no ratio to test */
+                chunks[0].usize = (guint32) past;
+                g_test_message ("%s: chunk 0 claims %" G_GUINT64_FORMAT " bytes from %u", names[i], past,
+                                chunks[0].csize);
+                ratio_tested = TRUE;
+              }
               break;
             case 5:             /* a chunk more than the counts */
               counts[0]++;
@@ -1071,6 +1087,30 @@ test_chunk_index (void)
           g_assert_false (reopen_chunks (path, want));
           g_assert_true (reopen_chunks (path, want));
         }
+
+      /* sizes the chunk's own head contradicts, that hold otherwise: the
+       * index is taken, the chunk refused when it is inflated, and the
+       * side file removed; the next open indexes the file again */
+      {
+        TscopeChunk *chunks;
+        g_autoptr(TscopeTrace) t = NULL;
+        g_autofree char *got = NULL;
+
+        memcpy (copy, g_bytes_get_data (good, NULL), len);
+        g_assert_true (_tscope_cache_find_section (copy, len, TSCOPE_CHUNKS_SIDE_CHUNKS, 0, &offset, &count, &elem));
+        chunks = (TscopeChunk *) (gpointer) (copy + offset);
+        chunks[0].usize += 4096;
+        _tscope_cache_reseal (copy, len);
+        write_file (side, copy, len);
+        t = load (path, FALSE);
+        g_assert_true (_tscope_trace_chunks_from_side (t));
+        got = describe (t);
+        g_assert_cmpstr (got, !=, want);
+        g_assert_false (g_file_test (side, G_FILE_TEST_EXISTS));
+        g_clear_object (&t);
+        g_assert_false (reopen_chunks (path, want));
+        g_assert_true (reopen_chunks (path, want));
+      }
 
       /* written after another model, and cut */
       memcpy (copy, g_bytes_get_data (good, NULL), len);
@@ -1083,6 +1123,8 @@ test_chunk_index (void)
       g_assert_true (reopen_chunks (path, want));
       g_free (copy);
     }
+  /* the zlib file's chunks are small enough to claim past its ratio */
+  g_assert_true (ratio_tested);
 
   /* a v6 file has no chunks: no side file */
   {

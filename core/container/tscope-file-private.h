@@ -116,6 +116,7 @@ typedef struct
 
   gboolean        defer_chunks;     /* asked: leave a v7 file's chunks unindexed */
   gboolean        chunks_pending;   /* its compressed CPUs' chunks are not indexed yet */
+  char           *chunks_from;      /* the side file their index was adopted from, or NULL */
 } TscopeFile;
 
 /* A guest traced with the host (trace-cmd record -A): its name, trace id
@@ -135,10 +136,15 @@ TscopeFile *_tscope_file_open_deferred   (const char    *path,
 gboolean    _tscope_file_index_chunks    (TscopeFile    *file,
                                           GError       **error);
 gboolean    _tscope_file_adopt_chunks    (TscopeFile        *file,
+                                          const char        *from,
                                           const guint32     *counts,
                                           guint64            n_counts,
                                           const TscopeChunk *chunks,
                                           guint64            n_chunks);
+gboolean    _tscope_file_check_chunk     (const TscopeFile    *file,
+                                          const TscopeCpuData *data,
+                                          guint                index,
+                                          GError             **error);
 void        _tscope_file_free            (TscopeFile    *file);
 gboolean    _tscope_file_decompress      (const TscopeFile *file,
                                           void         **ctx,

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <glib/gstdio.h>
+
 #include "tscope-error.h"
 #include "tscope-file-parse-private.h"
 #include "tscope-limits.h"
@@ -534,18 +536,23 @@ drop_chunks (TscopeFile *file)
  *   not compressed)
  * @chunks: (array length=n_chunks): every chunk, in the same order
  *
+ * @from: the file it was kept in: removed if a chunk's head later says
+ *   otherwise (_tscope_file_check_chunk())
+ *
  * Takes the chunk index a deferred open left from an earlier open's
  * (kept beside the model cache), when it holds for this file: each CPU's
  * count is the one its data starts with, its chunks follow each other
  * from there, head after block, inside its data, each of whole pages and
  * of what its codec can reach, within the limits and the inflate budget
- * the open checks.  Their bytes are not read (a zstd frame's own size is
- * checked when it is inflated).
+ * the open checks.  The chunks' own heads are not read here (that cost
+ * what the index saves): each is compared with the index when its chunk
+ * is inflated.
  *
  * Returns: %FALSE when it does not hold (nothing is taken: index them).
  */
 gboolean
 _tscope_file_adopt_chunks (TscopeFile        *file,
+                           const char        *from,
                            const guint32     *counts,
                            guint64            n_counts,
                            const TscopeChunk *chunks,
@@ -607,9 +614,59 @@ _tscope_file_adopt_chunks (TscopeFile        *file,
   if (at != n_counts || next != n_chunks)
     goto bad;
   file->chunks_pending = FALSE;
+  g_free (file->chunks_from);
+  file->chunks_from = g_strdup (from);
   return TRUE;
 
 bad:
   drop_chunks (file);
   return FALSE;
+}
+
+/**
+ * _tscope_file_check_chunk:
+ * @data: a compressed CPU's data
+ * @index: one of its chunks
+ *
+ * Checks chunk @index against its head in the file before it is
+ * inflated: its sizes must be those the index holds, and a zstd frame must
+ * not claim more than them.  An index adopted from a side file that the
+ * file contradicts (a crafted side file, or a trace rewritten in place
+ * since) is removed, so that the next open indexes the file again.
+ *
+ * Returns: %FALSE with @error set when they differ.
+ */
+gboolean
+_tscope_file_check_chunk (const TscopeFile    *file,
+                          const TscopeCpuData *data,
+                          guint                index,
+                          GError             **error)
+{
+  const TscopeChunk *k = &data->chunks[index];
+  char what[64];
+  Cursor c;
+  guint32 csize;
+  guint32 usize;
+
+  g_snprintf (what, sizeof what, "CPU %u chunk %u", data->cpu, index);
+  cursor_init (&c, file->data + k->file_offset - 8, 8, file->big_endian);
+  csize = cursor_u32 (&c);
+  usize = cursor_u32 (&c);
+  if (csize != k->csize || usize != k->usize)
+    {
+      g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_CORRUPT,
+                   "%s: file is corrupt: %s holds %u bytes from %u, not the %u from %u it was indexed with"
+                   " (the file changed since)", file->path, what, usize, csize, k->usize, k->csize);
+      if (file->chunks_from)
+        g_unlink (file->chunks_from);
+      return FALSE;
+    }
+  if (!_tscope_file_check_block (file, file->data + k->file_offset, k->csize, k->csize, k->usize,
+                                 TSCOPE_LIMIT_CHUNK_BYTES, what, error))
+    {
+      if (file->chunks_from)
+        g_unlink (file->chunks_from);
+      return FALSE;
+    }
+  return TRUE;
 }

@@ -351,6 +351,7 @@ _tscope_file_free (TscopeFile *f)
   g_clear_pointer (&f->printk, g_bytes_unref);
   g_clear_pointer (&f->cmdlines, g_bytes_unref);
   g_clear_pointer (&f->buffers, g_ptr_array_unref);
+  g_clear_pointer (&f->chunks_from, g_free);
   _tscope_file_shift_free (f);
   _tscope_sigbus_forget (f->sigbus_slot);
   g_clear_pointer (&f->mapped, g_mapped_file_unref);

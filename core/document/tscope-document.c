@@ -1058,9 +1058,10 @@ static GArray *worst_above (TscopeDocument *self,
  * @per_source: (out) (array) (nullable): each source's summary, one per source
  *
  * The @top worst of tscope_document_latency_samples(), without making the
- * others: the latencies alone are read (tscope_trace_latency_values()),
- * summarized by selection, and only the samples at or above the @top-th
- * worst latency are made and sorted.
+ * others: the wakeup columns are read twice, a histogram of the latencies
+ * counted, then the few buckets the percentiles and the @top-th worst
+ * fall in gathered and selected from (_tscope_latency_select()); only the
+ * samples at or above the @top-th worst latency are made and sorted.
  *
  * Returns: (transfer full) (element-type TscopeSourceLatency): at most
  * @top samples, in tscope_document_latency_sort_worst()'s order.

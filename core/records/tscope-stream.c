@@ -93,6 +93,18 @@ chunk_of_page (const TscopeStream *s,
  * Returns: (transfer none) (nullable): the bytes of @page, valid until the
  * stream moves to another chunk; %NULL with s->error set on failure.
  */
+/* Keeps the stream's first error (a page asked again fails again). */
+static const guint8 *
+stream_failed (TscopeStream *s,
+               GError       *error)
+{
+  if (s->error == NULL)
+    s->error = error;
+  else
+    g_clear_error (&error);
+  return NULL;
+}
+
 const guint8 *
 _tscope_stream_page (TscopeStream *s,
                      guint64       page)
@@ -107,13 +119,14 @@ _tscope_stream_page (TscopeStream *s,
   if (c != s->chunk)
     {
       const TscopeChunk *k = &s->data->chunks[c];
+      GError *e = NULL;
 
       if (s->inflater != NULL && c == s->chunk + 1)
         {
           /* the inflater thread has it ready, in order */
-          s->chunk_data = _tscope_inflater_next (s->inflater, s->inflater_slot, c, &s->codec_ctx, &s->error);
+          s->chunk_data = _tscope_inflater_next (s->inflater, s->inflater_slot, c, &s->codec_ctx, &e);
           if (s->chunk_data == NULL)
-            return NULL;
+            return stream_failed (s, e);
           s->chunk = c;
           return s->chunk_data + (page - s->chunk_first_page[c]) * s->page_size;
         }
@@ -123,15 +136,16 @@ _tscope_stream_page (TscopeStream *s,
 
           for (guint i = 0; i < s->data->n_chunks; i++)
             max = MAX (max, s->data->chunks[i].usize);
-          if (!_tscope_inflate_reserve (s->file, max, &s->error))
-            return NULL;
+          if (!_tscope_inflate_reserve (s->file, max, &e))
+            return stream_failed (s, e);
           s->chunk_buf_size = max;
           s->chunk_buf = g_malloc (MAX (max, 1));
         }
       s->chunk = G_MAXUINT;
-      if (!_tscope_file_decompress (s->file, &s->codec_ctx, s->file->data + k->file_offset,
-                                    k->csize, s->chunk_buf, k->usize, &s->error))
-        return NULL;
+      if (!_tscope_file_check_chunk (s->file, s->data, c, &e)
+          || !_tscope_file_decompress (s->file, &s->codec_ctx, s->file->data + k->file_offset,
+                                       k->csize, s->chunk_buf, k->usize, &e))
+        return stream_failed (s, e);
       s->chunk = c;
       s->chunk_data = s->chunk_buf;
     }
@@ -428,8 +442,9 @@ inflate_one (TscopeInflater  *f,
   gboolean ok;
 
   g_mutex_unlock (&f->lock);
-  ok = _tscope_file_decompress (f->file, ctx, f->file->data + k->file_offset, k->csize, r->buf[c % TSCOPE_INFLATE_AHEAD],
-                                k->usize, &error);
+  ok = _tscope_file_check_chunk (f->file, r->data, c, &error)
+       && _tscope_file_decompress (f->file, ctx, f->file->data + k->file_offset, k->csize,
+                                   r->buf[c % TSCOPE_INFLATE_AHEAD], k->usize, &error);
   g_mutex_lock (&f->lock);
   if (ok)
     r->ready[c % TSCOPE_INFLATE_AHEAD] = c;

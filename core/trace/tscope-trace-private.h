@@ -66,6 +66,7 @@ enum
 };
 
 gboolean    _tscope_trace_runs_from_side (TscopeTrace       *self);
+void        _tscope_trace_set_runs_check_sum (gboolean       check);
 gboolean    _tscope_trace_chunks_from_side (TscopeTrace     *self);
 
 /* The sections of a side file of a v7 file's chunk index (KEY.chunks). */

@@ -468,8 +468,10 @@ chunks_after_cache (TscopeTrace  *self,
       const TscopeChunk *chunks = _tscope_cache_side_section (side, 1, TSCOPE_CHUNKS_SIDE_CHUNKS,
                                                               sizeof (TscopeChunk), &n_chunks);
 
+      g_autofree char *from = _tscope_cache_side_path (model, TSCOPE_CACHE_SIDE_CHUNKS);
+
       if (counts && chunks && _tscope_cache_side_n (side) == 2
-          && _tscope_file_adopt_chunks (self->file, counts, n_counts, chunks, n_chunks))
+          && _tscope_file_adopt_chunks (self->file, from, counts, n_counts, chunks, n_chunks))
         {
           self->chunks_from_side = TRUE;
           _tscope_cache_side_free (side);
@@ -1004,19 +1006,43 @@ sift_down (Head *heap,
   heap[i] = h;
 }
 
-/* A run at position @pos of @task's runs, hashed (murmur3's finalizer). */
+/* murmur3's finalizer */
 static inline guint64
-run_hash (guint32 task,
-          guint32 run,
-          guint32 pos)
+fmix64 (guint64 h)
 {
-  guint64 h = (((guint64) run << 32) | pos) ^ ((guint64) task * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
-
   h ^= h >> 33;
   h *= G_GUINT64_CONSTANT (0xFF51AFD7ED558CCD);
   h ^= h >> 33;
   h *= G_GUINT64_CONSTANT (0xC4CEB9FE1A85EC53);
   return h ^ (h >> 33);
+}
+
+/* A secret of the process's own, drawn once: a side file crafted to sum
+ * to what the merge sums to cannot know it. */
+static guint64
+run_hash_secret (void)
+{
+  static gsize secret = 0;
+
+  if (g_once_init_enter (&secret))
+    {
+      guint64 v = ((guint64) g_random_int () << 32) | g_random_int ();
+
+      g_once_init_leave (&secret, (gsize) (v | 1));
+    }
+  return (guint64) secret;
+}
+
+/* A run at position @pos of @task's runs, hashed with @secret: the task
+ * mixed in first, then the run and its place, so that no run swapped
+ * between tasks or places keeps the sum. */
+static inline guint64
+run_hash (guint64 secret,
+          guint32 task,
+          guint32 run,
+          guint32 pos)
+{
+  return fmix64 (fmix64 (secret ^ task) ^ (((guint64) run << 32) | pos));
 }
 
 /* Groups every running interval by task, in time order (ties: lower CPU
@@ -1035,6 +1061,7 @@ merge_task_runs (TscopeTrace *t,
   g_autofree guint32 *fill = runs ? g_memdup2 (starts, sizeof (guint32) * m->n_tasks) : g_new0 (guint32, m->n_tasks);
   g_autofree Head *heap = g_new (Head, MAX (m->n_cpus, 1));
   g_autofree guint *pos = g_new0 (guint, MAX (m->n_cpus, 1));
+  guint64 secret = runs ? 0 : run_hash_secret ();
   guint64 sum = 0;
   guint n = 0;
 
@@ -1060,7 +1087,7 @@ merge_task_runs (TscopeTrace *t,
         if (runs)
           runs[fill[iv->task[i]]++] = base + i;
         else
-          sum += run_hash (iv->task[i], base + i, fill[iv->task[i]]++);
+          sum += run_hash (secret, iv->task[i], base + i, fill[iv->task[i]]++);
       while (++i < iv->n && (iv->start[i] < next.start || (iv->start[i] == next.start && c < next.cpu)));
       pos[c] = i;
       if (i < iv->n)
@@ -1086,9 +1113,10 @@ index_task_runs (TscopeTrace *t,
  * million runs: 90 ms of scattered writes); a trace whose models came from
  * the model cache reads them from its side file (KEY.runs) instead, and
  * one that built them writes them there.  The file is checked whole by the
- * cache (its checksum, bound to the model file's); here, each task's runs
- * are checked to be its own and in time order before any is used, and a
- * file that fails is removed and the runs built instead. */
+ * cache (its checksum, bound to the model file's); here, before any is
+ * used, every run must be in range and the runs must hash as the merge of
+ * the CPUs' intervals does (runs_hold()), and a file that fails is
+ * removed and the runs built instead. */
 
 #define RUNS_SIDE_VERSION 1u
 
@@ -1099,11 +1127,23 @@ typedef struct
   guint64 n_runs;
 } RunsFormat;
 
+/* The tests turn the sum off, to see the range check alone. */
+static gboolean runs_check_sum = TRUE;
+
+void
+_tscope_trace_set_runs_check_sum (gboolean check)
+{
+  runs_check_sum = check;
+}
+
 /* Whether @runs (@starts[n_tasks] of them) are every task's own runs, in
- * the order index_task_runs() puts them: every one in range, and the sum
- * of run_hash() over each and its place among its task's the same as the
- * merge of the CPUs' intervals makes (reading them in order: checking
- * each run's task and start where it points cost more than building). */
+ * the order index_task_runs() puts them: every one in range (what keeps
+ * every reader inside the columns), and the sum of run_hash() over each
+ * and its place among its task's the same as the merge of the CPUs'
+ * intervals makes (reading them in order: checking each run's task and
+ * start where it points cost more than building).  The sum is keyed by a
+ * secret of the process: a file crafted to match it would have to guess
+ * it; an accidental match is a 64-bit coincidence. */
 static gboolean
 runs_hold (TscopeTrace    *self,
            const guint32  *starts,
@@ -1111,6 +1151,7 @@ runs_hold (TscopeTrace    *self,
 {
   const TscopeModel *m = &self->model;
   guint32 limit = m->cpu_run_base[m->n_cpus];
+  guint64 secret = run_hash_secret ();
   guint64 sum = 0;
 
   for (guint32 tk = 0; tk < m->n_tasks; tk++)
@@ -1118,9 +1159,9 @@ runs_hold (TscopeTrace    *self,
       {
         if (runs[k] >= limit)
           return FALSE;
-        sum += run_hash (tk, runs[k], k - starts[tk]);
+        sum += run_hash (secret, tk, runs[k], k - starts[tk]);
       }
-  return sum == merge_task_runs (self, (guint32 *) starts, NULL);
+  return !runs_check_sum || sum == merge_task_runs (self, (guint32 *) starts, NULL);
 }
 
 /* The runs grouped by task from the side file, or NULL. */
