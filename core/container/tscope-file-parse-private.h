@@ -63,6 +63,7 @@ typedef struct
 {
   TscopeFile *file;
   GError    **error;
+  GBytes     *section;          /* (nullable): the inflated section being read */
 } Parser;
 
 static inline void

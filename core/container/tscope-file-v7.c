@@ -320,6 +320,7 @@ parse_v7_sections (Parser      *p,
   gsize len;
   const guint8 *d;
   gboolean big = f->big_endian;
+  gboolean ok;
 
   for (guint i = 0; i < G_N_ELEMENTS (needed); i++)
     if (refs->sections[needed[i].id] == 0)
@@ -332,11 +333,12 @@ parse_v7_sections (Parser      *p,
         return FALSE;
       d = g_bytes_get_data (sec, &len);
       cursor_init (&c, d, len, big);
-      if (needed[i].id == OPT_HEADER_INFO && !_tscope_file_parse_headers (p, &c))
-        return FALSE;
-      if (needed[i].id == OPT_FTRACE_EVENTS && !_tscope_file_parse_ftrace_formats (p, &c))
-        return FALSE;
-      if (needed[i].id == OPT_EVENT_FORMATS && !_tscope_file_parse_event_formats (p, &c))
+      p->section = sec;
+      ok = (needed[i].id != OPT_HEADER_INFO || _tscope_file_parse_headers (p, &c))
+           && (needed[i].id != OPT_FTRACE_EVENTS || _tscope_file_parse_ftrace_formats (p, &c))
+           && (needed[i].id != OPT_EVENT_FORMATS || _tscope_file_parse_event_formats (p, &c));
+      p->section = NULL;
+      if (!ok)
         return FALSE;
     }
 
@@ -367,7 +369,10 @@ parse_v7_sections (Parser      *p,
           return FALSE;
         d = g_bytes_get_data (sec, &len);
         cursor_init (&c, d, len, big);
-        if (!(*slot = _tscope_file_read_sized (p, &c, texts[i].width, texts[i].what)))
+        p->section = sec;
+        *slot = _tscope_file_read_sized (p, &c, texts[i].width, texts[i].what);
+        p->section = NULL;
+        if (*slot == NULL)
           return FALSE;
       }
   }
