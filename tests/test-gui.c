@@ -3491,6 +3491,33 @@ test_latency_syscalls (void)
 }
 
 
+/* The latency list, filled while its tab is hidden, makes no row widget
+ * then (a column view given a model made its first rows at once, 60-100
+ * ms of the first frame); shown, it lists every item. */
+static void
+test_latency_hidden_list (void)
+{
+  TscopeWindow *window = open_window ("sched");
+  TscopeLatencyPanel *panel = TSCOPE_LATENCY_PANEL (tscope_window_get_latency_panel (window));
+  GtkColumnView *view = GTK_COLUMN_VIEW (find_descendant (GTK_WIDGET (panel), GTK_TYPE_COLUMN_VIEW));
+  GtkSelectionModel *model;
+
+  tscope_window_show_page (window, 0);
+  spin_until (latency_is_filled, panel, 60);
+  spin_frames (2);
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (view)));
+  g_assert_null (gtk_column_view_get_model (view));
+  tscope_window_show_page (window, 1);
+  spin_frames (3);
+  model = gtk_column_view_get_model (view);
+  g_assert_nonnull (model);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, tscope_latency_panel_get_n_items (panel));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), >, 0);
+  g_assert_true (tscope_latency_panel_activate (panel, 0));
+  close_window (window);
+}
+
+
 /* ---- record ---- */
 
 static gboolean
@@ -3609,6 +3636,7 @@ main (int    argc,
   g_test_add_func ("/gui/plugins", test_plugins);
   g_test_add_func ("/gui/plugin-marks", test_plugin_marks);
   g_test_add_func ("/gui/offcpu-panel", test_offcpu_panel);
+  g_test_add_func ("/gui/latency/hidden-list", test_latency_hidden_list);
   g_test_add_func ("/gui/calls", test_calls);
   g_test_add_func ("/gui/vm/rows", test_vm_rows);
   g_test_add_func ("/gui/vm/panel", test_vcpu_panel);
