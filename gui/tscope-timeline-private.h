@@ -55,7 +55,8 @@ typedef struct
   guint    source;
   guint32  leader;          /* the task whose children these are */
   gboolean collapsed;
-  GArray  *rows;            /* guint: row indices of its tasks, leader first */
+  guint    first;           /* its tasks' row indices: group_rows[first, first + n_rows), leader first */
+  guint    n_rows;
   gint64   weight;
   gint     vm;              /* a virtual machine's vCPU threads: its index, else -1 */
 } Group;
@@ -78,6 +79,7 @@ struct _TscopeTimeline
   GHashTable    *marked_index;      /* source << 32 | task -> GArray of its marked blocked intervals */
   GHashTable    *calls_pending;     /* traces whose function calls a worker is reading (refs) */
   GArray        *rows_source_ids;   /* guint: the ids of the sources the rows were built for */
+  GArray        *group_rows;        /* guint: the row indices of every group's tasks, group by group */
   GHashTable    *collapsed_sources; /* ids of the sources whose rows are folded away */
   GtkGesture    *drag;
   GtkGesture    *click;
