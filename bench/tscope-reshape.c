@@ -295,7 +295,7 @@ main (int    argc,
   meta.header_event = g_bytes_ref (file->header_event);
   meta.ftrace_formats = g_ptr_array_ref (file->ftrace_formats);
   meta.event_formats = g_ptr_array_ref (file->event_formats);
-  meta.kallsyms = file->kallsyms ? g_bytes_ref (file->kallsyms) : NULL;
+  meta.kallsyms = _tscope_file_dup_kallsyms (file, NULL);
   meta.printk = file->printk ? g_bytes_ref (file->printk) : NULL;
   meta.cmdlines = file->cmdlines ? g_bytes_ref (file->cmdlines) : NULL;
   meta.clock_text = g_strdup_printf ("[%s]", file->trace_clock ? file->trace_clock : "local");

@@ -155,7 +155,7 @@ meta_from_file (const TscopeFile *f,
   m->header_event = g_bytes_ref (f->header_event);
   m->ftrace_formats = g_ptr_array_ref (f->ftrace_formats);
   m->event_formats = g_ptr_array_ref (f->event_formats);
-  m->kallsyms = g_bytes_ref (f->kallsyms);
+  m->kallsyms = _tscope_file_dup_kallsyms ((TscopeFile *) f, NULL);
   m->printk = g_bytes_ref (f->printk);
   m->cmdlines = g_bytes_ref (f->cmdlines);
   m->clock_text = g_strdup_printf ("[%s]", f->trace_clock ? f->trace_clock : "local");

@@ -118,7 +118,7 @@ reshape (TscopeRecordFormat format)
   meta.header_event = g_bytes_ref (file->header_event);
   meta.ftrace_formats = g_ptr_array_ref (file->ftrace_formats);
   meta.event_formats = g_ptr_array_ref (file->event_formats);
-  meta.kallsyms = file->kallsyms ? g_bytes_ref (file->kallsyms) : NULL;
+  meta.kallsyms = _tscope_file_dup_kallsyms (file, NULL);
   meta.printk = file->printk ? g_bytes_ref (file->printk) : NULL;
   meta.cmdlines = file->cmdlines ? g_bytes_ref (file->cmdlines) : NULL;
   meta.clock_text = g_strdup_printf ("[%s]", file->trace_clock ? file->trace_clock : "local");
@@ -329,6 +329,100 @@ test_inflate_ahead (void)
   g_unlink (v7);
 }
 
+/* The first kernel_stack record of @trace, printed as `trace-cmd report`. */
+static char *
+first_stack (TscopeTrace *trace)
+{
+  TscopeCursor *c = tscope_cursor_new (trace);
+  GString *out = g_string_new (NULL);
+  TscopeEvent e;
+
+  tscope_cursor_seek_row (c, 0);
+  while (tscope_cursor_get (c, &e) && g_strcmp0 (e.event_name, "kernel_stack") != 0)
+    tscope_cursor_next (c);
+  tscope_cursor_format_info (c, out);
+  tscope_cursor_free (c);
+  return g_string_free (out, FALSE);
+}
+
+/* A v7 file's compressed kallsyms are inflated when a record is first
+ * printed, not at open; a section whose sizes are right but whose data
+ * does not inflate opens, then prints addresses as numbers with one
+ * warning naming the file. */
+static void
+test_kallsyms_deferred (void)
+{
+  g_autofree char *src = tscope_test_data ("stacks", ".dat");
+  g_autofree char *bad = g_build_filename (tmp_dir, "bad-kallsyms.dat", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree guint8 *data = NULL;
+  g_autofree char *good_stack = NULL;
+  g_autofree char *bad_stack = NULL;
+  g_autoptr(GBytes) kallsyms = NULL;
+  guint64 at;
+  guint32 csize;
+  gsize len;
+
+  {
+    g_autoptr(TscopeFile) file = _tscope_file_open (src, &error);
+
+    g_assert_no_error (error);
+    g_assert_null (file->kallsyms);
+    g_assert_cmpuint (file->kallsyms_section, >, 0);
+    at = file->kallsyms_section;
+    kallsyms = _tscope_file_dup_kallsyms (file, &error);
+    g_assert_no_error (error);
+    /* the text of /proc/kallsyms, megabytes of it */
+    g_assert_cmpuint (g_bytes_get_size (kallsyms), >, 1 << 20);
+    g_assert_true (g_ascii_isxdigit (*(const char *) g_bytes_get_data (kallsyms, NULL)));
+    g_assert_nonnull (memmem (g_bytes_get_data (kallsyms, NULL), g_bytes_get_size (kallsyms), " T schedule\n", 12));
+  }
+  {
+    g_autoptr(TscopeTrace) trace = tscope_trace_load (src, NULL, &error);
+
+    g_assert_no_error (error);
+    good_stack = first_stack (trace);
+    g_assert_nonnull (strstr (good_stack, "=> schedule\n"));
+  }
+  /* the section: id, flags, string, size (16 bytes), then the block:
+   * csize, usize, and the zstd frame; zeros over the middle of the frame */
+  g_assert_true (g_file_get_contents (src, (char **) &data, &len, &error));
+  memcpy (&csize, data + at + 16, 4);
+  g_assert_cmpuint (csize, >, 4096);
+  memset (data + at + 24 + csize / 2, 0, 1024);
+  g_assert_true (g_file_set_contents (bad, (const char *) data, (gssize) len, &error));
+  {
+    g_autoptr(TscopeTrace) trace = tscope_trace_load (bad, NULL, &error);
+    g_autoptr(TscopeTrace) again = NULL;
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (tscope_trace_get_n_events (trace), >, 0);
+    g_test_expect_message (NULL, G_LOG_LEVEL_WARNING, "*bad-kallsyms.dat*kallsyms section*addresses print as numbers");
+    bad_stack = first_stack (trace);
+    g_test_assert_expected_messages ();
+    g_assert_null (strstr (bad_stack, "=> schedule"));
+    g_assert_nonnull (strstr (bad_stack, "=> 0xffffffff"));
+  }
+  {
+    g_autoptr(TscopeFile) file = _tscope_file_open (bad, &error);
+    g_autoptr(GBytes) empty = NULL;
+    g_autoptr(GBytes) still = NULL;
+
+    g_assert_no_error (error);
+    empty = _tscope_file_dup_kallsyms (file, &error);
+    g_assert_nonnull (error);
+    g_assert_true (g_str_has_prefix (error->message, bad));
+    g_assert_null (strchr (error->message, '\n'));
+    g_assert_cmpuint (g_bytes_get_size (empty), ==, 0);
+    g_clear_error (&error);
+    /* once: then empty without a word */
+    still = _tscope_file_dup_kallsyms (file, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (g_bytes_get_size (still), ==, 0);
+  }
+  g_unlink (bad);
+}
+
 /* A chunk in the middle of CPU 0 that does not inflate: the load fails with
  * the same message however many threads read, and leaks nothing. */
 static void
@@ -419,6 +513,7 @@ main (int    argc,
   g_test_add_func ("/records/row-marks-asleep", test_row_marks_asleep);
   g_test_add_func ("/records/inflate-ahead", test_inflate_ahead);
   g_test_add_func ("/records/bad-chunk", test_bad_chunk);
+  g_test_add_func ("/records/kallsyms-deferred", test_kallsyms_deferred);
   g_test_add_func ("/records/cancel-inflating", test_cancel_inflating);
   ret = g_test_run ();
   g_rmdir (tmp_dir);

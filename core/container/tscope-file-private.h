@@ -73,7 +73,10 @@ typedef struct
   GBytes         *header_event;
   GPtrArray      *ftrace_formats;   /* GBytes */
   GPtrArray      *event_formats;    /* TscopeEventFormat */
-  GBytes         *kallsyms;
+  GBytes         *kallsyms;         /* NULL until asked for when kallsyms_section is set:
+                                     * _tscope_file_dup_kallsyms() */
+  guint64         kallsyms_section; /* a compressed kallsyms section not yet inflated: its offset */
+  GMutex          texts_lock;       /* kallsyms inflated once */
   GBytes         *printk;
   GBytes         *cmdlines;
   GPtrArray      *buffers;          /* TscopeBuffer; [0] is the top-level one */
@@ -161,6 +164,8 @@ gint64      _tscope_file_convert_ts      (const TscopeFile *file,
 gboolean    _tscope_file_needs_ts_conversion (const TscopeFile *file);
 const char *_tscope_codec_name           (TscopeCodec    codec);
 gboolean    _tscope_file_check_intact    (const TscopeFile *file,
+                                          GError          **error);
+GBytes     *_tscope_file_dup_kallsyms    (TscopeFile       *file,
                                           GError          **error);
 gboolean    _tscope_file_check_block     (const TscopeFile *file,
                                           const guint8     *block,

@@ -39,6 +39,22 @@ read_block (Parser     *p,
   return g_bytes_new_take (g_steal_pointer (&dst), usize);
 }
 
+/* A compressed block's sizes checked as read_block() does, but not
+ * inflated: that waits until it is asked for. */
+static gboolean
+check_block (Parser     *p,
+             Cursor     *c,
+             const char *what)
+{
+  guint32 csize = cursor_u32 (c);
+  guint32 usize = cursor_u32 (c);
+  const guint8 *src = cursor_take (c, csize);
+
+  if (src == NULL)
+    return _tscope_file_truncated (p, what);
+  return _tscope_file_check_block (p->file, src, csize, csize, usize, TSCOPE_LIMIT_SECTION_BYTES, what, p->error);
+}
+
 /* A chunk's head: its sizes and the start of its frame (a zstd frame's
  * header is at most 18 bytes). */
 #define CHUNK_HEAD 32
@@ -247,7 +263,8 @@ read_section (Parser      *p,
               guint64      offset,
               guint16      want_id,
               const char  *what,
-              GBytes     **out)
+              GBytes     **out,
+              gboolean    *deferred)
 {
   TscopeFile *f = p->file;
   Cursor c;
@@ -277,6 +294,11 @@ read_section (Parser      *p,
       if (f->codec == TSCOPE_CODEC_NONE)
         return _tscope_file_fail (p, TSCOPE_ERROR_CORRUPT, "file is corrupt: compressed %s in an uncompressed file", what);
       cursor_init (&b, body, size, c.big);
+      if (deferred)
+        {
+          *deferred = TRUE;
+          return check_block (p, &b, what);
+        }
       *out = read_block (p, &b, what);
       return *out != NULL;
     }
@@ -321,6 +343,7 @@ parse_v7_sections (Parser      *p,
   const guint8 *d;
   gboolean big = f->big_endian;
   gboolean ok;
+  gboolean deferred;
 
   for (guint i = 0; i < G_N_ELEMENTS (needed); i++)
     if (refs->sections[needed[i].id] == 0)
@@ -329,7 +352,7 @@ parse_v7_sections (Parser      *p,
   for (guint i = 0; i < G_N_ELEMENTS (needed); i++)
     {
       g_clear_pointer (&sec, g_bytes_unref);
-      if (!read_section (p, refs->sections[needed[i].id], needed[i].id, needed[i].what, &sec))
+      if (!read_section (p, refs->sections[needed[i].id], needed[i].id, needed[i].what, &sec, NULL))
         return FALSE;
       d = g_bytes_get_data (sec, &len);
       cursor_init (&c, d, len, big);
@@ -365,8 +388,17 @@ parse_v7_sections (Parser      *p,
             continue;
           }
         g_clear_pointer (&sec, g_bytes_unref);
-        if (!read_section (p, refs->sections[texts[i].id], texts[i].id, texts[i].what, &sec))
+        deferred = FALSE;
+        /* compressed kallsyms are inflated when first asked for: 5 MB,
+         * 15-50 ms of every open, and only printing records needs them */
+        if (!read_section (p, refs->sections[texts[i].id], texts[i].id, texts[i].what, &sec,
+                           texts[i].id == OPT_KALLSYMS ? &deferred : NULL))
           return FALSE;
+        if (deferred)
+          {
+            f->kallsyms_section = refs->sections[texts[i].id];
+            continue;
+          }
         d = g_bytes_get_data (sec, &len);
         cursor_init (&c, d, len, big);
         p->section = sec;
@@ -423,7 +455,7 @@ _tscope_file_parse_v7 (Parser *p,
       visited[hops].offset = next;
       visited[hops].end = section_end (f, next);
       hops++;
-      if (!read_section (p, next, 0, "an options section", &sec))
+      if (!read_section (p, next, 0, "an options section", &sec, NULL))
         return FALSE;
       options_bytes += g_bytes_get_size (sec);
       if (options_bytes > TSCOPE_LIMIT_OPTIONS_BYTES)
@@ -674,4 +706,45 @@ _tscope_file_check_chunk (const TscopeFile    *file,
       return FALSE;
     }
   return TRUE;
+}
+
+/**
+ * _tscope_file_dup_kallsyms:
+ * @error: (nullable): set when a deferred section fails to inflate (once:
+ *   it then stays empty)
+ *
+ * The file's kallsyms text, inflated now if it was left compressed at
+ * open.  Thread-safe.
+ *
+ * Returns: (transfer full): the text, possibly empty
+ */
+GBytes *
+_tscope_file_dup_kallsyms (TscopeFile  *f,
+                           GError     **error)
+{
+  GBytes *b;
+
+  g_mutex_lock (&f->texts_lock);
+  if (f->kallsyms == NULL)
+    {
+      Parser p = { f, error, NULL };
+      g_autoptr(GBytes) sec = NULL;
+      Cursor c;
+      gsize len;
+      const guint8 *d;
+
+      if (f->kallsyms_section != 0
+          && read_section (&p, f->kallsyms_section, OPT_KALLSYMS, "the kallsyms section", &sec, NULL))
+        {
+          d = g_bytes_get_data (sec, &len);
+          cursor_init (&c, d, len, f->big_endian);
+          p.section = sec;
+          f->kallsyms = _tscope_file_read_sized (&p, &c, 4, "the kallsyms section");
+        }
+      if (f->kallsyms == NULL)
+        f->kallsyms = g_bytes_new_static ("", 0);
+    }
+  b = g_bytes_ref (f->kallsyms);
+  g_mutex_unlock (&f->texts_lock);
+  return b;
 }

@@ -295,6 +295,7 @@ open_file (const char  *path,
   if (!open_checks (path, error))
     return NULL;
   f = g_new0 (TscopeFile, 1);
+  g_mutex_init (&f->texts_lock);
   f->defer_chunks = defer_chunks;
   f->fd = -1;
   f->path = g_strdup (path);
@@ -348,6 +349,7 @@ _tscope_file_free (TscopeFile *f)
   g_clear_pointer (&f->ftrace_formats, g_ptr_array_unref);
   g_clear_pointer (&f->event_formats, g_ptr_array_unref);
   g_clear_pointer (&f->kallsyms, g_bytes_unref);
+  g_mutex_clear (&f->texts_lock);
   g_clear_pointer (&f->printk, g_bytes_unref);
   g_clear_pointer (&f->cmdlines, g_bytes_unref);
   g_clear_pointer (&f->buffers, g_ptr_array_unref);

@@ -798,9 +798,15 @@ _tscope_tep_ensure_symbols (TscopeTep  *t,
   g_mutex_lock (&t->symbols_lock);
   if (!t->symbols_loaded)
     {
-      if (g_bytes_get_size (file->kallsyms) > 0)
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) kallsyms = _tscope_file_dup_kallsyms (file, &error);
+
+      /* the open checked the section's sizes; its data fails only now */
+      if (error)
+        g_warning ("%s, in its kallsyms section; addresses print as numbers", error->message);
+      if (g_bytes_get_size (kallsyms) > 0)
         {
-          g_autofree char *text = good_lines (file->kallsyms, kallsyms_line, "kallsyms");
+          g_autofree char *text = good_lines (kallsyms, kallsyms_line, "kallsyms");
 
           tep_parse_kallsyms (t->tep, text);
         }
