@@ -176,6 +176,10 @@ setup_event_cell (TscopeEventList *self,
   GtkGesture *click = gtk_gesture_click_new ();
 
   gtk_widget_set_valign (fold, GTK_ALIGN_START);
+  /* hidden until bound (a row with a stack shows it): a shown widget
+   * given a tooltip asks the display where the pointer is, a round trip
+   * each, and a page of rows made its cells in 200 ms (GTK 4.8, X11) */
+  gtk_widget_set_visible (fold, FALSE);
   gtk_widget_set_tooltip_text (fold, _("The kernel stack recorded after this event (click, or Enter)"));
   g_object_set_data (G_OBJECT (fold), "list", self);
   g_signal_connect (click, "pressed", G_CALLBACK (fold_clicked), item);
@@ -217,11 +221,14 @@ bind_event_cell (TscopeEventList *self,
                                                  tscope_event_item_get_plugin_color (ev) >> 8, escaped);
 
       gtk_label_set_markup (label, markup);
-      gtk_widget_set_tooltip_text (GTK_WIDGET (label), tscope_event_item_get_plugin_label (ev));
+      if (g_strcmp0 (gtk_widget_get_tooltip_text (GTK_WIDGET (label)), tscope_event_item_get_plugin_label (ev)) != 0)
+        gtk_widget_set_tooltip_text (GTK_WIDGET (label), tscope_event_item_get_plugin_label (ev));
       return;
     }
   gtk_label_set_text (label, text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (label), NULL);
+  /* unset only when set: see setup_event_cell() */
+  if (gtk_widget_get_has_tooltip (GTK_WIDGET (label)))
+    gtk_widget_set_tooltip_text (GTK_WIDGET (label), NULL);
 }
 
 static void
