@@ -15,9 +15,13 @@
 #include <inttypes.h>
 
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <glib/gi18n.h>
 
+#include "tscope-cursor.h"
 #include "tscope-error.h"
 #include "tscope-event-list.h"
 #include "tscope-latency-panel.h"
@@ -447,6 +451,32 @@ take_traces (TscopeWindow *self,
     }
 }
 
+static gpointer
+symbols_thread (gpointer data)
+{
+  g_autoptr(GPtrArray) traces = data;
+
+  /* at a low priority: the window's first frame goes first */
+  (void) setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 10);
+  for (guint i = 0; i < traces->len; i++)
+    tscope_trace_prepare_symbols (traces->pdata[i]);
+  return NULL;
+}
+
+/* The traces' kallsyms, read in a thread of their own as soon as they are
+ * loaded: the event list's first records would read them on the main
+ * thread (100-150 ms for a full /proc/kallsyms, just after the first
+ * frame). */
+static void
+prepare_symbols (GPtrArray *traces)
+{
+  GPtrArray *kept = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < traces->len; i++)
+    g_ptr_array_add (kept, g_object_ref (traces->pdata[i]));
+  g_thread_unref (g_thread_new ("tscope-symbols", symbols_thread, kept));
+}
+
 static void
 loaded (GObject      *source,
         GAsyncResult *result,
@@ -497,6 +527,8 @@ loaded (GObject      *source,
       if (job->session)
         _tscope_window_restore_session (self, job->session);
       _tscope_window_run_plugins (self);
+      /* after the plugins: they load under the same lock */
+      prepare_symbols (traces);
       g_signal_emit_by_name (self, "trace-loaded");
     }
 }

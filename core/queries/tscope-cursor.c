@@ -812,6 +812,19 @@ tscope_trace_load_plugins (TscopeTrace *trace)
 }
 
 /**
+ * tscope_trace_prepare_symbols:
+ *
+ * Reads @trace's kallsyms now, inflated and parsed (100-150 ms for a full
+ * /proc/kallsyms), as printing its first record would: a thread can do
+ * it ahead of the first records shown.  Thread-safe.
+ */
+void
+tscope_trace_prepare_symbols (TscopeTrace *trace)
+{
+  _tscope_tep_ensure_symbols (trace->tep, trace->file);
+}
+
+/**
  * tscope_trace_adjacent_records:
  * @cpu: a CPU, or -1 for any
  * @before: (out) (optional): the time of the last record before @t, or

@@ -53,6 +53,7 @@ gint          tscope_trace_find_event_id   (TscopeTrace  *trace,
                                             const char   *name);
 GError       *tscope_cursor_take_error     (TscopeCursor *cursor);
 void          tscope_trace_load_plugins    (TscopeTrace  *trace);
+void          tscope_trace_prepare_symbols (TscopeTrace  *trace);
 void          tscope_trace_adjacent_records (TscopeTrace *trace,
                                             gint          cpu,
                                             TscopeTime    t,
