@@ -4,7 +4,8 @@
  * Frame benchmark (run under Xvfb): opens FILE (or several sources,
  * FILE[:BUFFER]..., side by side in one window, each moved to start where
  * the first does) in the real window and
- * prints the time from opening to the first drawn frame, then the time of
+ * prints the time from opening to the first drawn frame (and to the frame
+ * that shows the event list's first rows), then the time of
  * one timeline frame at full zoom-out, at a 1 ms and a 10 us window in the
  * middle (median of 20), with the window at 1920x1080: the timeline's own
  * snapshot (view queries and render nodes) and the whole frame.
@@ -154,6 +155,59 @@ measure (const char     *label,
            (guint) G_N_ELEMENTS (build));
 }
 
+typedef struct
+{
+  GtkColumnView *view;
+  gint64         shown;           /* when a frame first painted its rows */
+} RowsWatch;
+
+static void
+rows_painted (GdkFrameClock *clock,
+              RowsWatch     *w)
+{
+  GtkSelectionModel *model = gtk_column_view_get_model (w->view);
+
+  if (w->shown == 0 && model && g_list_model_get_n_items (G_LIST_MODEL (model)) > 0)
+    w->shown = g_get_monotonic_time ();
+}
+
+static GtkWidget *
+find_descendant (GtkWidget *widget,
+                 GType      type)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type))
+        return c;
+      if ((found = find_descendant (c, type)))
+        return found;
+    }
+  return NULL;
+}
+
+/* Waits for a frame that paints the event list with its rows: what a
+ * user reads next after the timeline. */
+static void
+event_rows_drawn (TscopeWindow *window,
+                  gint64        t0)
+{
+  RowsWatch w = { GTK_COLUMN_VIEW (find_descendant (tscope_window_get_event_list (window), GTK_TYPE_COLUMN_VIEW)), 0 };
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  gint64 t1 = g_get_monotonic_time ();
+  gulong handler = g_signal_connect (clock, "after-paint", G_CALLBACK (rows_painted), &w);
+
+  /* a frame already drawn with them counts */
+  rows_painted (clock, &w);
+  if (w.shown)
+    w.shown = t1;
+  while (w.shown == 0 && g_get_monotonic_time () - t1 < 10 * G_USEC_PER_SEC)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (clock, handler);
+  g_print ("open to the event list's rows %6.1f ms\n", ((w.shown ? w.shown : g_get_monotonic_time ()) - t0) / 1e3);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -224,6 +278,7 @@ main (int    argc,
            (t_loaded - t0) / 1e3, load_ms, n_events);
   g_print ("open to first drawn frame  %7.1f ms (the first frame built the view indexes: %.1f ms)\n",
            (g_get_monotonic_time () - t0) / 1e3, tscope_timeline_get_last_frame_us (timeline) / 1e3);
+  event_rows_drawn (window, t0);
   if (plugins)
     {
       while (tscope_window_is_running_plugins (window))
