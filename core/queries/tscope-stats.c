@@ -126,14 +126,48 @@ select_by_histogram (const TscopeTime *values,
 
 /* ---- the worst and the summaries, from histograms ---- */
 
-static inline gboolean latency_of (TscopeTrace *trace,
-                                   guint        i,
-                                   gint32       pid,
-                                   const char  *comm,
-                                   TscopeTime   from,
-                                   TscopeTime   to,
-                                   TscopeTime  *latency,
-                                   guint32     *task);
+/* What tscope_trace_latency_sample() decides, read from the wakeup columns
+ * without filling a sample: the switch-in is looked up only when a filter
+ * needs the wakee or the wakeup time, or @task is wanted. */
+static inline gboolean
+latency_of (TscopeTrace *trace,
+            guint        i,
+            gint32       pid,
+            const char  *comm,
+            TscopeTime   from,
+            TscopeTime   to,
+            TscopeTime  *latency,
+            guint32     *task)
+{
+  const TscopeWakeupStore *w = &trace->model.wk;
+  const TscopeWakeupSide *side = NULL;
+  guint cpu;
+  guint index;
+  TscopeTime switch_ts;
+  TscopeTime wakeup_ts;
+  const TscopeTask *t;
+  guint32 tk;
+
+  if (w->run[i] == TSCOPE_NO_INDEX)
+    return FALSE;
+  if (w->latency[i] == G_MAXUINT32)
+    side = g_hash_table_lookup (w->side, GUINT_TO_POINTER (i));
+  *latency = side ? side->latency : (TscopeTime) w->latency[i];
+  if (task == NULL && pid < 0 && comm == NULL && from == G_MININT64 && to == G_MAXINT64)
+    return TRUE;
+  tscope_trace_decode_run (trace, w->run[i], &cpu, &index);
+  switch_ts = trace->model.cpu_intervals[cpu].start[index];
+  tk = trace->model.cpu_intervals[cpu].task[index];
+  wakeup_ts = side ? side->wakeup_ts : switch_ts - *latency;
+  if (wakeup_ts < from || wakeup_ts >= to)
+    return FALSE;
+  t = &trace->model.tasks[tk].pub;
+  if ((pid >= 0 && t->pid != pid) || (comm && g_strcmp0 (t->comm, comm) != 0))
+    return FALSE;
+  if (task)
+    *task = tk;
+  return TRUE;
+}
 
 #define HIST_ALL ((64 - HIST_BITS_MANY + 1) << HIST_BITS_MANY)   /* every key of 8 bits */
 
@@ -408,49 +442,6 @@ tscope_latency_summarize_values (TscopeTime           *values,
       k[p] = (guint) CLAMP (rank, 1, n) - 1;
     }
   select_by_histogram (values, n, out->max, k, at);
-}
-
-/* What tscope_trace_latency_sample() decides, read from the wakeup columns
- * without filling a sample: the switch-in is looked up only when a filter
- * needs the wakee or the wakeup time, or @task is wanted. */
-static inline gboolean
-latency_of (TscopeTrace *trace,
-            guint        i,
-            gint32       pid,
-            const char  *comm,
-            TscopeTime   from,
-            TscopeTime   to,
-            TscopeTime  *latency,
-            guint32     *task)
-{
-  const TscopeWakeupStore *w = &trace->model.wk;
-  const TscopeWakeupSide *side = NULL;
-  guint cpu;
-  guint index;
-  TscopeTime switch_ts;
-  TscopeTime wakeup_ts;
-  const TscopeTask *t;
-  guint32 tk;
-
-  if (w->run[i] == TSCOPE_NO_INDEX)
-    return FALSE;
-  if (w->latency[i] == G_MAXUINT32)
-    side = g_hash_table_lookup (w->side, GUINT_TO_POINTER (i));
-  *latency = side ? side->latency : (TscopeTime) w->latency[i];
-  if (task == NULL && pid < 0 && comm == NULL && from == G_MININT64 && to == G_MAXINT64)
-    return TRUE;
-  tscope_trace_decode_run (trace, w->run[i], &cpu, &index);
-  switch_ts = trace->model.cpu_intervals[cpu].start[index];
-  tk = trace->model.cpu_intervals[cpu].task[index];
-  wakeup_ts = side ? side->wakeup_ts : switch_ts - *latency;
-  if (wakeup_ts < from || wakeup_ts >= to)
-    return FALSE;
-  t = &trace->model.tasks[tk].pub;
-  if ((pid >= 0 && t->pid != pid) || (comm && g_strcmp0 (t->comm, comm) != 0))
-    return FALSE;
-  if (task)
-    *task = tk;
-  return TRUE;
 }
 
 /**
