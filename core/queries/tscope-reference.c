@@ -323,6 +323,14 @@ tscope_reference_check (TscopeTrace  *trace,
   g_return_val_if_fail (b != NULL, FALSE);
   if (!check_layout (trace->file, b, error))
     return FALSE;
+  /* a compressed kallsyms section is inflated when first used: here, as
+   * libtracecmd inflates it when it opens the file */
+  {
+    g_autoptr(GBytes) kallsyms = _tscope_file_dup_kallsyms (trace->file, error);
+
+    if (error && *error)
+      return FALSE;
+  }
   if (!find_corrupt_page (trace, b, &cpu, &page, error))
     return FALSE;
   if (cpu != G_MAXUINT)

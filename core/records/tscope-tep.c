@@ -801,9 +801,10 @@ _tscope_tep_ensure_symbols (TscopeTep  *t,
       g_autoptr(GError) error = NULL;
       g_autoptr(GBytes) kallsyms = _tscope_file_dup_kallsyms (file, &error);
 
-      /* the open checked the section's sizes; its data fails only now */
+      /* the open checked the section's sizes; its data fails only now:
+       * said once, the records still print */
       if (error)
-        g_warning ("%s, in its kallsyms section; addresses print as numbers", error->message);
+        g_message ("%s, in its kallsyms section; addresses print as numbers", error->message);
       if (g_bytes_get_size (kallsyms) > 0)
         {
           g_autofree char *text = good_lines (kallsyms, kallsyms_line, "kallsyms");
