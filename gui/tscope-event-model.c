@@ -237,8 +237,12 @@ get_item (GListModel *model,
   if (position >= get_n_items (model))
     return NULL;
   row = tscope_event_model_get_row (self, position);
-  /* the file changed under the trace: rows not shown yet stay blank */
-  if (!tscope_session_check_file (self->session))
+  /* the file changed under the trace: rows not shown yet stay blank; so
+   * does a row the cursor cannot reach (the file cut since the check, by
+   * another thread's read of it): a list model gives an item for every
+   * position below its count */
+  if (!tscope_session_check_file (self->session) || !cursor_to_row (self->cursor, row)
+      || !tscope_document_cursor_get (self->cursor, &source, &e))
     {
       item = g_object_new (TSCOPE_TYPE_EVENT_ITEM, NULL);
       item->row = row;
@@ -247,8 +251,6 @@ get_item (GListModel *model,
       item->info = g_strdup ("");
       return item;
     }
-  if (!cursor_to_row (self->cursor, row) || !tscope_document_cursor_get (self->cursor, &source, &e))
-    return NULL;
   current = tscope_document_cursor_current (self->cursor);
   item = g_object_new (TSCOPE_TYPE_EVENT_ITEM, NULL);
   item->row = row;

@@ -451,15 +451,25 @@ take_traces (TscopeWindow *self,
     }
 }
 
+static gboolean
+release_traces (gpointer data)
+{
+  g_ptr_array_unref (data);
+  return G_SOURCE_REMOVE;
+}
+
 static gpointer
 symbols_thread (gpointer data)
 {
-  g_autoptr(GPtrArray) traces = data;
+  GPtrArray *traces = data;
 
   /* at a low priority: the window's first frame goes first */
   (void) setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 10);
   for (guint i = 0; i < traces->len; i++)
     tscope_trace_prepare_symbols (traces->pdata[i]);
+  /* the last reference to a trace the window has closed since is dropped
+   * where the others are, on the main thread, not here */
+  g_idle_add (release_traces, traces);
   return NULL;
 }
 
