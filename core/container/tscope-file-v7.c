@@ -18,41 +18,43 @@
 #include "tscope-limits.h"
 #include "tscope-parallel-private.h"
 
-/* A compressed block is [u32 csize][u32 usize][csize bytes]. */
+/* A compressed block is [u32 csize][u32 usize][csize bytes]: its sizes,
+ * checked.  Returns: where its data is, or %NULL (@p's error set). */
+static const guint8 *
+check_block (Parser     *p,
+             Cursor     *c,
+             const char *what,
+             guint32    *csize,
+             guint32    *usize)
+{
+  const guint8 *src;
+
+  *csize = cursor_u32 (c);
+  *usize = cursor_u32 (c);
+  src = cursor_take (c, *csize);
+  if (src == NULL)
+    return _tscope_file_truncated (p, what), NULL;
+  if (!_tscope_file_check_block (p->file, src, *csize, *csize, *usize, TSCOPE_LIMIT_SECTION_BYTES, what, p->error))
+    return NULL;
+  return src;
+}
+
 static GBytes *
 read_block (Parser     *p,
             Cursor     *c,
             const char *what)
 {
-  guint32 csize = cursor_u32 (c);
-  guint32 usize = cursor_u32 (c);
-  const guint8 *src = cursor_take (c, csize);
+  guint32 csize;
+  guint32 usize;
+  const guint8 *src = check_block (p, c, what, &csize, &usize);
   g_autofree guint8 *dst = NULL;
 
   if (src == NULL)
-    return _tscope_file_truncated (p, what), NULL;
-  if (!_tscope_file_check_block (p->file, src, csize, csize, usize, TSCOPE_LIMIT_SECTION_BYTES, what, p->error))
     return NULL;
   dst = g_malloc (usize ? usize : 1);
   if (!_tscope_file_decompress (p->file, NULL, src, csize, dst, usize, p->error))
     return NULL;
   return g_bytes_new_take (g_steal_pointer (&dst), usize);
-}
-
-/* A compressed block's sizes checked as read_block() does, but not
- * inflated: that waits until it is asked for. */
-static gboolean
-check_block (Parser     *p,
-             Cursor     *c,
-             const char *what)
-{
-  guint32 csize = cursor_u32 (c);
-  guint32 usize = cursor_u32 (c);
-  const guint8 *src = cursor_take (c, csize);
-
-  if (src == NULL)
-    return _tscope_file_truncated (p, what);
-  return _tscope_file_check_block (p->file, src, csize, csize, usize, TSCOPE_LIMIT_SECTION_BYTES, what, p->error);
 }
 
 /* A chunk's head: its sizes and the start of its frame (a zstd frame's
@@ -296,8 +298,12 @@ read_section (Parser      *p,
       cursor_init (&b, body, size, c.big);
       if (deferred)
         {
+          guint32 csize;
+          guint32 usize;
+
+          /* the sizes now; the data inflated when it is asked for */
           *deferred = TRUE;
-          return check_block (p, &b, what);
+          return check_block (p, &b, what, &csize, &usize) != NULL;
         }
       *out = read_block (p, &b, what);
       return *out != NULL;
