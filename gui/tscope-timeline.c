@@ -391,7 +391,9 @@ sort_groups (TscopeTimeline *self,
       w[k].ri = first_group + k;
       w[k].weight = g_array_index (self->groups, Group, first_group + k).weight;
     }
-  qsort (w, n, sizeof *w, cmp_weighed);
+  /* none (a trace without tasks): scratch has no data to sort */
+  if (n > 1)
+    qsort (w, n, sizeof *w, cmp_weighed);
   g_array_set_size (order, n);
   for (guint k = 0; k < n; k++)
     g_array_index (order, guint, k) = w[k].ri;
