@@ -99,14 +99,14 @@ main (int    argc,
 
       malloc_trim (0);
       mi = mallinfo2 ();
-      heap_before = mi.uordblks + mi.hblkhd;
+      heap_before = mi.uordblks + mi.hblkhd + tscope_trace_get_mapped_column_bytes ();
       options.n_threads = argc > 3 ? (guint) atoi (argv[3]) : 0;
       trace = tscope_trace_load (argv[1], &options, &error);
       if (trace == NULL)
         g_error ("%s", error->message);
       load[r] = tscope_trace_get_load_seconds (trace);
       mi = mallinfo2 ();
-      heap_after = mi.uordblks + mi.hblkhd - heap_before;
+      heap_after = mi.uordblks + mi.hblkhd + tscope_trace_get_mapped_column_bytes () - heap_before;
       model = tscope_trace_get_model_bytes (trace);
       n = tscope_trace_get_n_events (trace);
       g_object_unref (trace);

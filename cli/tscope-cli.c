@@ -133,13 +133,14 @@ load (const char *path)
 /* ---- the sources ---- */
 
 /* malloc'd bytes in use: what a loaded trace holds, strings and hash
- * tables included, where the model figure counts only its columns. */
+ * tables included, where the model figure counts only its columns (the
+ * big ones are in mappings of their own, which mallinfo2 does not see). */
 static gsize
 heap_in_use (void)
 {
   struct mallinfo2 mi = mallinfo2 ();
 
-  return mi.uordblks + mi.hblkhd;
+  return mi.uordblks + mi.hblkhd + tscope_trace_get_mapped_column_bytes ();
 }
 
 /* "N=T": source N (1-based) of @n_sources, T a signed duration. */

@@ -5,7 +5,6 @@
 
 #include <glib/gi18n.h>
 #include <locale.h>
-#include <malloc.h>
 
 #include "tscope-application.h"
 
@@ -16,8 +15,6 @@ main (int    argc,
   g_autoptr(TscopeApplication) app = NULL;
   int status;
 
-  /* big model columns come from mmap, so growing them is an mremap */
-  mallopt (M_MMAP_THRESHOLD, 1024 * 1024);
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");

@@ -3,10 +3,13 @@
  *
  * Model columns in file-backed memory (core/models/tscope-model-spill.c):
  * threads grow and shrink columns at once, as the reader and the builder
- * of a load do, and every byte written stays; a column freed goes.
+ * of a load do, and every byte written stays; a column freed goes.  The
+ * same for the columns that grow in anonymous mappings when nothing
+ * spills, and for one that starts to spill.
  */
 #include "config.h"
 
+#include <malloc.h>
 #include <string.h>
 
 #include <glib.h>
@@ -20,6 +23,8 @@
 #define N_COLUMNS 24
 #define ROUNDS    3
 
+static guint steps = 2000;        /* each adds 64 values to a column */
+
 static gpointer
 grow_columns (gpointer data)
 {
@@ -32,7 +37,7 @@ grow_columns (gpointer data)
   for (guint round = 0; round < ROUNDS; round++)
     {
       /* grown by doubling, in turns, each value its column and place */
-      for (guint step = 0; step < 2000; step++)
+      for (guint step = 0; step < steps; step++)
         {
           guint c = (guint) g_rand_int_range (rand, 0, N_COLUMNS);
 
@@ -83,6 +88,59 @@ test_threads (void)
   g_assert_cmpuint (_tscope_spill_bytes (), ==, 0);
 }
 
+/* Nothing spills: the columns of 256 KiB or more grow in anonymous
+ * mappings (40,000 steps: 400 KiB a column on average), on four threads. */
+static void
+test_threads_anonymous (void)
+{
+  GThread *threads[N_THREADS];
+
+  steps = 40000;
+  for (guint t = 0; t < N_THREADS; t++)
+    threads[t] = g_thread_new ("grow", grow_columns, GUINT_TO_POINTER (t + 1));
+  for (guint t = 0; t < N_THREADS; t++)
+    g_thread_join (threads[t]);
+  steps = 2000;
+  g_assert_cmpuint (tscope_trace_get_mapped_column_bytes (), ==, 0);
+  g_assert_cmpuint (_tscope_spill_bytes (), ==, 0);
+}
+
+/* A column in an anonymous mapping is not heap that malloc counts; when a
+ * load that spills grows it, it moves to a file, and keeps its values. */
+static void
+test_anonymous (void)
+{
+  const guint n = 1u << 20;         /* 4 MiB */
+  guint32 *col = NULL;
+  guint cap = 0;
+  struct mallinfo2 before = mallinfo2 ();
+  struct mallinfo2 after;
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (i == cap)
+        {
+          cap = cap ? cap * 2 : 1024;
+          GROW_COL (col, cap);
+        }
+      col[i] = i * 2654435761u;
+    }
+  after = mallinfo2 ();
+  g_assert_cmpuint (tscope_trace_get_mapped_column_bytes (), >=, n * sizeof *col);
+  g_assert_cmpuint (after.uordblks + after.hblkhd, <, before.uordblks + before.hblkhd + (1u << 20));
+  g_assert_cmpuint (_tscope_spill_bytes (), ==, 0);
+  g_assert_true (_tscope_spill_begin (0));
+  GROW_COL (col, 2 * n);
+  _tscope_spill_end ();
+  g_assert_cmpuint (_tscope_spill_bytes (), >=, 2 * n * sizeof *col);
+  g_assert_cmpuint (tscope_trace_get_mapped_column_bytes (), ==, 0);
+  for (guint i = 0; i < n; i++)
+    if (col[i] != i * 2654435761u)
+      g_error ("[%u]: %08x", i, col[i]);
+  _tscope_spill_free (col);
+  g_assert_cmpuint (_tscope_spill_bytes (), ==, 0);
+}
+
 /* A load that spills answers as one that does not. */
 static void
 test_load (void)
@@ -116,6 +174,8 @@ main (int    argc,
   g_setenv ("TRACESCOPE_CACHE_DIR", dir, TRUE);
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/spill/threads", test_threads);
+  g_test_add_func ("/spill/threads-anonymous", test_threads_anonymous);
+  g_test_add_func ("/spill/anonymous", test_anonymous);
   g_test_add_func ("/spill/load", test_load);
   ret = g_test_run ();
   g_rmdir (dir);

@@ -28,6 +28,7 @@ void     _tscope_spill_free        (gpointer p);
 gboolean _tscope_spill_begin       (guint64  model_bytes);
 void     _tscope_spill_end         (void);
 guint64  _tscope_spill_bytes       (void);
+guint64  _tscope_spill_anon_bytes  (void);
 guint64  _tscope_memory_available  (void);
 
 static inline guint

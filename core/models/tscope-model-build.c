@@ -8,7 +8,6 @@
  */
 #include "config.h"
 
-#include <malloc.h>
 #include <unistd.h>
 
 #include "tscope-builder-private.h"
@@ -177,29 +176,6 @@ merge_pass (TscopeModel             *model,
   return TRUE;
 }
 
-/* The model's columns grow by doubling (GROW).  glibc moves a block of
- * 128 KiB or more into its own mapping and grows it there with mremap(),
- * which copies nothing, but it raises that threshold to the size of every
- * big block freed (up to 32 MiB), and a file's loading frees a few: the
- * columns then grow inside the heap, each growth a copy into pages the
- * kernel must fault in again.  A fixed threshold keeps them in their own
- * mappings: 4,400 page faults fewer a load of 10.5M records and 8-20 %
- * less load time (bench/tscope-bench-load, glibc 2.36).  The setting is
- * process-wide; only blocks of 256 KiB or more are concerned. */
-static void
-fix_mmap_threshold (void)
-{
-  static gsize done = 0;
-
-  if (g_once_init_enter (&done))
-    {
-#ifdef M_MMAP_THRESHOLD
-      mallopt (M_MMAP_THRESHOLD, 256 * 1024);
-#endif
-      g_once_init_leave (&done, 1);
-    }
-}
-
 /**
  * _tscope_model_build:
  * @model: allocated with _tscope_model_init()
@@ -227,7 +203,6 @@ _tscope_model_build (TscopeModel             *model,
   g_autofree const guint8 **populate_at = NULL;
   g_autofree const guint8 **populate_end = NULL;
 
-  fix_mmap_threshold ();
   records->n_streams = buffer->n_cpus;
   streams = g_new0 (TscopeStream, records->n_streams);
   order = g_new0 (TscopeStream *, records->n_streams);

@@ -13,6 +13,15 @@
  * full disk refuses the column (it stays on the heap) instead of a SIGBUS
  * at a later write.
  *
+ * The columns of MAP_MIN bytes or more that do not spill grow in anonymous
+ * mappings of their own, moved by mremap(): that copies nothing and
+ * faults in only the pages the growth adds.  glibc would do the same for
+ * its big blocks, but only below a threshold it raises to the size of any
+ * big block freed (a load frees a few), and fixing that threshold
+ * (mallopt) would make every big short-lived block of the process (a
+ * frame's image, a sort's scratch) a fresh mapping, its pages faulted in
+ * again each time.
+ *
  * The columns are freed by _tscope_spill_free() (free_col() of
  * tscope-model-store.c), which knows them from a table of their addresses.
  */
@@ -30,11 +39,12 @@
 #include "tscope-builder-private.h"
 #include "tscope-model-private.h"
 
-#define SPILL_MIN (4u << 20)      /* smaller columns stay on the heap */
+#define SPILL_MIN (4u << 20)      /* smaller columns do not spill */
+#define MAP_MIN   (256u << 10)    /* smaller columns stay on the heap */
 
 typedef struct
 {
-  int   fd;
+  int   fd;                       /* -1: an anonymous mapping */
   gsize len;                      /* bytes mapped, a multiple of the page size */
 } Spill;
 
@@ -43,6 +53,7 @@ static GHashTable *spills;        /* address -> Spill */
 static gint active;               /* loads that spill now */
 static gint forced = -1;          /* TRACESCOPE_SPILL: -1 not read yet */
 static gsize spill_min;           /* TRACESCOPE_SPILL_MIN (tests), else SPILL_MIN */
+static guint64 anon_bytes;        /* in anonymous mappings, under the lock */
 
 static gsize
 page_round (gsize bytes)
@@ -223,9 +234,10 @@ _tscope_spill_renew (gpointer p,
                      gsize    bytes)
 {
   Spill *s = NULL;
+  gboolean spill;
   gsize len;
   guint8 *q;
-  int fd;
+  int fd = -1;
 
   if (p && g_atomic_pointer_get (&spills))
     {
@@ -233,23 +245,43 @@ _tscope_spill_renew (gpointer p,
       s = g_hash_table_lookup (spills, p);
       g_mutex_unlock (&lock);
     }
-  if (s == NULL)
+  spill = g_atomic_int_get (&active) > 0 && bytes >= spill_min;
+  if (s == NULL || (s->fd < 0 && spill))
     {
-      if (g_atomic_int_get (&active) == 0 || bytes < spill_min)
+      /* a new mapping: the column was on the heap, or in an anonymous
+       * mapping and now spills */
+      if (bytes < MAP_MIN && !spill)
         return g_realloc (p, bytes);
       len = page_round (bytes);
-      q = spill_new (len, &fd);
+      q = spill ? spill_new (len, &fd) : NULL;
       if (q == NULL)
-        return g_realloc (p, bytes);
-      if (p)
+        {
+          fd = -1;
+          q = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+          if (q == MAP_FAILED)
+            return s ? p : g_realloc (p, bytes);
+        }
+      g_mutex_lock (&lock);
+      if (p && s)
+        {
+          memcpy (q, p, MIN (s->len, len));
+          g_hash_table_steal (spills, p);
+          munmap (p, s->len);
+          anon_bytes -= s->len;
+        }
+      else if (p)
         {
           memcpy (q, p, MIN (malloc_usable_size (p), bytes));
           g_free (p);
         }
-      s = g_new (Spill, 1);
+      else
+        s = NULL;
+      if (s == NULL)
+        s = g_new (Spill, 1);
       s->fd = fd;
       s->len = len;
-      g_mutex_lock (&lock);
+      if (fd < 0)
+        anon_bytes += len;
       if (spills == NULL)
         g_atomic_pointer_set (&spills, g_hash_table_new_full (NULL, NULL, NULL, spill_drop));
       g_hash_table_insert (spills, q, s);
@@ -266,7 +298,7 @@ _tscope_spill_renew (gpointer p,
       g_mutex_unlock (&lock);
       return p;
     }
-  if (len > s->len && posix_fallocate (s->fd, 0, (off_t) len) != 0)
+  if (s->fd >= 0 && len > s->len && posix_fallocate (s->fd, 0, (off_t) len) != 0)
     {
       /* no room on the disk: the column goes back to the heap */
       gpointer h = g_malloc (bytes);
@@ -282,10 +314,12 @@ _tscope_spill_renew (gpointer p,
   q = mremap (p, s->len, len, MREMAP_MAYMOVE);
   if (q == MAP_FAILED)
     g_error ("mremap of a model column: %s", g_strerror (errno));
-  if (len < s->len && ftruncate (s->fd, (off_t) len) != 0)
+  if (s->fd >= 0 && len < s->len && ftruncate (s->fd, (off_t) len) != 0)
     {
       /* the file keeps its tail: harmless */
     }
+  if (s->fd < 0)
+    anon_bytes += len - s->len;
   g_hash_table_steal (spills, p);
   s->len = len;
   g_hash_table_insert (spills, q, s);
@@ -313,7 +347,10 @@ _tscope_spill_free (gpointer p)
         {
           g_hash_table_steal (spills, p);
           munmap (p, s->len);
-          close (s->fd);
+          if (s->fd >= 0)
+            close (s->fd);
+          else
+            anon_bytes -= s->len;
           g_free (s);
         }
       g_mutex_unlock (&lock);
@@ -339,7 +376,25 @@ _tscope_spill_bytes (void)
   g_mutex_lock (&lock);
   g_hash_table_iter_init (&iter, spills);
   while (g_hash_table_iter_next (&iter, NULL, &value))
-    total += ((Spill *) value)->len;
+    if (((Spill *) value)->fd >= 0)
+      total += ((Spill *) value)->len;
+  g_mutex_unlock (&lock);
+  return total;
+}
+
+/**
+ * _tscope_spill_anon_bytes:
+ *
+ * Returns: the bytes of the columns in anonymous mappings now (memory
+ * that mallinfo2() does not count).
+ */
+guint64
+_tscope_spill_anon_bytes (void)
+{
+  guint64 total;
+
+  g_mutex_lock (&lock);
+  total = anon_bytes;
   g_mutex_unlock (&lock);
   return total;
 }

@@ -177,7 +177,7 @@ start_wakeup (Builder          *b,
       GROW_COL (w->waker_cpu, b->wk_cap);
       GROW_COL (w->target_cpu, b->wk_cap);
       GROW_COL (w->kind, b->wk_cap);
-      GROW (b->wk_switch_cpu, b->wk_cap);
+      GROW_COL (b->wk_switch_cpu, b->wk_cap);
     }
   waker = _tscope_builder_task_of (b, waker_pid, ts, FALSE);
   w->run[i] = TSCOPE_NO_INDEX;
@@ -592,7 +592,7 @@ _tscope_builder_clear (Builder *b)
   g_free (b->cpus);
   g_free (b->tb);
   g_free (b->pid_map);
-  g_free (b->wk_switch_cpu);
+  _tscope_spill_free (b->wk_switch_cpu);
   g_free (b->comm_cache);
   g_free (b->switch_next);
   _tscope_builder_clear_syscalls (b);

@@ -262,6 +262,21 @@ store_cached (TscopeTrace       *self,
 }
 
 /**
+ * tscope_trace_get_mapped_column_bytes:
+ *
+ * The bytes of model columns this process holds in anonymous mappings of
+ * their own (a column of 256 KiB or more that grew while a trace was
+ * loaded): heap in all but name, which mallinfo2() does not count.
+ *
+ * Returns: those bytes, for every trace loaded now.
+ */
+guint64
+tscope_trace_get_mapped_column_bytes (void)
+{
+  return _tscope_spill_anon_bytes ();
+}
+
+/**
  * tscope_trace_wait_cache_writes:
  *
  * Waits until every model cache file being written is written: call it

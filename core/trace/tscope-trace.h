@@ -33,6 +33,7 @@ const char    *tscope_trace_get_cache_path      (TscopeTrace *self);
 gboolean       tscope_trace_is_from_cache       (TscopeTrace *self);
 const char    *tscope_trace_get_cache_note      (TscopeTrace *self);
 void           tscope_trace_wait_cache_writes   (void);
+guint64        tscope_trace_get_mapped_column_bytes (void);
 const char    *tscope_trace_get_buffer_name     (TscopeTrace *self);
 GStrv          tscope_trace_dup_buffer_names    (TscopeTrace *self);
 guint          tscope_trace_get_file_version    (TscopeTrace *self);
