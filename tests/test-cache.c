@@ -170,6 +170,36 @@ test_same_answers (void)
     }
 }
 
+/* A trace mapped from its cache parses its saved cmdlines only when a
+ * name is first looked up by pid, and finds the names the built one does. */
+static void
+test_cmdlines_deferred (void)
+{
+  g_autofree char *path = tscope_test_data ("sched", ".dat");
+  g_autoptr(TscopeTrace) built = NULL;
+  g_autoptr(TscopeTrace) mapped = NULL;
+  guint named = 0;
+
+  empty_cache_dir ();
+  built = load (path, FALSE);
+  g_assert_true (g_atomic_int_get (&built->tep->cmdlines_parsed));
+  mapped = load (path, FALSE);
+  g_assert_true (tscope_trace_is_from_cache (mapped));
+  g_assert_false (g_atomic_int_get (&mapped->tep->cmdlines_parsed));
+  g_assert_nonnull (mapped->tep->cmdlines);
+  for (guint32 t = 1; t < tscope_trace_get_n_tasks (built); t++)
+    {
+      gint32 pid = tscope_trace_get_task (built, t)->pid;
+      const char *want = _tscope_tep_comm (built->tep, pid);
+
+      g_assert_cmpstr (_tscope_tep_comm (mapped->tep, pid), ==, want);
+      named += strcmp (want, "<...>") != 0;
+    }
+  g_assert_cmpuint (named, >, 10);
+  g_assert_true (g_atomic_int_get (&mapped->tep->cmdlines_parsed));
+  g_assert_null (mapped->tep->cmdlines);
+}
+
 static GBytes *
 read_file (const char *path)
 {
@@ -1153,6 +1183,7 @@ main (int    argc,
   g_unsetenv ("TRACESCOPE_NO_CACHE");
   g_unsetenv ("TRACESCOPE_CACHE_MAX_BYTES");
   g_test_add_func ("/cache/same-answers", test_same_answers);
+  g_test_add_func ("/cache/cmdlines-deferred", test_cmdlines_deferred);
   g_test_add_func ("/cache/bad-files", test_bad_cache_files);
   g_test_add_func ("/cache/crafted", test_crafted);
   g_test_add_func ("/cache/mutations", test_mutations);

@@ -646,6 +646,7 @@ finish_tasks (Builder *b)
   TscopeModel *m = b->m;
 
   m->tasks = g_new0 (TscopeTaskRec, MAX (m->n_tasks, 1));
+  _tscope_tep_ensure_cmdlines (b->tep);
   for (guint tk = 0; tk < m->n_tasks; tk++)
     {
       TaskBuild *tb = &b->tb[tk];

@@ -100,6 +100,8 @@ typedef struct
   guint              state_report_max; /* prev_state bit printed as "+" */
   char              *last_warning;
   gboolean           symbols_loaded;   /* kallsyms parsed (lazily: 100 ms on big files) */
+  GBytes            *cmdlines;         /* the saved cmdlines, until parsed (lazily) */
+  gint               cmdlines_parsed;  /* atomic; set under symbols_lock */
   GMutex             symbols_lock;
   GMutex             print_lock;       /* libtraceevent's printing caches the last event and
                                         * pid it looked up in the handle: one thread at a time */
@@ -113,6 +115,7 @@ const char *_tscope_symbol_lookup         (const TscopeSymbolTable *table,
                                            guint64             value);
 void        _tscope_tep_route_messages    (void);
 void        _tscope_tep_load_plugins      (TscopeTep          *tep);
+void        _tscope_tep_ensure_cmdlines   (TscopeTep          *tep);
 const char *_tscope_tep_comm               (TscopeTep          *tep,
                                            gint32              pid);
 void        _tscope_tep_ensure_symbols    (TscopeTep          *tep,

@@ -625,14 +625,45 @@ parse_texts (TscopeTep  *t,
       tep_parse_printk_formats (t->tep, text);
       g_clear_pointer (&text, g_free);
     }
+  /* parsed when a name is first looked up: 82,000 lines take 15 ms that a
+   * trace opened from its model cache may never need */
   if (g_bytes_get_size (file->cmdlines) > 0)
+    t->cmdlines = g_bytes_ref (file->cmdlines);
+}
+
+/* Under symbols_lock: the saved cmdlines parsed, once. */
+static void
+parse_cmdlines_locked (TscopeTep *t)
+{
+  if (g_atomic_int_get (&t->cmdlines_parsed))
+    return;
+  if (t->cmdlines)
     {
-      text = good_lines (file->cmdlines, cmdline_line, "saved cmdline");
+      g_autofree char *text = good_lines (t->cmdlines, cmdline_line, "saved cmdline");
+
       tep_parse_saved_cmdlines (t->tep, text);
+      g_clear_pointer (&t->cmdlines, g_bytes_unref);
     }
   /* libtraceevent sorts the cmdlines on the first lookup: do it now, not
-   * in two reader threads at once */
+   * in two threads at once */
   (void) tep_data_comm_from_pid (t->tep, 1);
+  g_atomic_int_set (&t->cmdlines_parsed, TRUE);
+}
+
+/**
+ * _tscope_tep_ensure_cmdlines:
+ *
+ * Parses the file's saved cmdlines, once, before a name is looked up by
+ * pid (tep_data_comm_from_pid(); _tscope_tep_comm() does it itself).
+ */
+void
+_tscope_tep_ensure_cmdlines (TscopeTep *t)
+{
+  if (g_atomic_int_get (&t->cmdlines_parsed))
+    return;
+  g_mutex_lock (&t->symbols_lock);
+  parse_cmdlines_locked (t);
+  g_mutex_unlock (&t->symbols_lock);
 }
 
 /* The per-syscall events (syscalls:sys_enter_NAME, sys_exit_NAME) are
@@ -790,12 +821,14 @@ _tscope_tep_new (TscopeFile  *file,
  *
  * Parses the file's kallsyms, once, before the first record is printed:
  * it takes 100 ms for a full /proc/kallsyms and only printing needs it.
+ * The saved cmdlines too (libtraceevent's printing looks names up).
  */
 void
 _tscope_tep_ensure_symbols (TscopeTep  *t,
                             TscopeFile *file)
 {
   g_mutex_lock (&t->symbols_lock);
+  parse_cmdlines_locked (t);
   if (!t->symbols_loaded)
     {
       g_autoptr(GError) error = NULL;
@@ -842,6 +875,7 @@ _tscope_tep_free (TscopeTep *t)
   g_free (t->kinds);
   g_free (t->by_id);
   g_free (t->last_warning);
+  g_clear_pointer (&t->cmdlines, g_bytes_unref);
   g_mutex_clear (&t->symbols_lock);
   g_mutex_clear (&t->print_lock);
   g_free (t);
@@ -912,6 +946,7 @@ _tscope_tep_comm (TscopeTep *t,
 {
   const char *comm;
 
+  _tscope_tep_ensure_cmdlines (t);
   g_mutex_lock (&t->print_lock);
   comm = tep_data_comm_from_pid (t->tep, pid);
   g_mutex_unlock (&t->print_lock);
