@@ -76,13 +76,13 @@ _tscope_timeline_row_height (const Row *row)
     }
 }
 
-/* where a row's label starts: tasks of a group are indented */
+/* where a row's label starts: tasks are indented, alone or in a group */
 int
 _tscope_timeline_label_x (const Row *row)
 {
   if (row->kind == ROW_SOURCE)
     return 26;
-  return row->kind == ROW_TASK && row->group != G_MAXUINT ? 14 : 6;
+  return row->kind == ROW_TASK ? 14 : 6;
 }
 
 /* Returns: (transfer none): the trace of the row's source */
@@ -307,6 +307,7 @@ typedef struct
 {
   gint64 weight;
   guint  ri;
+  guint  ref;               /* build_source_rows(): the item (ITEM_ROW) */
 } Weighed;
 
 static int
@@ -344,9 +345,8 @@ sort_group_rows (TscopeTimeline *self,
 }
 
 /* Each group's slice of self->group_rows, filled with the row indices of
- * its tasks (rows [@from, @to)) in the order they were made: one array
- * for them all, counted then placed (a GArray a group took 100 ms of a
- * reopen of 820,000 tasks, most of them alone in their group). */
+ * its tasks (rows [@from, @to) that have a group) in the order they were
+ * made: one array for them all, counted then placed. */
 static void
 place_group_rows (TscopeTimeline *self,
                   guint           first_group,
@@ -354,9 +354,12 @@ place_group_rows (TscopeTimeline *self,
                   guint           to)
 {
   guint at = self->group_rows->len;
+  guint n = 0;
   guint *out;
 
-  g_array_set_size (self->group_rows, at + (to - from));
+  for (guint gi = first_group; gi < self->groups->len; gi++)
+    n += g_array_index (self->groups, Group, gi).n_rows;
+  g_array_set_size (self->group_rows, at + n);
   out = (guint *) (gpointer) self->group_rows->data;
   for (guint gi = first_group; gi < self->groups->len; gi++)
     {
@@ -368,35 +371,14 @@ place_group_rows (TscopeTimeline *self,
     }
   for (guint ri = from; ri < to; ri++)
     {
-      Group *g = &g_array_index (self->groups, Group, g_array_index (self->rows, Row, ri).group);
+      guint group = g_array_index (self->rows, Row, ri).group;
+      Group *g;
 
+      if (group == G_MAXUINT)
+        continue;
+      g = &g_array_index (self->groups, Group, group);
       out[g->first + g->n_rows++] = ri;
     }
-}
-
-/* The groups made from @first_group on, heaviest first. */
-static void
-sort_groups (TscopeTimeline *self,
-             guint           first_group,
-             GArray         *order,
-             GArray         *scratch)
-{
-  guint n = self->groups->len - first_group;
-  Weighed *w;
-
-  g_array_set_size (scratch, n);
-  w = (Weighed *) (gpointer) scratch->data;
-  for (guint k = 0; k < n; k++)
-    {
-      w[k].ri = first_group + k;
-      w[k].weight = g_array_index (self->groups, Group, first_group + k).weight;
-    }
-  /* none (a trace without tasks): scratch has no data to sort */
-  if (n > 1)
-    qsort (w, n, sizeof *w, cmp_weighed);
-  g_array_set_size (order, n);
-  for (guint k = 0; k < n; k++)
-    g_array_index (order, guint, k) = w[k].ri;
 }
 
 /* The group of a task: the task that forked it when that one ran too,
@@ -414,6 +396,14 @@ group_leader (TscopeTrace *trace,
   return task;
 }
 
+/* What a task's row goes under, found before any group is made: a task
+ * alone (most of them, in a trace of 800,000 tasks) has no group, no
+ * header, and is sorted as one. */
+#define KEY_NONE    G_MAXUINT       /* no row */
+#define ALONE       (G_MAXUINT - 1) /* a key with one task: no group */
+#define TO_MAKE     (G_MAXUINT - 2) /* a key whose group is not made yet */
+#define ITEM_ROW    0x80000000u     /* a sorted item that is a row, not a group */
+
 /* One source's rows: its header (when there are several), its CPUs, then
  * its tasks in groups. */
 static void
@@ -423,17 +413,19 @@ build_source_rows (TscopeTimeline *self,
 {
   TscopeTrace *trace = tscope_session_get_trace (self->session, source);
   guint32 n_tasks = tscope_trace_get_n_tasks (trace);
-  /* a task's group, by its leader; a VM's group, by the VM: arrays, for
-   * there can be 100,000 tasks */
-  g_autofree guint *group_of = g_new (guint, MAX (n_tasks, 1));
-  g_autofree guint *vm_group = NULL;
+  /* a task's key: its leader, or n_tasks + its VM; then per key, the
+   * tasks under it, then its group: arrays, for there can be 800,000 */
+  g_autofree guint *key_of = g_new (guint, MAX (n_tasks, 1));
+  g_autofree guint *of_key = NULL;
   g_autofree guint *vm_of = g_new0 (guint, MAX (n_tasks, 1));
-  g_autoptr(GArray) group_order = g_array_new (FALSE, FALSE, sizeof (guint));
   guint first_group = self->groups->len;
   guint first_task_row;
+  guint n_items = 0;
+  g_autoptr(GArray) weighed = g_array_new (FALSE, FALSE, sizeof (Weighed));
   g_autoptr(GArray) scratch = g_array_new (FALSE, FALSE, sizeof (Weighed));
   g_autoptr(GPtrArray) vms = NULL;
   g_autoptr(GArray) cpu_rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  Weighed *w;
 
   if (header)
     {
@@ -461,10 +453,7 @@ build_source_rows (TscopeTimeline *self,
       g_array_append_vals (self->order, cpu_rows->data, cpu_rows->len);
       g_array_set_size (cpu_rows, 0);
     }
-  memset (group_of, 0xff, sizeof (guint) * MAX (n_tasks, 1));
   vms = tscope_trace_list_vms (trace);
-  vm_group = g_new (guint, MAX (vms->len, 1));
-  memset (vm_group, 0xff, sizeof (guint) * MAX (vms->len, 1));
   for (guint i = 0; i < vms->len; i++)
     {
       const TscopeVm *vm = vms->pdata[i];
@@ -477,45 +466,71 @@ build_source_rows (TscopeTimeline *self,
             vm_of[task] = i + 1;
         }
     }
-  first_task_row = self->rows->len;
+  /* every task's key, and how many tasks each key has */
+  of_key = g_new0 (guint, (gsize) MAX (n_tasks, 1) + vms->len);
+  key_of[0] = KEY_NONE;
   for (guint32 tk = 1; tk < n_tasks; tk++)
     {
       const TscopeTask *t = tscope_trace_get_task (trace, tk);
-      guint32 leader;
-      guint *gi;
-      Group *g;
-      Row row = { .kind = ROW_TASK, .source = source, .id = tk, .weight = t->run_ns };
-      gint vm = (gint) vm_of[tk] - 1;
 
       if (t->n_runs == 0 && !t->is_vcpu)
+        key_of[tk] = KEY_NONE;
+      /* a VM's vCPU threads go together, under the VM, whoever forked
+       * them; flat: every task alone, by CPU time */
+      else if (vm_of[tk] > 0)
+        key_of[tk] = n_tasks + vm_of[tk] - 1;
+      else
+        key_of[tk] = self->flat_tasks ? tk : group_leader (trace, tk);
+      if (key_of[tk] != KEY_NONE)
+        of_key[key_of[tk]]++;
+    }
+  for (guint k = 0; k < n_tasks + vms->len; k++)
+    of_key[k] = of_key[k] >= 2 || (k >= n_tasks && of_key[k] > 0) ? TO_MAKE : ALONE;
+  /* the rows, in task order; the groups and the tasks alone become the
+   * items sorted, numbered in the order they come (the ties' order) */
+  first_task_row = self->rows->len;
+  g_array_set_size (weighed, MAX (n_tasks, 1) + vms->len);
+  w = (Weighed *) (gpointer) weighed->data;
+  for (guint32 tk = 1; tk < n_tasks; tk++)
+    {
+      const TscopeTask *t = tscope_trace_get_task (trace, tk);
+      guint key = key_of[tk];
+      gint vm = (gint) vm_of[tk] - 1;
+      Row row = { .kind = ROW_TASK, .source = source, .id = tk, .weight = t->run_ns, .group = G_MAXUINT };
+      Group *g;
+
+      if (key == KEY_NONE)
         continue;
-      /* a VM's vCPU threads go together, under the VM, whoever forked them */
       if (vm >= 0)
         {
           const TscopeVm *m = vms->pdata[vm];
 
-          leader = tscope_trace_get_vcpu (trace, g_array_index (m->vcpus, guint, 0))->task;
-          gi = &vm_group[vm];
           /* in the VM's order: by vCPU number */
           for (guint k = 0; k < m->vcpus->len; k++)
             if (tscope_trace_get_vcpu (trace, g_array_index (m->vcpus, guint, k))->task == tk)
               row.weight = -(gint64) k;
         }
-      else
+      row.label = label_is_lazy (trace, tk) ? NULL : task_label (trace, tk);
+      if (of_key[key] == ALONE)
         {
-          /* flat: every task alone, by CPU time */
-          leader = self->flat_tasks ? tk : group_leader (trace, tk);
-          gi = &group_of[leader];
+          w[n_items] = (Weighed) { .weight = t->run_ns, .ri = n_items,
+                                   .ref = ITEM_ROW | (self->rows->len - first_task_row) };
+          n_items++;
+          g_array_append_val (self->rows, row);
+          continue;
         }
-      if (*gi == G_MAXUINT)
+      if (of_key[key] == TO_MAKE)
         {
-          Group ng = { .source = source, .leader = leader, .vm = vm };
+          const TscopeVm *m = vm >= 0 ? vms->pdata[vm] : NULL;
+          Group ng = { .source = source, .vm = vm,
+                       .leader = m ? tscope_trace_get_vcpu (trace, g_array_index (m->vcpus, guint, 0))->task : key };
 
-          *gi = self->groups->len;
+          of_key[key] = self->groups->len;
+          w[n_items] = (Weighed) { .ri = n_items, .ref = self->groups->len - first_group };
+          n_items++;
           g_array_append_val (self->groups, ng);
         }
-      row.group = *gi;
-      row.label = label_is_lazy (trace, tk) ? NULL : task_label (trace, tk);
+      row.group = of_key[key];
       g_array_append_val (self->rows, row);
       g = &g_array_index (self->groups, Group, row.group);
       g->n_rows++;
@@ -527,16 +542,33 @@ build_source_rows (TscopeTimeline *self,
         g->weight = t->run_ns > 0 ? G_MAXINT64 : G_MININT64;
     }
   place_group_rows (self, first_group, first_task_row, self->rows->len);
-  /* groups by CPU time; in a group, the leader first, then by CPU time */
-  sort_groups (self, first_group, group_order, scratch);
-  for (guint i = 0; i < group_order->len; i++)
+  /* the groups' weights, known now */
+  for (guint i = 0; i < n_items; i++)
+    if (!(w[i].ref & ITEM_ROW))
+      w[i].weight = g_array_index (self->groups, Group, first_group + w[i].ref).weight;
+  /* groups and tasks alone by CPU time, the heaviest first; in a group,
+   * the leader first, then by CPU time */
+  if (n_items > 1)
+    qsort (w, n_items, sizeof *w, cmp_weighed);
+  for (guint i = 0; i < n_items; i++)
     {
-      guint gi = g_array_index (group_order, guint, i);
-      Group *g = &g_array_index (self->groups, Group, gi);
-      guint *members = &g_array_index (self->group_rows, guint, g->first);
-      Row header_row = { .kind = ROW_GROUP, .source = source, .id = gi, .group = gi, .weight = g->weight };
+      guint ref = w[i].ref;
+      guint gi = first_group + ref;
       guint hi = self->rows->len;
+      guint *members;
+      Row header_row;
+      Group *g;
 
+      if (ref & ITEM_ROW)
+        {
+          guint ri = first_task_row + (ref & ~ITEM_ROW);
+
+          g_array_append_val (self->order, ri);
+          continue;
+        }
+      g = &g_array_index (self->groups, Group, gi);
+      members = &g_array_index (self->group_rows, guint, g->first);
+      header_row = (Row) { .kind = ROW_GROUP, .source = source, .id = gi, .group = gi, .weight = g->weight };
       sort_group_rows (self, members, g->n_rows, scratch);
       for (guint k = 1; k < g->n_rows && g->vm < 0; k++)
         if (g_array_index (self->rows, Row, members[k]).id == g->leader)
@@ -554,23 +586,20 @@ build_source_rows (TscopeTimeline *self,
           header_row.label = g_strdup_printf (g_dngettext (NULL, "VM %s — %u vCPU",
                                                            "VM %s — %u vCPUs", g->n_rows),
                                               m->name, g->n_rows);
-          g_array_append_val (self->rows, header_row);
-          g_array_append_val (self->order, hi);
         }
-      /* a task alone needs no header */
-      else if (g->n_rows > 1)
+      else
         {
           const TscopeTask *leader = tscope_trace_get_task (trace, g->leader);
 
           header_row.label = g_strdup_printf (_("%s:%d — %u tasks"), leader->comm, leader->pid, g->n_rows);
-          g_array_append_val (self->rows, header_row);
-          g_array_append_val (self->order, hi);
         }
+      g_array_append_val (self->rows, header_row);
+      g_array_append_val (self->order, hi);
       g_array_append_vals (self->order, members, g->n_rows);
       /* the VMs come first: the CPU rows kept back go after them */
-      if (cpu_rows->len > 0 && g->vm >= 0 && (i + 1 == group_order->len
-                                || g_array_index (self->groups, Group,
-                                                  g_array_index (group_order, guint, i + 1)).vm < 0))
+      if (cpu_rows->len > 0 && g->vm >= 0
+          && (i + 1 == n_items || (w[i + 1].ref & ITEM_ROW)
+              || g_array_index (self->groups, Group, first_group + w[i + 1].ref).vm < 0))
         {
           g_array_append_vals (self->order, cpu_rows->data, cpu_rows->len);
           g_array_set_size (cpu_rows, 0);
@@ -731,6 +760,23 @@ cmp_pin (gconstpointer a,
          - (gint) g_array_index (rows, Row, *(const guint *) b).pin_order;
 }
 
+/* The scroll bar, for the rows' height and the widget's. */
+static void
+configure_vadjustment (TscopeTimeline *self)
+{
+  int y = self->rows_height;
+
+  if (self->vadjustment)
+    {
+      int page = MAX (gtk_widget_get_height (GTK_WIDGET (self)) - TSCOPE_HEADER_H, 1);
+
+      gtk_adjustment_configure (self->vadjustment,
+                                CLAMP (gtk_adjustment_get_value (self->vadjustment), 0, MAX (0, y - page)),
+                                0, MAX (y, page), TSCOPE_TASK_ROW_H * 3, page * 0.9, page);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 /**
  * _tscope_timeline_layout_rows:
  *
@@ -779,15 +825,7 @@ _tscope_timeline_layout_rows (TscopeTimeline *self)
         }
     }
   self->rows_height = y;
-  if (self->vadjustment)
-    {
-      int page = MAX (gtk_widget_get_height (GTK_WIDGET (self)) - TSCOPE_HEADER_H, 1);
-
-      gtk_adjustment_configure (self->vadjustment,
-                                CLAMP (gtk_adjustment_get_value (self->vadjustment), 0, MAX (0, y - page)),
-                                0, MAX (y, page), TSCOPE_TASK_ROW_H * 3, page * 0.9, page);
-    }
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  configure_vadjustment (self);
 }
 
 const Row *
@@ -1407,7 +1445,9 @@ tscope_timeline_size_allocate (GtkWidget *widget,
 {
   TscopeTimeline *self = TSCOPE_TIMELINE (widget);
 
-  _tscope_timeline_layout_rows (self);
+  /* the rows do not move with the size (laying out 800,000 rows at every
+   * allocation took 60 ms): only the scroll bar's page does */
+  configure_vadjustment (self);
   if (self->pending_scroll && height > TSCOPE_HEADER_H)
     {
       self->pending_scroll = FALSE;
