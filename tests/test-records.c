@@ -346,6 +346,50 @@ first_stack (TscopeTrace *trace)
   return g_string_free (out, FALSE);
 }
 
+static char *
+first_info (TscopeTrace *trace,
+            const char  *name)
+{
+  TscopeCursor *c = tscope_cursor_new (trace);
+  GString *out = g_string_new (NULL);
+  TscopeEvent e;
+
+  tscope_cursor_seek_row (c, 0);
+  while (tscope_cursor_get (c, &e) && g_strcmp0 (e.event_name, name) != 0)
+    tscope_cursor_next (c);
+  tscope_cursor_format_info (c, out);
+  tscope_cursor_free (c);
+  return g_string_free (out, FALSE);
+}
+
+/* libtraceevent's plugins, asked for, are loaded before the first record
+ * is printed, not when asked (the window asks as its first frame is made):
+ * a sched_switch prints as the plugin prints it, not as its format does. */
+static void
+test_plugins_deferred (void)
+{
+  g_autofree char *path = tscope_test_data ("kvm", ".dat");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeTrace) plain = tscope_trace_load (path, NULL, &error);
+  g_autoptr(TscopeTrace) trace = NULL;
+  g_autofree char *without = NULL;
+  g_autofree char *with = NULL;
+
+  g_assert_no_error (error);
+  trace = tscope_trace_load (path, NULL, &error);
+  g_assert_no_error (error);
+  tscope_trace_load_plugins (trace);
+  g_assert_null (trace->tep->plugins);
+  with = first_info (trace, "sched_switch");
+  g_assert_nonnull (trace->tep->plugins);
+  without = first_info (plain, "sched_switch");
+  g_assert_null (plain->tep->plugins);
+  g_test_message ("sched_switch with plugins: %s; without: %s", with, without);
+  g_assert_nonnull (strstr (with, " ==> "));
+  g_assert_null (strstr (with, "prev_comm="));
+  g_assert_nonnull (strstr (without, "prev_comm="));
+}
+
 /* A v7 file's compressed kallsyms are inflated when a record is first
  * printed, not at open; a section whose sizes are right but whose data
  * does not inflate opens, then prints addresses as numbers with one
@@ -525,6 +569,7 @@ main (int    argc,
   g_test_add_func ("/records/inflate-ahead", test_inflate_ahead);
   g_test_add_func ("/records/bad-chunk", test_bad_chunk);
   g_test_add_func ("/records/kallsyms-deferred", test_kallsyms_deferred);
+  g_test_add_func ("/records/plugins-deferred", test_plugins_deferred);
   g_test_add_func ("/records/cancel-inflating", test_cancel_inflating);
   ret = g_test_run ();
   g_rmdir (tmp_dir);

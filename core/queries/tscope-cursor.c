@@ -803,7 +803,9 @@ tscope_cursor_take_error (TscopeCursor *c)
  * tscope_trace_load_plugins:
  *
  * Loads libtraceevent's event plugins, so that records print exactly as
- * `trace-cmd report` prints them.  Call it once, before making cursors.
+ * `trace-cmd report` prints them: before the first record is printed,
+ * with the kallsyms (tscope_trace_prepare_symbols() then loads them too),
+ * or at once if one has been.  Call it before making cursors.
  */
 void
 tscope_trace_load_plugins (TscopeTrace *trace)

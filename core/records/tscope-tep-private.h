@@ -106,6 +106,7 @@ typedef struct
   GMutex             print_lock;       /* libtraceevent's printing caches the last event and
                                         * pid it looked up in the handle: one thread at a time */
   struct tep_plugin_list *plugins;
+  gboolean           plugins_wanted;   /* under symbols_lock: loaded with the kallsyms */
 } TscopeTep;
 
 TscopeTep  *_tscope_tep_new               (TscopeFile         *file,

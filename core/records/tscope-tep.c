@@ -821,7 +821,8 @@ _tscope_tep_new (TscopeFile  *file,
  *
  * Parses the file's kallsyms, once, before the first record is printed:
  * it takes 100 ms for a full /proc/kallsyms and only printing needs it.
- * The saved cmdlines too (libtraceevent's printing looks names up).
+ * The saved cmdlines too (libtraceevent's printing looks names up), and
+ * libtraceevent's plugins if they were asked for.
  */
 void
 _tscope_tep_ensure_symbols (TscopeTep  *t,
@@ -829,6 +830,8 @@ _tscope_tep_ensure_symbols (TscopeTep  *t,
 {
   g_mutex_lock (&t->symbols_lock);
   parse_cmdlines_locked (t);
+  if (t->plugins_wanted && t->plugins == NULL)
+    t->plugins = tep_load_plugins (t->tep);
   if (!t->symbols_loaded)
     {
       g_autoptr(GError) error = NULL;
@@ -849,12 +852,20 @@ _tscope_tep_ensure_symbols (TscopeTep  *t,
   g_mutex_unlock (&t->symbols_lock);
 }
 
+/**
+ * _tscope_tep_load_plugins:
+ *
+ * Asks for libtraceevent's plugins: they are loaded with the kallsyms,
+ * before the first record is printed (20 shared objects, 7 ms that the
+ * window's first frame need not wait for), or now if one has been.
+ */
 void
 _tscope_tep_load_plugins (TscopeTep *t)
 {
   g_mutex_lock (&t->symbols_lock);
-  if (t->plugins == NULL)
+  if (t->symbols_loaded && t->plugins == NULL)
     t->plugins = tep_load_plugins (t->tep);
+  t->plugins_wanted = TRUE;
   g_mutex_unlock (&t->symbols_lock);
 }
 
