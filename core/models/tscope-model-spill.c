@@ -254,12 +254,14 @@ _tscope_spill_renew (gpointer p,
         return g_realloc (p, bytes);
       len = page_round (bytes);
       q = spill ? spill_new (len, &fd) : NULL;
+      if (q == NULL && s != NULL)
+        goto resize;    /* no file for it: it grows where it is */
       if (q == NULL)
         {
           fd = -1;
           q = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
           if (q == MAP_FAILED)
-            return s ? p : g_realloc (p, bytes);
+            return g_realloc (p, bytes);
         }
       g_mutex_lock (&lock);
       if (p && s)
@@ -288,6 +290,7 @@ _tscope_spill_renew (gpointer p,
       g_mutex_unlock (&lock);
       return q;
     }
+resize:
   /* under the lock from here: a column moved by mremap() frees its old
    * address, which another thread's column may take at once and register;
    * its entry must not then be taken for this one's old */
