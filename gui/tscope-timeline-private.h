@@ -91,6 +91,7 @@ struct _TscopeTimeline
 
   gulong         notify_handler;
   int            rows_height;       /* total height of the visible rows */
+  gboolean       any_pinned;        /* a row has pinned set */
   int            label_w;           /* the label column, wide enough for the rows' labels */
   guint          pin_counter;
   gboolean       reordered;         /* rows were moved: a session saves their order */

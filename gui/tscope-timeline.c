@@ -699,6 +699,7 @@ build_rows (TscopeTimeline *self)
   room = MIN (room, G_MAXUINT / sizeof (Row));
   g_array_unref (self->rows);
   self->rows = array_with_room (TRUE, sizeof (Row), (guint) room, (guint) MIN (rows, room), row_clear);
+  self->any_pinned = FALSE;
   g_array_unref (self->order);
   self->order = array_with_room (FALSE, sizeof (guint), (guint) room, (guint) MIN (rows, room), NULL);
   g_array_set_size (self->groups, 0);
@@ -794,16 +795,21 @@ _tscope_timeline_layout_rows (TscopeTimeline *self)
   g_array_set_size (self->visible_y, self->order->len);
   g_array_set_size (self->visible, 0);
   g_array_set_size (self->visible_y, 0);
-  for (guint i = 0; i < self->order->len; i++)
+  /* the rows' pins, read again: not when nothing is or was pinned (a
+   * pass over 800,000 rows in their scattered order, 30 ms) */
+  for (guint i = 0; (n_pins > 0 || self->any_pinned) && i < self->order->len; i++)
     {
       guint ri = g_array_index (self->order, guint, i);
       Row *row = &g_array_index (self->rows, Row, ri);
 
       TscopeRowKind kind;
 
+      if (i == 0)
+        self->any_pinned = FALSE;
       row->pin_order = n_pins == 0 || !_tscope_timeline_row_key (row, &kind) ? 0
                        : tscope_session_row_pin_order (self->session, row->source, kind, row->id);
       row->pinned = row->pin_order > 0;
+      self->any_pinned |= row->pinned;
       if (row->pinned && !row->hidden)
         g_array_append_val (pinned, ri);
     }
