@@ -330,22 +330,7 @@ test_inflate_ahead (void)
   g_unlink (v7);
 }
 
-/* The first kernel_stack record of @trace, printed as `trace-cmd report`. */
-static char *
-first_stack (TscopeTrace *trace)
-{
-  TscopeCursor *c = tscope_cursor_new (trace);
-  GString *out = g_string_new (NULL);
-  TscopeEvent e;
-
-  tscope_cursor_seek_row (c, 0);
-  while (tscope_cursor_get (c, &e) && g_strcmp0 (e.event_name, "kernel_stack") != 0)
-    tscope_cursor_next (c);
-  tscope_cursor_format_info (c, out);
-  tscope_cursor_free (c);
-  return g_string_free (out, FALSE);
-}
-
+/* The first @name record of @trace, printed as `trace-cmd report`. */
 static char *
 first_info (TscopeTrace *trace,
             const char  *name)
@@ -360,6 +345,12 @@ first_info (TscopeTrace *trace,
   tscope_cursor_format_info (c, out);
   tscope_cursor_free (c);
   return g_string_free (out, FALSE);
+}
+
+static char *
+first_stack (TscopeTrace *trace)
+{
+  return first_info (trace, "kernel_stack");
 }
 
 /* libtraceevent's plugins, asked for, are loaded before the first record
