@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <malloc.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <glib.h>
@@ -105,6 +106,31 @@ test_threads_anonymous (void)
   g_assert_cmpuint (_tscope_spill_bytes (), ==, 0);
 }
 
+/* The VmFlags line of the mapping of /proc/self/smaps that holds @p, or
+ * NULL. */
+static char *
+vm_flags_of (gconstpointer p)
+{
+  g_autofree char *smaps = NULL;
+  g_auto(GStrv) lines = NULL;
+  gboolean inside = FALSE;
+
+  if (!g_file_get_contents ("/proc/self/smaps", &smaps, NULL, NULL))
+    return NULL;
+  lines = g_strsplit (smaps, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      guint64 lo, hi;
+
+      if (sscanf (lines[i], "%" G_GINT64_MODIFIER "x-%" G_GINT64_MODIFIER "x ", &lo, &hi) == 2
+          && strchr (lines[i], '-') < strchr (lines[i], ' '))
+        inside = (guint64) (guintptr) p >= lo && (guint64) (guintptr) p < hi;
+      else if (inside && g_str_has_prefix (lines[i], "VmFlags:"))
+        return g_strdup (lines[i]);
+    }
+  return NULL;
+}
+
 /* A column in an anonymous mapping is not heap that malloc counts; when a
  * load that spills grows it, it moves to a file, and keeps its values. */
 static void
@@ -126,6 +152,14 @@ test_anonymous (void)
       col[i] = i * 2654435761u;
     }
   after = mallinfo2 ();
+  /* 4 MiB or more: faulted in by huge pages where the kernel has them */
+  if (g_file_test ("/sys/kernel/mm/transparent_hugepage/enabled", G_FILE_TEST_EXISTS))
+    {
+      g_autofree char *flags = vm_flags_of (col);
+
+      g_assert_nonnull (flags);
+      g_assert_nonnull (strstr (flags, " hg"));
+    }
   g_assert_cmpuint (tscope_trace_get_mapped_column_bytes (), >=, n * sizeof *col);
   g_assert_cmpuint (after.uordblks + after.hblkhd, <, before.uordblks + before.hblkhd + (1u << 20));
   g_assert_cmpuint (_tscope_spill_bytes (), ==, 0);
@@ -139,6 +173,27 @@ test_anonymous (void)
       g_error ("[%u]: %08x", i, col[i]);
   _tscope_spill_free (col);
   g_assert_cmpuint (_tscope_spill_bytes (), ==, 0);
+}
+
+/* _tscope_spill_alloc0(): zeroed, on the heap or mapped, and freed by
+ * _tscope_spill_free() either way. */
+static void
+test_alloc0 (void)
+{
+  const gsize sizes[] = { 24, 100 << 10, 300 << 10, 5 << 20 };
+
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      guint8 *p = _tscope_spill_alloc0 (sizes[k]);
+
+      for (gsize i = 0; i < sizes[k]; i++)
+        if (p[i] != 0)
+          g_error ("%" G_GSIZE_FORMAT " bytes: [%" G_GSIZE_FORMAT "] = %u", sizes[k], i, p[i]);
+      memset (p, 0xa5, sizes[k]);
+      g_assert_cmpuint (tscope_trace_get_mapped_column_bytes (), ==, sizes[k] >= (256 << 10) ? sizes[k] : 0);
+      _tscope_spill_free (p);
+      g_assert_cmpuint (tscope_trace_get_mapped_column_bytes (), ==, 0);
+    }
 }
 
 /* A load that spills answers as one that does not. */
@@ -176,6 +231,7 @@ main (int    argc,
   g_test_add_func ("/spill/threads", test_threads);
   g_test_add_func ("/spill/threads-anonymous", test_threads_anonymous);
   g_test_add_func ("/spill/anonymous", test_anonymous);
+  g_test_add_func ("/spill/alloc0", test_alloc0);
   g_test_add_func ("/spill/load", test_load);
   ret = g_test_run ();
   g_rmdir (dir);

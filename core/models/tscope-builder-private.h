@@ -24,6 +24,7 @@ G_BEGIN_DECLS
 
 gpointer _tscope_spill_renew       (gpointer p,
                                     gsize    bytes);
+gpointer _tscope_spill_alloc0      (gsize    bytes);
 void     _tscope_spill_free        (gpointer p);
 gboolean _tscope_spill_begin       (guint64  model_bytes);
 void     _tscope_spill_end         (void);
@@ -132,7 +133,9 @@ typedef struct
   guint   count;
   gint64  total;
   gint64  max;
-  GArray *raise;            /* gint64 raise -> entry samples */
+  gint64 *raise;            /* raise -> entry samples: a column */
+  guint   n_raise;
+  guint   raise_cap;
 } SoftirqBuild;
 
 /* Syscall spans of one source: a trace with raw_syscalls events uses

@@ -142,9 +142,12 @@ _tscope_builder_softirq (Builder         *b,
         {
           gint64 d = ts - c->raise_pending[vec];
 
-          if (s->raise == NULL)
-            s->raise = g_array_new (FALSE, FALSE, sizeof (gint64));
-          g_array_append_val (s->raise, d);
+          if (s->n_raise == s->raise_cap)
+            {
+              s->raise_cap = _tscope_next_cap (s->raise_cap);
+              GROW_COL (s->raise, s->raise_cap);
+            }
+          s->raise[s->n_raise++] = d;
           c->raise_pending[vec] = -1;
         }
       if (c->softirq_open[vec] >= 0)
@@ -212,7 +215,7 @@ _tscope_builder_finish_irqs (Builder *b)
       TscopeSoftirq out = { 0 };
       const char *name;
 
-      if (s->count == 0 && s->raise == NULL)
+      if (s->count == 0 && s->n_raise == 0)
         continue;
       name = _tscope_symbol_lookup (&b->tep->softirq_names, v);
       out.vec = v;
@@ -228,15 +231,13 @@ _tscope_builder_finish_irqs (Builder *b)
       out.count = s->count;
       out.total_ns = s->total;
       out.max_ns = s->max;
-      if (s->raise && s->raise->len > 0)
+      if (s->n_raise > 0)
         {
-          gint64 *v = (gint64 *) s->raise->data;
-
-          out.raise_count = s->raise->len;
-          for (guint i = 0; i < s->raise->len; i++)
-            out.raise_max_ns = MAX (out.raise_max_ns, v[i]);
+          out.raise_count = s->n_raise;
+          for (guint i = 0; i < s->n_raise; i++)
+            out.raise_max_ns = MAX (out.raise_max_ns, s->raise[i]);
           /* nearest rank: ceil (0.5 * n) */
-          out.raise_p50_ns = tscope_times_select (v, s->raise->len, (s->raise->len + 1) / 2 - 1);
+          out.raise_p50_ns = tscope_times_select (s->raise, s->n_raise, (s->n_raise + 1) / 2 - 1);
         }
       g_array_append_val (b->m->softirqs, out);
     }

@@ -55,6 +55,21 @@ static gint forced = -1;          /* TRACESCOPE_SPILL: -1 not read yet */
 static gsize spill_min;           /* TRACESCOPE_SPILL_MIN (tests), else SPILL_MIN */
 static guint64 anon_bytes;        /* in anonymous mappings, under the lock */
 
+/* an anonymous column of HUGE_MIN bytes or more is faulted in by 2 MiB
+ * pages where the kernel's transparent huge pages allow it ("madvise"):
+ * one fault where there were 512 */
+#define HUGE_MIN  (4u << 20)
+
+static void
+want_huge (gpointer q,
+           gsize    len)
+{
+#ifdef MADV_HUGEPAGE
+  if (len >= HUGE_MIN)
+    (void) madvise (q, len, MADV_HUGEPAGE);
+#endif
+}
+
 static gsize
 page_round (gsize bytes)
 {
@@ -262,6 +277,7 @@ _tscope_spill_renew (gpointer p,
           q = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
           if (q == MAP_FAILED)
             return g_realloc (p, bytes);
+          want_huge (q, len);
         }
       g_mutex_lock (&lock);
       if (p && s)
@@ -322,12 +338,37 @@ resize:
       /* the file keeps its tail: harmless */
     }
   if (s->fd < 0)
-    anon_bytes += len - s->len;
+    {
+      anon_bytes += len - s->len;
+      if (len > s->len)
+        want_huge (q, len);
+    }
   g_hash_table_steal (spills, p);
   s->len = len;
   g_hash_table_insert (spills, q, s);
   g_mutex_unlock (&lock);
   return q;
+}
+
+/**
+ * _tscope_spill_alloc0:
+ * @bytes: the size of a new column
+ *
+ * g_malloc0() for the model's columns and the builder's big tables: a
+ * fresh anonymous mapping is zero already, and faulted in by huge pages.
+ */
+gpointer
+_tscope_spill_alloc0 (gsize bytes)
+{
+  gpointer p = _tscope_spill_renew (NULL, bytes);
+  gboolean mapped;
+
+  g_mutex_lock (&lock);
+  mapped = spills != NULL && g_hash_table_contains (spills, p);
+  g_mutex_unlock (&lock);
+  if (!mapped)
+    memset (p, 0, bytes);
+  return p;
 }
 
 /**

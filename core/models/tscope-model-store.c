@@ -81,7 +81,7 @@ _tscope_model_clear (TscopeModel *model)
   g_free (model->cpu_intervals);
   g_free (model->cpu_events);
   g_free (model->event_counts);
-  g_free (model->tasks);
+  free_col (model, model->tasks);
   g_free (model->cpu_run_base);
   free_col (model, model->wk.run);
   free_col (model, model->wk.latency);

@@ -56,7 +56,7 @@ _tscope_builder_new_task (Builder *b,
   if (id == b->tasks_cap)
     {
       b->tasks_cap = _tscope_next_cap (b->tasks_cap);
-      GROW (b->tb, b->tasks_cap);
+      GROW_COL (b->tb, b->tasks_cap);
     }
   b->m->n_tasks++;
   t = &b->tb[id];

@@ -587,10 +587,9 @@ _tscope_builder_clear (Builder *b)
   for (guint c = 0; c < b->m->n_cpus; c++)
     g_clear_pointer (&b->cpus[c].irq_open, g_hash_table_unref);
   for (guint v = 0; v < TSCOPE_MAX_VEC; v++)
-    if (b->softirq[v].raise)
-      g_array_unref (b->softirq[v].raise);
+    _tscope_spill_free (b->softirq[v].raise);
   g_free (b->cpus);
-  g_free (b->tb);
+  _tscope_spill_free (b->tb);
   g_free (b->pid_map);
   _tscope_spill_free (b->wk_switch_cpu);
   g_free (b->comm_cache);
@@ -645,7 +644,7 @@ finish_tasks (Builder *b)
 {
   TscopeModel *m = b->m;
 
-  m->tasks = g_new0 (TscopeTaskRec, MAX (m->n_tasks, 1));
+  m->tasks = _tscope_spill_alloc0 (sizeof (TscopeTaskRec) * MAX (m->n_tasks, 1));
   _tscope_tep_ensure_cmdlines (b->tep);
   for (guint tk = 0; tk < m->n_tasks; tk++)
     {
