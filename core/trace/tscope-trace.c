@@ -28,7 +28,7 @@ tscope_trace_finalize (GObject *object)
   if (self->runs_side)
     _tscope_cache_side_free (self->runs_side);
   else
-    g_free (self->task_runs);
+    _tscope_spill_free (self->task_runs);
   g_free (self->task_runs_start);
   for (guint k = 0; k < 2; k++)
     {
@@ -1295,7 +1295,8 @@ tscope_trace_get_task_runs (TscopeTrace *self,
           runs = runs_side_read (self, starts);
           if (runs == NULL)
             {
-              runs = g_new (guint32, MAX (starts[self->model.n_tasks], 1));
+              /* a fresh mapping: huge pages, not a fault each 4 KiB */
+              runs = _tscope_spill_renew (NULL, sizeof (guint32) * MAX (starts[self->model.n_tasks], 1));
               index_task_runs (self, starts, runs);
               built = TRUE;
             }
