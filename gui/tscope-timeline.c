@@ -13,12 +13,11 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <glib/gi18n.h>
 
 #include "tscope-cursor.h"
+#include "tscope-memory.h"
 #include "tscope-timeline-private.h"
 #include "tscope-view.h"
 
@@ -32,14 +31,11 @@ row_clear (gpointer data)
   g_free (row->label);
 }
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23          /* Linux 5.14 */
-#endif
-
 /* An empty array with room for @n elements, the pages of the first
- * @mapped mapped now by one call: a trace of 100,000 tasks makes megabytes
- * of rows, and appending them to an array grown by doubling copied them
- * twice and faulted each page in (docs/scale.md, "Reopen"). */
+ * @mapped mapped now (tscope_memory_will_fill()): a trace of 100,000
+ * tasks makes megabytes of rows, and appending them to an array grown by
+ * doubling copied them twice and faulted each page in (docs/scale.md,
+ * "Reopen"). */
 static GArray *
 array_with_room (gboolean        clear,
                  guint           elem,
@@ -48,14 +44,10 @@ array_with_room (gboolean        clear,
                  GDestroyNotify  clear_func)
 {
   GArray *a = g_array_sized_new (FALSE, clear, elem, n);
-  gsize page = (gsize) sysconf (_SC_PAGESIZE);
-  guintptr from = ((guintptr) a->data + page - 1) & ~(guintptr) (page - 1);
-  guintptr to = ((guintptr) a->data + (gsize) MIN (mapped, n) * elem) & ~(guintptr) (page - 1);
 
   if (clear_func)
     g_array_set_clear_func (a, clear_func);
-  if (to > from && to - from >= (1u << 20))
-    (void) madvise ((gpointer) from, to - from, MADV_POPULATE_WRITE);
+  tscope_memory_will_fill (a->data, (gsize) MIN (mapped, n) * elem);
   return a;
 }
 

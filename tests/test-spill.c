@@ -12,11 +12,14 @@
 #include <malloc.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <glib.h>
 #include <glib/gstdio.h>
 
 #include "tscope-builder-private.h"
+#include "tscope-memory.h"
 #include "tscope-test-util.h"
 #include "tscope-trace.h"
 
@@ -196,6 +199,45 @@ test_alloc0 (void)
     }
 }
 
+/* tscope_memory_will_fill(): a big block's pages are there before it is
+ * written, the 2 MiB blocks inside it advised as huge pages; the block
+ * keeps its bytes, and a small one or none is left alone. */
+static void
+test_will_fill (void)
+{
+  const gsize len = 9u << 20;
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  guint8 *p = g_malloc (len);
+  guint8 *small = g_malloc (4096);
+  guintptr from = ((guintptr) p + page - 1) & ~(guintptr) (page - 1);
+  guintptr huge = ((guintptr) p + (2u << 20) - 1) & ~(guintptr) ((2u << 20) - 1);
+  gsize n_pages = ((guintptr) p + len - from) / page;
+  g_autofree unsigned char *resident = g_new (unsigned char, n_pages);
+
+  memset (p, 0x5a, len);
+  (void) madvise ((gpointer) from, n_pages * page, MADV_DONTNEED);   /* a fresh block's state */
+  tscope_memory_will_fill (p, len);
+  g_assert_cmpint (mincore ((gpointer) from, n_pages * page, resident), ==, 0);
+  for (gsize i = 0; i < n_pages; i++)
+    if (!(resident[i] & 1))
+      g_error ("page %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " not mapped", i, n_pages);
+  if (g_file_test ("/sys/kernel/mm/transparent_hugepage/enabled", G_FILE_TEST_EXISTS))
+    {
+      g_autofree char *flags = vm_flags_of ((gconstpointer) (huge + 4096));
+
+      g_assert_nonnull (flags);
+      g_assert_nonnull (strstr (flags, " hg"));
+    }
+  for (gsize i = 0; i < len; i += 4099)
+    g_assert_cmpuint (p[i], ==, (guintptr) (p + i) < from || i >= (from - (guintptr) p) + n_pages * page ? 0x5a : 0);
+  memset (small, 7, 4096);
+  tscope_memory_will_fill (small, 4096);
+  tscope_memory_will_fill (NULL, len);
+  g_assert_cmpuint (small[4095], ==, 7);
+  g_free (small);
+  g_free (p);
+}
+
 /* A load that spills answers as one that does not. */
 static void
 test_load (void)
@@ -232,6 +274,7 @@ main (int    argc,
   g_test_add_func ("/spill/threads-anonymous", test_threads_anonymous);
   g_test_add_func ("/spill/anonymous", test_anonymous);
   g_test_add_func ("/spill/alloc0", test_alloc0);
+  g_test_add_func ("/memory/will-fill", test_will_fill);
   g_test_add_func ("/spill/load", test_load);
   ret = g_test_run ();
   g_rmdir (dir);

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "tscope-memory.h"
 #include "tscope-memory-private.h"
 
 #ifndef MADV_POPULATE_WRITE
@@ -16,6 +17,11 @@
 
 /* Below this, the faults cost less than the call. */
 #define POPULATE_MIN (1u << 20)
+/* From this on, the 2 MiB blocks inside the array are asked for as huge
+ * pages first: a huge page the kernel has handed out before costs a small
+ * part of 512 small ones (bench/tscope-bench-touch, docs/scale.md) */
+#define HUGE_MIN     (4u << 20)
+#define HUGE_PAGE    ((guintptr) 2 << 20)
 
 /**
  * _tscope_new_filled:
@@ -32,20 +38,46 @@ _tscope_new_filled (gsize n,
                     gsize size)
 {
   gsize len;
-  gsize page = (gsize) sysconf (_SC_PAGESIZE);
-  guintptr a;
-  guintptr b;
-  guint8 *p;
+  gpointer p;
 
   if (!g_size_checked_mul (&len, MAX (n, 1), size))
     g_error ("%s: overflow allocating %" G_GSIZE_FORMAT " elements of %" G_GSIZE_FORMAT " bytes", G_STRLOC, n,
              size);
   p = g_malloc (len);
-  if (len < POPULATE_MIN)
-    return p;
-  a = ((guintptr) p + page - 1) & ~(guintptr) (page - 1);
-  b = ((guintptr) p + len) & ~(guintptr) (page - 1);
+  tscope_memory_will_fill (p, len);
+  return p;
+}
+
+/**
+ * tscope_memory_will_fill:
+ * @p: a block the caller writes whole right away
+ * @len: its bytes
+ *
+ * Maps the block's pages now, by one call, rather than by a fault each as
+ * the first writes reach them; from HUGE_MIN bytes on, the 2 MiB blocks
+ * inside it are asked for as huge pages first.  Below POPULATE_MIN it does
+ * nothing; on an old kernel (or any error) the pages fault as before.
+ */
+void
+tscope_memory_will_fill (gpointer p,
+                         gsize    len)
+{
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  guintptr a = ((guintptr) p + page - 1) & ~(guintptr) (page - 1);
+  guintptr b = ((guintptr) p + len) & ~(guintptr) (page - 1);
+
+  if (p == NULL || len < POPULATE_MIN)
+    return;
+#ifdef MADV_HUGEPAGE
+  if (len >= HUGE_MIN)
+    {
+      guintptr ha = ((guintptr) p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+      guintptr hb = ((guintptr) p + len) & ~(HUGE_PAGE - 1);
+
+      if (hb > ha)
+        (void) madvise ((gpointer) ha, hb - ha, MADV_HUGEPAGE);
+    }
+#endif
   if (b > a)
     (void) madvise ((gpointer) a, b - a, MADV_POPULATE_WRITE);
-  return p;
 }
