@@ -11,7 +11,9 @@
 
 G_BEGIN_DECLS
 
-gpointer _tscope_new_filled (gsize n,
-                             gsize size);
+gpointer _tscope_new_filled      (gsize    n,
+                                  gsize    size);
+void     _tscope_memory_want_huge (gpointer p,
+                                  gsize    len);
 
 G_END_DECLS

@@ -49,6 +49,29 @@ _tscope_new_filled (gsize n,
 }
 
 /**
+ * _tscope_memory_want_huge:
+ * @p: a block
+ * @len: its bytes
+ *
+ * From HUGE_MIN bytes on, asks for the 2 MiB blocks inside [@p, @p + @len)
+ * to be faulted in as huge pages where the kernel's transparent huge pages
+ * allow it ("madvise"): one fault where there were 512.  A smaller block
+ * is left alone: a huge page would hold more than it uses.
+ */
+void
+_tscope_memory_want_huge (gpointer p,
+                          gsize    len)
+{
+#ifdef MADV_HUGEPAGE
+  guintptr ha = ((guintptr) p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+  guintptr hb = ((guintptr) p + len) & ~(HUGE_PAGE - 1);
+
+  if (p != NULL && len >= HUGE_MIN && hb > ha)
+    (void) madvise ((gpointer) ha, hb - ha, MADV_HUGEPAGE);
+#endif
+}
+
+/**
  * tscope_memory_will_fill:
  * @p: a block the caller writes whole right away
  * @len: its bytes
@@ -68,16 +91,7 @@ tscope_memory_will_fill (gpointer p,
 
   if (p == NULL || len < POPULATE_MIN)
     return;
-#ifdef MADV_HUGEPAGE
-  if (len >= HUGE_MIN)
-    {
-      guintptr ha = ((guintptr) p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-      guintptr hb = ((guintptr) p + len) & ~(HUGE_PAGE - 1);
-
-      if (hb > ha)
-        (void) madvise ((gpointer) ha, hb - ha, MADV_HUGEPAGE);
-    }
-#endif
+  _tscope_memory_want_huge (p, len);
   if (b > a)
     (void) madvise ((gpointer) a, b - a, MADV_POPULATE_WRITE);
 }
