@@ -178,6 +178,55 @@ test_anonymous (void)
   g_assert_cmpuint (_tscope_spill_bytes (), ==, 0);
 }
 
+/* Whether [@p, @p + @len) lies in one mapping of /proc/self/maps. */
+static gboolean
+one_mapping (gconstpointer p,
+             gsize         len)
+{
+  g_autofree char *maps = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint64 a = (guint64) (guintptr) p;
+
+  g_assert_true (g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL));
+  lines = g_strsplit (maps, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      guint64 lo, hi;
+
+      if (sscanf (lines[i], "%" G_GINT64_MODIFIER "x-%" G_GINT64_MODIFIER "x", &lo, &hi) == 2 && a >= lo && a < hi)
+        return a + len <= hi;
+    }
+  return FALSE;
+}
+
+/* A column whose mapping is not a whole number of huge pages (or does not
+ * start on one) stays one mapping when it is asked for in huge pages, and
+ * grows again and again.  An advice on its 2 MiB interior alone split it,
+ * and mremap() then refused to grow it (EFAULT): a crash on opening a
+ * trace, whenever the kernel placed a column off a 2 MiB boundary. */
+static void
+test_grow_odd (void)
+{
+  const gsize sizes[] = { (5u << 20) + 12345, (9u << 20) + 4096, (17u << 20) + 1, (40u << 20) + 20000 };
+  guint8 *col = NULL;
+  gsize had = 0;
+
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      col = _tscope_spill_renew (col, sizes[k]);
+      for (gsize i = 0; i < had; i++)
+        if (col[i] != (guint8) (i * 31 + i / 4093))
+          g_error ("%" G_GSIZE_FORMAT " bytes: [%" G_GSIZE_FORMAT "] = %u", sizes[k], i, col[i]);
+      for (gsize i = had; i < sizes[k]; i++)
+        col[i] = (guint8) (i * 31 + i / 4093);
+      had = sizes[k];
+      g_assert_true (one_mapping (col, sizes[k]));
+      g_assert_cmpuint (tscope_trace_get_mapped_column_bytes (), >=, sizes[k]);
+    }
+  _tscope_spill_free (col);
+  g_assert_cmpuint (tscope_trace_get_mapped_column_bytes (), ==, 0);
+}
+
 /* _tscope_spill_alloc0(): zeroed, on the heap or mapped, and freed by
  * _tscope_spill_free() either way. */
 static void
@@ -274,6 +323,7 @@ main (int    argc,
   g_test_add_func ("/spill/threads-anonymous", test_threads_anonymous);
   g_test_add_func ("/spill/anonymous", test_anonymous);
   g_test_add_func ("/spill/alloc0", test_alloc0);
+  g_test_add_func ("/spill/grow-odd", test_grow_odd);
   g_test_add_func ("/memory/will-fill", test_will_fill);
   g_test_add_func ("/spill/load", test_load);
   ret = g_test_run ();

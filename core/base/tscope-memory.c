@@ -57,6 +57,11 @@ _tscope_new_filled (gsize n,
  * to be faulted in as huge pages where the kernel's transparent huge pages
  * allow it ("madvise"): one fault where there were 512.  A smaller block
  * is left alone: a huge page would hold more than it uses.
+ *
+ * Only the block's interior is advised: it may share its mapping with
+ * others (glibc's heap).  The mapping is split where the advice starts
+ * and ends, so a mapping that is to be grown by mremap() must be advised
+ * whole, by _tscope_memory_want_huge_mapping().
  */
 void
 _tscope_memory_want_huge (gpointer p,
@@ -68,6 +73,28 @@ _tscope_memory_want_huge (gpointer p,
 
   if (p != NULL && len >= HUGE_MIN && hb > ha)
     (void) madvise ((gpointer) ha, hb - ha, MADV_HUGEPAGE);
+#endif
+}
+
+/**
+ * _tscope_memory_want_huge_mapping:
+ * @p: a mapping of its own (mmap()), page-aligned
+ * @len: its bytes, a multiple of the page size
+ *
+ * _tscope_memory_want_huge() for a whole mapping, from HUGE_MIN bytes on.
+ * The advice covers all of it, so its pages keep one set of flags and it
+ * stays one mapping (VMA): mremap() grows a range only within one, and
+ * fails (EFAULT) on a mapping split where an advice on its 2 MiB interior
+ * ended, as happened whenever the kernel placed it off a 2 MiB boundary
+ * or its length was not a multiple of 2 MiB.
+ */
+void
+_tscope_memory_want_huge_mapping (gpointer p,
+                                  gsize    len)
+{
+#ifdef MADV_HUGEPAGE
+  if (p != NULL && len >= HUGE_MIN)
+    (void) madvise (p, len, MADV_HUGEPAGE);
 #endif
 }
 

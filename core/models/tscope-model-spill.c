@@ -21,10 +21,12 @@
  * (mallopt) would make every big short-lived block of the process (a
  * frame's image, a sort's scratch) a fresh mapping, its pages faulted in
  * again each time.
- * From 4 MiB on such a mapping is asked for in huge pages
- * (_tscope_memory_want_huge()): it is the column's own, placed by the
- * kernel on a 2 MiB boundary (86 % of big100m-v6.dat's anonymous memory
- * was in huge pages mid-load), so they are not split as it grows.
+ * From 4 MiB on such a mapping is asked for in huge pages, the whole of
+ * it (_tscope_memory_want_huge_mapping(): an advice on a part splits it,
+ * and mremap() does not grow a split mapping).  It is the column's own,
+ * placed by the kernel on a 2 MiB boundary (86 % of big100m-v6.dat's
+ * anonymous memory was in huge pages mid-load), so they are not split as
+ * it grows.
  *
  * The columns are freed by _tscope_spill_free() (free_col() of
  * tscope-model-store.c), which knows them from a table of their addresses.
@@ -267,7 +269,7 @@ _tscope_spill_renew (gpointer p,
           q = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
           if (q == MAP_FAILED)
             return g_realloc (p, bytes);
-          _tscope_memory_want_huge (q, len);
+          _tscope_memory_want_huge_mapping (q, len);
         }
       g_mutex_lock (&lock);
       if (p && s)
@@ -321,8 +323,21 @@ resize:
       return h;
     }
   q = mremap (p, s->len, len, MREMAP_MAYMOVE);
+  if (q == MAP_FAILED && s->fd < 0 && len > s->len)
+    {
+      /* refused (the mapping was split, or the kernel has no room to
+       * move it whole): a new mapping, the column copied over */
+      q = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (q != MAP_FAILED)
+        {
+          _tscope_memory_want_huge_mapping (q, len);
+          memcpy (q, p, s->len);
+          munmap (p, s->len);
+        }
+    }
   if (q == MAP_FAILED)
-    g_error ("mremap of a model column: %s", g_strerror (errno));
+    g_error ("mremap of a model column of %" G_GSIZE_FORMAT " bytes to %" G_GSIZE_FORMAT ": %s", s->len, len,
+             g_strerror (errno));
   if (s->fd >= 0 && len < s->len && ftruncate (s->fd, (off_t) len) != 0)
     {
       /* the file keeps its tail: harmless */
@@ -331,7 +346,7 @@ resize:
     {
       anon_bytes += len - s->len;
       if (len > s->len)
-        _tscope_memory_want_huge (q, len);
+        _tscope_memory_want_huge_mapping (q, len);
     }
   g_hash_table_steal (spills, p);
   s->len = len;
