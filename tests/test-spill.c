@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -227,6 +228,55 @@ test_grow_odd (void)
   g_assert_cmpuint (tscope_trace_get_mapped_column_bytes (), ==, 0);
 }
 
+/* A column whose mapping something split (here an madvise() on its
+ * middle) cannot be grown by mremap(): it moves to a new mapping of the
+ * same kind, keeps its values, and shrinks; in an anonymous mapping and
+ * in a spilled file alike.  Before, a refused mremap() killed the load. */
+static void
+test_grow_split (void)
+{
+  for (guint spilled = 0; spilled < 2; spilled++)
+    {
+      const gsize had = (6u << 20) + 100;
+      guint8 *col;
+
+      if (spilled)
+        {
+          struct rlimit rl;
+
+          g_assert_true (_tscope_spill_begin (0));
+          /* each spilled column holds a descriptor: the soft limit is up */
+          g_assert_cmpint (getrlimit (RLIMIT_NOFILE, &rl), ==, 0);
+          g_assert_true (rl.rlim_cur == rl.rlim_max);
+        }
+      col = _tscope_spill_renew (NULL, had);
+      for (gsize i = 0; i < had; i++)
+        col[i] = (guint8) (i * 7 + i / 4099);
+      g_assert_cmpint (madvise (col + (2u << 20), 1u << 20, MADV_RANDOM), ==, 0);
+      g_assert_false (one_mapping (col, had));
+      col = _tscope_spill_renew (col, 3 * had);
+      g_assert_true (one_mapping (col, 3 * had));
+      if (spilled)
+        g_assert_cmpuint (_tscope_spill_bytes (), >=, 3 * had);
+      else
+        g_assert_cmpuint (tscope_trace_get_mapped_column_bytes (), >=, 3 * had);
+      for (gsize i = 0; i < had; i++)
+        if (col[i] != (guint8) (i * 7 + i / 4099))
+          g_error ("spilled %u: [%" G_GSIZE_FORMAT "] = %u", spilled, i, col[i]);
+      memset (col + had, 0x5a, 2 * had);
+      g_assert_cmpint (madvise (col + (4u << 20), 1u << 20, MADV_RANDOM), ==, 0);
+      col = _tscope_spill_renew (col, had / 2);
+      for (gsize i = 0; i < had / 2; i++)
+        if (col[i] != (guint8) (i * 7 + i / 4099))
+          g_error ("spilled %u, shrunk: [%" G_GSIZE_FORMAT "] = %u", spilled, i, col[i]);
+      if (spilled)
+        _tscope_spill_end ();
+      _tscope_spill_free (col);
+      g_assert_cmpuint (tscope_trace_get_mapped_column_bytes (), ==, 0);
+      g_assert_cmpuint (_tscope_spill_bytes (), ==, 0);
+    }
+}
+
 /* _tscope_spill_alloc0(): zeroed, on the heap or mapped, and freed by
  * _tscope_spill_free() either way. */
 static void
@@ -324,6 +374,7 @@ main (int    argc,
   g_test_add_func ("/spill/anonymous", test_anonymous);
   g_test_add_func ("/spill/alloc0", test_alloc0);
   g_test_add_func ("/spill/grow-odd", test_grow_odd);
+  g_test_add_func ("/spill/grow-split", test_grow_split);
   g_test_add_func ("/memory/will-fill", test_will_fill);
   g_test_add_func ("/spill/load", test_load);
   ret = g_test_run ();

@@ -100,7 +100,9 @@ _tscope_memory_want_huge_mapping (gpointer p,
 
 /**
  * tscope_memory_will_fill:
- * @p: a block the caller writes whole right away
+ * @p: a block the caller writes whole right away, from g_malloc() (not a
+ *   mapping that is to be grown by mremap(): the huge-page advice on its
+ *   interior splits it, see _tscope_memory_want_huge())
  * @len: its bytes
  *
  * Maps the block's pages now, by one call, rather than by a fault each as

@@ -38,6 +38,7 @@
 #include <malloc.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -129,6 +130,28 @@ spill_drop (gpointer data)
   g_free (data);
 }
 
+/* Each spilled column keeps its file open while it lives (it grows and
+ * shrinks by it): a trace of many CPUs spills thousands, past the usual
+ * soft limit of 1,024 descriptors, where spilling would stop and any
+ * other open() of the process fail.  The soft limit goes up to the hard
+ * one, once (nothing here uses select()). */
+static void
+raise_fd_limit (void)
+{
+  static gsize done;
+  struct rlimit rl;
+
+  if (g_once_init_enter (&done))
+    {
+      if (getrlimit (RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max)
+        {
+          rl.rlim_cur = rl.rlim_max;
+          (void) setrlimit (RLIMIT_NOFILE, &rl);
+        }
+      g_once_init_leave (&done, 1);
+    }
+}
+
 /**
  * _tscope_spill_begin:
  * @model_bytes: what the load's model is expected to take
@@ -154,6 +177,7 @@ _tscope_spill_begin (guint64 model_bytes)
       if (avail == 0 || model_bytes <= avail / 2)
         return FALSE;
     }
+  raise_fd_limit ();
   g_atomic_int_inc (&active);
   return TRUE;
 }
@@ -323,28 +347,49 @@ resize:
       return h;
     }
   q = mremap (p, s->len, len, MREMAP_MAYMOVE);
-  if (q == MAP_FAILED && s->fd < 0 && len > s->len)
+  if (q == MAP_FAILED && len < s->len)
     {
-      /* refused (the mapping was split, or the kernel has no room to
-       * move it whole): a new mapping, the column copied over */
-      q = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (q != MAP_FAILED)
-        {
-          _tscope_memory_want_huge_mapping (q, len);
-          memcpy (q, p, s->len);
-          munmap (p, s->len);
-        }
+      /* a shrink refused (no room for one more mapping where it would
+       * split a merged one): the column keeps its pages */
+      g_mutex_unlock (&lock);
+      return p;
     }
   if (q == MAP_FAILED)
-    g_error ("mremap of a model column of %" G_GSIZE_FORMAT " bytes to %" G_GSIZE_FORMAT ": %s", s->len, len,
-             g_strerror (errno));
-  if (s->fd >= 0 && len < s->len && ftruncate (s->fd, (off_t) len) != 0)
     {
-      /* the file keeps its tail: harmless */
+      /* a growth refused (the mapping was split, or there is no room to
+       * move it whole): a new mapping, of a file if it spilled and one can
+       * be had, and the column copied over */
+      int new_fd = -1;
+
+      q = s->fd >= 0 ? spill_new (len, &new_fd) : NULL;
+      if (q == NULL)
+        {
+          new_fd = -1;
+          q = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+          if (q == MAP_FAILED)
+            g_error ("no memory for a model column of %" G_GSIZE_FORMAT " bytes: %s", len, g_strerror (errno));
+          _tscope_memory_want_huge_mapping (q, len);
+          anon_bytes += len;
+        }
+      memcpy (q, p, s->len);
+      munmap (p, s->len);
+      if (s->fd >= 0)
+        close (s->fd);
+      else
+        anon_bytes -= s->len;
+      s->fd = new_fd;
     }
-  if (s->fd < 0)
+  else if (s->fd >= 0)
     {
-      anon_bytes += len - s->len;
+      if (len < s->len && ftruncate (s->fd, (off_t) len) != 0)
+        {
+          /* the file keeps its tail: harmless */
+        }
+    }
+  else
+    {
+      anon_bytes -= s->len;
+      anon_bytes += len;
       if (len > s->len)
         _tscope_memory_want_huge_mapping (q, len);
     }
