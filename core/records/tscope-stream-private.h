@@ -27,7 +27,8 @@ G_BEGIN_DECLS
 #define TSCOPE_RB_TS_SHIFT    27
 #define TSCOPE_RB_COMMIT_MASK ((1u << 27) - 1)
 
-#define TSCOPE_INFLATE_AHEAD 6   /* chunks inflated ahead per CPU (tscope-stream.c) */
+#define TSCOPE_INFLATE_AHEAD 6  /* chunks inflated ahead per CPU (tscope-stream.c) */
+#define TSCOPE_INFLATE_BATCH 3   /* the inflater thread waits for room for this many */
 
 /* The inflater's state: one ring of chunks per CPU, shared by the threads
  * that inflate (tscope-stream.c).  Only tscope-stream.c touches it. */
@@ -45,7 +46,8 @@ struct _TscopeInflater
 {
   const TscopeFile   *file;
   GMutex              lock;
-  GCond               cond;
+  GCond               cond;         /* a chunk is inflated: for the readers */
+  GCond               room;         /* a ring has room for a batch: for the thread */
   TscopeInflaterRing *rings;
   guint               n;
   gboolean            stop;

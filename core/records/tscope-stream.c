@@ -413,9 +413,23 @@ claimable (const TscopeInflaterRing *r)
   return r->claim < r->data->n_chunks && r->claim < r->released + TSCOPE_INFLATE_AHEAD;
 }
 
-/* The ring that needs a chunk most, or NULL when all are full or done. */
+/* Whether the inflater thread should take @r up: it has room for a batch
+ * of TSCOPE_INFLATE_BATCH chunks, or for all it has left.  The thread
+ * sleeps until a ring has, rather than waking for every chunk read (on a
+ * VM, waking an idle CPU costs as much as inflating a chunk). */
+static inline gboolean
+wanted (const TscopeInflaterRing *r)
+{
+  guint room = r->released + TSCOPE_INFLATE_AHEAD - r->claim;
+
+  return claimable (r) && (room >= TSCOPE_INFLATE_BATCH || r->claim + room >= r->data->n_chunks);
+}
+
+/* The ring that needs a chunk most, or NULL when all are full or done;
+ * with @batch, only among those wanted(). */
 static TscopeInflaterRing *
-neediest (TscopeInflater *f)
+neediest (TscopeInflater *f,
+          gboolean        batch)
 {
   TscopeInflaterRing *best = NULL;
 
@@ -423,7 +437,8 @@ neediest (TscopeInflater *f)
     {
       TscopeInflaterRing *r = &f->rings[i];
 
-      if (claimable (r) && (best == NULL || r->claim - r->released < best->claim - best->released))
+      if ((batch ? wanted (r) : claimable (r))
+          && (best == NULL || r->claim - r->released < best->claim - best->released))
         best = r;
     }
   return best;
@@ -452,6 +467,7 @@ inflate_one (TscopeInflater  *f,
     {
       f->error = error;
       f->stop = TRUE;
+      g_cond_broadcast (&f->room);
     }
   else
     g_error_free (error);
@@ -469,8 +485,8 @@ inflater_thread (gpointer data)
     {
       TscopeInflaterRing *r;
 
-      while (!f->stop && (r = neediest (f)) == NULL)
-        g_cond_wait (&f->cond, &f->lock);
+      while (!f->stop && (r = neediest (f, TRUE)) == NULL)
+        g_cond_wait (&f->room, &f->lock);
       if (f->stop)
         break;
       inflate_one (f, r, &ctx);
@@ -512,6 +528,7 @@ _tscope_inflater_new (TscopeStream **streams,
   f->rings = g_new0 (TscopeInflaterRing, n);
   g_mutex_init (&f->lock);
   g_cond_init (&f->cond);
+  g_cond_init (&f->room);
   for (guint i = 0; i < n; i++)
     {
       guint32 max = 0;
@@ -547,9 +564,13 @@ _tscope_inflater_next (TscopeInflater *f,
   g_mutex_lock (&f->lock);
   if (r->reading)
     {
+      gboolean was = wanted (r);
+
       r->released++;
       r->reading = FALSE;
-      g_cond_broadcast (&f->cond);
+      /* the thread sleeps until some ring is wanted(): this one is now */
+      if (!was && wanted (r))
+        g_cond_signal (&f->room);
     }
   for (;;)
     {
@@ -596,7 +617,7 @@ _tscope_inflater_help (TscopeInflater  *f,
   gboolean did = FALSE;
 
   g_mutex_lock (&f->lock);
-  if (!f->stop && (r = neediest (f)) != NULL)
+  if (!f->stop && (r = neediest (f, FALSE)) != NULL)
     {
       inflate_one (f, r, ctx);
       did = TRUE;
@@ -619,6 +640,7 @@ _tscope_inflater_free (TscopeInflater *f,
   g_mutex_lock (&f->lock);
   f->stop = TRUE;
   g_cond_broadcast (&f->cond);
+  g_cond_broadcast (&f->room);
   g_mutex_unlock (&f->lock);
   g_thread_join (f->thread);
   for (guint i = 0; i < f->n; i++)
@@ -632,6 +654,7 @@ _tscope_inflater_free (TscopeInflater *f,
   _tscope_inflate_release (f->bytes);
   g_mutex_clear (&f->lock);
   g_cond_clear (&f->cond);
+  g_cond_clear (&f->room);
   g_free (f->rings);
   g_free (f);
 }
