@@ -415,8 +415,9 @@ claimable (const TscopeInflaterRing *r)
 
 /* Whether the inflater thread should take @r up: it has room for a batch
  * of TSCOPE_INFLATE_BATCH chunks, or for all it has left.  The thread
- * sleeps until a ring has, rather than waking for every chunk read (on a
- * VM, waking an idle CPU costs as much as inflating a chunk). */
+ * sleeps until a ring has, rather than being woken by every chunk read:
+ * it runs behind the rings' ends, and the builder, which inflates while
+ * it has nothing to build, finds more to do (docs/scale.md, stop 34). */
 static inline gboolean
 wanted (const TscopeInflaterRing *r)
 {
