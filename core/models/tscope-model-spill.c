@@ -24,9 +24,9 @@
  * From 4 MiB on such a mapping is asked for in huge pages, the whole of
  * it (_tscope_memory_want_huge_mapping(): an advice on a part splits it,
  * and mremap() does not grow a split mapping).  It is the column's own,
- * placed by the kernel on a 2 MiB boundary (86 % of big100m-v6.dat's
- * anonymous memory was in huge pages mid-load), so they are not split as
- * it grows.
+ * most often placed by the kernel on a 2 MiB boundary (86 % of
+ * big100m-v6.dat's anonymous memory was in huge pages mid-load), so they
+ * are not split as it grows.
  *
  * The columns are freed by _tscope_spill_free() (free_col() of
  * tscope-model-store.c), which knows them from a table of their addresses.

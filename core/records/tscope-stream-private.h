@@ -27,7 +27,7 @@ G_BEGIN_DECLS
 #define TSCOPE_RB_TS_SHIFT    27
 #define TSCOPE_RB_COMMIT_MASK ((1u << 27) - 1)
 
-#define TSCOPE_INFLATE_AHEAD 6  /* chunks inflated ahead per CPU (tscope-stream.c) */
+#define TSCOPE_INFLATE_AHEAD 6   /* chunks inflated ahead per CPU (tscope-stream.c) */
 #define TSCOPE_INFLATE_BATCH 3   /* the inflater thread waits for room for this many */
 
 /* The inflater's state: one ring of chunks per CPU, shared by the threads
