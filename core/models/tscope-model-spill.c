@@ -124,6 +124,19 @@ spill_new (gsize len,
   return p;
 }
 
+/* A new anonymous mapping of @len bytes, asked for in huge pages whole, or
+ * NULL. */
+static guint8 *
+anon_new (gsize len)
+{
+  guint8 *q = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+  if (q == MAP_FAILED)
+    return NULL;
+  _tscope_memory_want_huge_mapping (q, len);
+  return q;
+}
+
 static void
 spill_drop (gpointer data)
 {
@@ -290,10 +303,9 @@ _tscope_spill_renew (gpointer p,
       if (q == NULL)
         {
           fd = -1;
-          q = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-          if (q == MAP_FAILED)
+          q = anon_new (len);
+          if (q == NULL)
             return g_realloc (p, bytes);
-          _tscope_memory_want_huge_mapping (q, len);
         }
       g_mutex_lock (&lock);
       if (p && s)
@@ -365,10 +377,9 @@ resize:
       if (q == NULL)
         {
           new_fd = -1;
-          q = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-          if (q == MAP_FAILED)
+          q = anon_new (len);
+          if (q == NULL)
             g_error ("no memory for a model column of %" G_GSIZE_FORMAT " bytes: %s", len, g_strerror (errno));
-          _tscope_memory_want_huge_mapping (q, len);
           anon_bytes += len;
         }
       memcpy (q, p, s->len);
