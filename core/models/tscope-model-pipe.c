@@ -56,6 +56,7 @@ builder_thread (gpointer data)
   gint64 busy = 0;
   gint64 cpu0 = thread_cpu_us ();
   void *codec_ctx = NULL;
+  g_autofree guint8 *scratch = NULL;
   guint helped = 0;
   guint populated = 0;
 
@@ -67,7 +68,7 @@ builder_thread (gpointer data)
       if (blk == NULL)
         {
           /* nothing to build: inflate a chunk ahead for the reader instead */
-          if (p->inflater != NULL && _tscope_inflater_help (p->inflater, &codec_ctx))
+          if (p->inflater != NULL && _tscope_inflater_help (p->inflater, &codec_ctx, &scratch))
             {
               helped++;
               continue;

@@ -53,6 +53,7 @@ struct _TscopeInflater
   gboolean            stop;
   GError             *error;
   GThread            *thread;
+  guint32             max_usize;    /* the largest chunk inflated: a helper's scratch */
   guint64             bytes;        /* counted against the decompression budget */
 };
 typedef struct _TscopeInflater TscopeInflater;
@@ -122,7 +123,8 @@ guint8       *_tscope_inflater_next    (TscopeInflater     *f,
                                         void              **ctx,
                                         GError            **error);
 gboolean      _tscope_inflater_help    (TscopeInflater     *f,
-                                        void              **ctx);
+                                        void              **ctx,
+                                        guint8            **scratch);
 void          _tscope_inflater_free    (TscopeInflater     *f,
                                         TscopeStream      **streams);
 
