@@ -11,7 +11,9 @@
  * snapshot (view queries and render nodes) and the whole frame.
  * --plugins=NAME[,NAME] first enables those plugins (the installed ones,
  * or the build's): the frames then draw what they add, and the time the
- * plugins took over the trace is printed.
+ * plugins took over the trace is printed.  --after=FILE first opens FILE
+ * in the window and waits for its event list's rows: the times are then
+ * those of a trace opened in place of another.
  */
 #include "config.h"
 
@@ -217,8 +219,10 @@ main (int    argc,
       char **argv)
 {
   const char *fallback[] = { "/tmp/tsbench/big-v6.dat", NULL };
-  const char *plugins = argc > 1 && g_str_has_prefix (argv[1], "--plugins=") ? argv[1] + strlen ("--plugins=") : NULL;
-  const char *const *specs = argc > (plugins ? 2 : 1) ? (const char *const *) argv + (plugins ? 2 : 1) : fallback;
+  const char *plugins = NULL;
+  const char *after = NULL;
+  const char *const *specs;
+  int arg = 1;
   g_autoptr(TscopeApplication) app = NULL;
   guint64 n_events = 0;
   double load_ms = 0;
@@ -231,6 +235,17 @@ main (int    argc,
   gint64 t_loaded = 0;
   guint frames0;
 
+  for (; arg < argc && g_str_has_prefix (argv[arg], "--"); arg++)
+    if (g_str_has_prefix (argv[arg], "--plugins="))
+      plugins = argv[arg] + strlen ("--plugins=");
+    else if (g_str_has_prefix (argv[arg], "--after="))
+      after = argv[arg] + strlen ("--after=");
+    else
+      {
+        g_printerr ("usage: %s [--plugins=NAME[,NAME]] [--after=FILE] [SOURCE...]\n", argv[0]);
+        return 1;
+      }
+  specs = arg < argc ? (const char *const *) argv + arg : fallback;
   gtk_init ();
   app = tscope_application_new ();
   g_application_register (G_APPLICATION (app), NULL, NULL);
@@ -254,6 +269,24 @@ main (int    argc,
   for (guint i = 0; i < 50; i++)
     g_main_context_iteration (NULL, FALSE);
   timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  if (after)
+    {
+      const char *first[] = { after, NULL };
+
+      t0 = g_get_monotonic_time ();
+      tscope_window_open_specs (window, first);
+      while (tscope_window_is_loading (window))
+        g_main_context_iteration (NULL, TRUE);
+      if (tscope_window_get_error (window))
+        {
+          g_printerr ("%s\n", tscope_window_get_error (window));
+          return 1;
+        }
+      g_print ("first                      %s\n", after);
+      event_rows_drawn (window, t0);
+      for (guint i = 0; i < 50; i++)
+        g_main_context_iteration (NULL, FALSE);
+    }
   frames0 = tscope_timeline_get_frame_count (timeline);
   t0 = g_get_monotonic_time ();
   tscope_window_open_specs (window, specs);

@@ -57,6 +57,7 @@ struct _TscopeEventList
   char               *applied;        /* the filter the model has, as text */
   gulong              session_handler;
   guint               attach_tick;    /* waiting to give the view its model */
+  gint64              attach_after;   /* not before this frame of the view's clock */
   guint64             pending_row;    /* to select once the view has its model, or G_MAXUINT64 */
   gboolean            syncing;        /* a selection made from the session */
 };
@@ -545,9 +546,25 @@ filtered (GObject      *source,
 {
   TscopeEventList *self = data;
   g_autoptr(GError) error = NULL;
+  TscopeEventItem *selected = gtk_single_selection_get_selected_item (self->selection);
+  guint64 row = selected ? tscope_event_item_get_row (selected) : G_MAXUINT64;
+  gboolean ok;
 
-  if (!tscope_event_model_filter_finish (TSCOPE_EVENT_MODEL (source), result, &error)
-      && g_error_matches (error, TSCOPE_ERROR, TSCOPE_ERROR_INVALID))
+  /* the rows are all replaced: the selection goes to the first row
+   * meanwhile, which is not the user's choice (the markers stay); then
+   * the record that was selected, or the first one after it, is */
+  self->syncing = TRUE;
+  ok = tscope_event_model_filter_finish (TSCOPE_EVENT_MODEL (source), result, &error);
+  self->syncing = FALSE;
+  if (ok && row != G_MAXUINT64 && TSCOPE_EVENT_MODEL (source) == self->model)
+    {
+      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->model));
+      guint pos = tscope_event_model_position_of (self->model, row);
+
+      if (n > 0)
+        select_position (self, MIN (pos, n - 1));
+    }
+  if (!ok && g_error_matches (error, TSCOPE_ERROR, TSCOPE_ERROR_INVALID))
     {
       /* the rows stay those of the last filter that applied */
       gtk_label_set_text (self->filter_error, error->message);
@@ -1061,7 +1078,8 @@ attach_when_shown (GtkWidget     *widget,
 {
   TscopeEventList *self = data;
 
-  if (!gtk_widget_get_mapped (widget) || gtk_widget_get_height (widget) <= 0)
+  if (!gtk_widget_get_mapped (widget) || gtk_widget_get_height (widget) <= 0
+      || gdk_frame_clock_get_frame_counter (clock) <= self->attach_after)
     return G_SOURCE_CONTINUE;
   self->attach_tick = 0;
   gtk_single_selection_set_model (self->selection, self->model ? G_LIST_MODEL (self->model) : NULL);
@@ -1074,16 +1092,24 @@ attach_when_shown (GtkWidget     *widget,
 static void
 attach_model (TscopeEventList *self)
 {
+  GdkFrameClock *clock;
+
   if (self->attach_tick)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self->view), self->attach_tick);
   self->attach_tick = 0;
-  if (self->model == NULL || (gtk_widget_get_mapped (GTK_WIDGET (self->view))
-                              && gtk_widget_get_height (GTK_WIDGET (self->view)) > 0))
-    {
-      gtk_single_selection_set_model (self->selection, self->model ? G_LIST_MODEL (self->model) : NULL);
-      return;
-    }
+  /* the rows shown go first, then the new ones come: a model put in place
+   * of another in one change has the view look for the rows it holds
+   * among all the new ones, a get_item() each (tscope-event-model.c,
+   * replace_all()) */
   gtk_single_selection_set_model (self->selection, NULL);
+  if (self->model == NULL)
+    return;
+  /* on screen, the rows come the frame after the next: the first frame
+   * of a trace opened in place of another shows its timeline without
+   * waiting for them, as the first trace's does */
+  clock = gtk_widget_get_mapped (GTK_WIDGET (self->view)) ? gtk_widget_get_frame_clock (GTK_WIDGET (self->view))
+                                                          : NULL;
+  self->attach_after = clock ? gdk_frame_clock_get_frame_counter (clock) + 1 : G_MININT64;
   self->pending_row = G_MAXUINT64;
   self->attach_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->view), attach_when_shown, self, NULL);
 }

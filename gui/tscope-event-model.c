@@ -39,7 +39,11 @@ struct _TscopeEventItem
   gboolean   is_stack;        /* this is a stack record */
   guint32    plugin_color;    /* 0xRRGGBBAA a plugin gave it, 0: none */
   char      *plugin_label;    /* and its label, or NULL */
+  TscopeEventModel *model;    /* (not owned) the model that made it, while both live */
 };
+
+static void forget_item (TscopeEventModel *model,
+                         TscopeEventItem  *item);
 
 G_DEFINE_FINAL_TYPE (TscopeEventItem, tscope_event_item, G_TYPE_OBJECT)
 
@@ -48,6 +52,8 @@ tscope_event_item_finalize (GObject *object)
 {
   TscopeEventItem *self = TSCOPE_EVENT_ITEM (object);
 
+  if (self->model)
+    forget_item (self->model, self);
   g_free (self->comm);
   g_free (self->info);
   g_free (self->stack);
@@ -107,6 +113,9 @@ struct _TscopeEventModel
   gint         *graph_entry;     /* [source]: ftrace:funcgraph_entry's id when it has records, else -1 */
   gint         *graph_exit;      /* [source]: funcgraph_exit's */
   gboolean      has_graph;       /* some source has function_graph records */
+  GHashTable   *live;            /* the items made and not yet finalized: the rows GTK holds */
+  gboolean      emptied;         /* between the two halves of replace_all(): no rows */
+  guint64       n_made;          /* items made: get_item() calls that gave one */
 };
 
 static void list_model_iface_init (GListModelInterface *iface);
@@ -125,6 +134,8 @@ get_n_items (GListModel *model)
 {
   TscopeEventModel *self = TSCOPE_EVENT_MODEL (model);
 
+  if (self->emptied)
+    return 0;
   if (self->rows)
     return self->rows->len;
   return (guint) MIN (tscope_document_get_n_events (self->doc), G_MAXUINT);
@@ -236,6 +247,7 @@ get_item (GListModel *model,
 
   if (position >= get_n_items (model))
     return NULL;
+  self->n_made++;
   row = tscope_event_model_get_row (self, position);
   /* the file changed under the trace: rows not shown yet stay blank; so
    * does a row the cursor cannot reach (the file cut since the check, by
@@ -245,6 +257,8 @@ get_item (GListModel *model,
       || !tscope_document_cursor_get (self->cursor, &source, &e))
     {
       item = g_object_new (TSCOPE_TYPE_EVENT_ITEM, NULL);
+      item->model = self;
+      g_hash_table_add (self->live, item);
       item->row = row;
       item->name = "";
       item->comm = g_strdup ("");
@@ -253,6 +267,8 @@ get_item (GListModel *model,
     }
   current = tscope_document_cursor_current (self->cursor);
   item = g_object_new (TSCOPE_TYPE_EVENT_ITEM, NULL);
+  item->model = self;
+  g_hash_table_add (self->live, item);
   item->row = row;
   item->source = source;
   item->ts = e.ts;
@@ -293,9 +309,25 @@ list_model_iface_init (GListModelInterface *iface)
 }
 
 static void
+forget_item (TscopeEventModel *model,
+             TscopeEventItem  *item)
+{
+  g_hash_table_remove (model->live, item);
+  item->model = NULL;
+}
+
+static void
 tscope_event_model_finalize (GObject *object)
 {
   TscopeEventModel *self = TSCOPE_EVENT_MODEL (object);
+  GHashTableIter iter;
+  gpointer item;
+
+  /* the items outlive it (GTK holds them): they forget it */
+  g_hash_table_iter_init (&iter, self->live);
+  while (g_hash_table_iter_next (&iter, &item, NULL))
+    ((TscopeEventItem *) item)->model = NULL;
+  g_hash_table_unref (self->live);
 
   g_clear_pointer (&self->cursor, tscope_document_cursor_free);
   g_clear_pointer (&self->peek, tscope_document_cursor_free);
@@ -323,6 +355,7 @@ tscope_event_model_init (TscopeEventModel *self)
 {
   self->line = g_string_new (NULL);
   self->unfolded = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->live = g_hash_table_new (NULL, NULL);
 }
 
 /**
@@ -387,18 +420,73 @@ tscope_event_model_folds_rows (TscopeEventModel *self)
   return self->has_stacks || self->has_graph;
 }
 
+/* GTK 4.8's list views and GtkSingleSelection, told that rows were
+ * removed and others added in their place, look for the rows they hold
+ * (the selected one, the view's anchor, the focus) among every row added
+ * when one of theirs was among those removed: a get_item() a row, and a
+ * change of all 10 million rows of a trace took a minute.  So a change of
+ * every row is told as all rows gone, then the new ones (nothing held is
+ * then looked for); and rows made again in place are told in runs of the
+ * rows held (live), which are few. */
+static void
+replace_all (TscopeEventModel *self,
+             guint             before)
+{
+  guint n;
+
+  self->emptied = TRUE;
+  if (before > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, before, 0);
+  self->emptied = FALSE;
+  n = get_n_items (G_LIST_MODEL (self));
+  if (n > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, n);
+}
+
+static int
+cmp_uint (gconstpointer a,
+          gconstpointer b)
+{
+  guint x = *(const guint *) a;
+  guint y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
 /**
  * tscope_event_model_restyle:
  *
  * The plugins ran again: the rows shown are made again with their colours.
+ * Only the rows whose items are held (by the view's rows, the selection)
+ * are told changed; the others are made when they are shown.
  */
 void
 tscope_event_model_restyle (TscopeEventModel *self)
 {
   guint n = get_n_items (G_LIST_MODEL (self));
+  g_autoptr(GArray) at = g_array_new (FALSE, FALSE, sizeof (guint));
+  GHashTableIter iter;
+  gpointer key;
 
-  if (n > 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), 0, n, n);
+  g_hash_table_iter_init (&iter, self->live);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      TscopeEventItem *item = key;
+      guint p = tscope_event_model_position_of (self, item->row);
+
+      if (p < n && tscope_event_model_get_row (self, p) == item->row)
+        g_array_append_val (at, p);
+    }
+  g_array_sort (at, cmp_uint);
+  for (guint i = 0; i < at->len;)
+    {
+      guint first = g_array_index (at, guint, i);
+      guint last = first;
+
+      for (i++; i < at->len && g_array_index (at, guint, i) <= last + 1; i++)
+        last = g_array_index (at, guint, i);
+      g_list_model_items_changed (G_LIST_MODEL (self), first, last - first + 1, last - first + 1);
+    }
 }
 
 /* Returns: (transfer none): the copy of the document the model lists */
@@ -512,6 +600,19 @@ tscope_event_model_position_of (TscopeEventModel *self,
         hi = mid;
     }
   return lo;
+}
+
+/**
+ * tscope_event_model_get_n_made:
+ *
+ * Returns: how many items the model has made (rows asked for), for tests:
+ *   showing, filtering or restyling a list asks for the rows shown, not
+ *   for every row
+ */
+guint64
+tscope_event_model_get_n_made (TscopeEventModel *self)
+{
+  return self->n_made;
 }
 
 /**
@@ -821,7 +922,7 @@ tscope_event_model_filter_finish (TscopeEventModel  *self,
     return FALSE;
   g_clear_pointer (&self->rows, g_array_unref);
   self->rows = g_steal_pointer (&job->rows);
-  g_list_model_items_changed (G_LIST_MODEL (self), 0, before, get_n_items (G_LIST_MODEL (self)));
+  replace_all (self, before);
   return TRUE;
 }
 

@@ -65,6 +65,7 @@ guint64           tscope_event_model_get_row      (TscopeEventModel        *self
                                                    guint                    position);
 guint             tscope_event_model_position_of  (TscopeEventModel        *self,
                                                    guint64                  row);
+guint64           tscope_event_model_get_n_made   (TscopeEventModel        *self);
 void              tscope_event_model_search_async (TscopeEventModel        *self,
                                                    const char              *text,
                                                    guint                    from,

@@ -388,6 +388,78 @@ test_event_filter (void)
   close_window (window);
 }
 
+static GtkWidget *find_descendant (GtkWidget *widget,
+                                   GType      type);
+
+static gboolean
+rows_made (gpointer data)
+{
+  GListModel *model = tscope_event_list_get_model (data);
+
+  return model && tscope_event_model_get_n_made (TSCOPE_EVENT_MODEL (model)) > 0;
+}
+
+/* Filtering, restyling and replacing the trace ask the model for the rows
+ * shown, not for every row: GTK 4.8 asked for all of them when the row
+ * selected or at the top was among those an items-changed replaced (a
+ * minute on 10M records). sched-v6.dat has 30,465; a screen shows tens. */
+static void
+test_event_list_rows_asked (void)
+{
+  TscopeWindow *window = open_window ("sched-v6");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeTrace *trace = tscope_session_get_trace (session, 0);
+  Shown s = { TSCOPE_EVENT_LIST (tscope_window_get_event_list (window)), 30465 };
+  g_autofree char *path = tscope_test_data ("sched-v6", ".dat");
+  const char *specs[] = { path, NULL };
+  TscopeEventModel *model;
+  TscopeTime marker;
+  guint64 made;
+  guint64 row;
+  guint pos;
+
+  g_assert_true (shows (&s));
+  spin_until (rows_made, s.list, 60);
+  spin_frames (3);
+  model = TSCOPE_EVENT_MODEL (tscope_event_list_get_model (s.list));
+  g_assert_cmpuint (tscope_event_model_get_n_made (model), <, 2000);
+  /* a row far down is selected; the filter keeps it (or the next that passes) */
+  tscope_event_list_select (s.list, 20000);
+  spin_frames (3);
+  row = tscope_event_model_get_row (model, 20000);
+  marker = tscope_session_get_marker (session, TSCOPE_MARKER_A);
+  made = tscope_event_model_get_n_made (model);
+  tscope_event_list_set_filter (s.list, 1, NULL, NULL);
+  s.want = (guint) tscope_trace_get_cpu_n_events (trace, 1);
+  spin_until (shows, &s, 120);
+  spin_frames (3);
+  g_assert_cmpuint (tscope_event_model_get_n_made (model) - made, <, 2000);
+  pos = tscope_event_model_position_of (model, row);
+  g_assert_cmpuint (pos, <, s.want);
+  {
+    GtkColumnView *view = GTK_COLUMN_VIEW (find_descendant (GTK_WIDGET (s.list), GTK_TYPE_COLUMN_VIEW));
+
+    g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (gtk_column_view_get_model (view))), ==,
+                      pos);
+  }
+  g_assert_cmpint (tscope_session_get_marker (session, TSCOPE_MARKER_A), ==, marker);
+  /* the plugins' colours: the rows shown are made again, not every row */
+  made = tscope_event_model_get_n_made (model);
+  tscope_event_list_restyle (s.list);
+  spin_frames (3);
+  g_assert_cmpuint (tscope_event_model_get_n_made (model) - made, >, 0);
+  g_assert_cmpuint (tscope_event_model_get_n_made (model) - made, <, 2000);
+  /* a trace opened in place of the one shown */
+  tscope_window_open_specs (window, specs);
+  spin_until (not_loading, window, 60);
+  g_assert_null (tscope_window_get_error (window));
+  spin_until (rows_made, s.list, 60);
+  spin_frames (3);
+  model = TSCOPE_EVENT_MODEL (tscope_event_list_get_model (s.list));
+  g_assert_cmpuint (tscope_event_model_get_n_made (model), <, 2000);
+  close_window (window);
+}
+
 /* sched_switch records with prev_state @state, counted from the CPU
  * intervals core built at load (each switch ends one), not with
  * libtraceevent's filter. */
@@ -3607,6 +3679,7 @@ main (int    argc,
   g_test_add_func ("/gui/latency-syscalls", test_latency_syscalls);
   g_test_add_func ("/gui/range-stats", test_range_stats);
   g_test_add_func ("/gui/event-filter", test_event_filter);
+  g_test_add_func ("/gui/event-list-rows-asked", test_event_list_rows_asked);
   g_test_add_func ("/gui/event-expression", test_event_expression);
   g_test_add_func ("/gui/event-stacks", test_event_stacks);
   g_test_add_func ("/gui/event-leaves", test_event_leaves);
