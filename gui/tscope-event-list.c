@@ -59,6 +59,7 @@ struct _TscopeEventList
   guint               attach_tick;    /* waiting to give the view its model */
   gint64              attach_after;   /* not before this frame of the view's clock */
   guint64             pending_row;    /* to select once the view has its model, or G_MAXUINT64 */
+  gboolean            pending_user;   /* and as the user's choice (the markers follow it) */
   gboolean            syncing;        /* a selection made from the session */
 };
 
@@ -385,12 +386,32 @@ select_position (TscopeEventList *self,
   if (gtk_single_selection_get_model (self->selection) == NULL)
     {
       self->pending_row = tscope_event_model_get_row (self->model, position);
+      self->pending_user = FALSE;
       return;
     }
   self->syncing = TRUE;
   gtk_single_selection_set_selected (self->selection, position);
   scroll_to (self, position);
   self->syncing = FALSE;
+}
+
+/* Selects @position as the user would (the markers follow), or once the
+ * view has its model (a trace opened in place of another gets it a frame
+ * after its first). */
+static void
+select_as_user (TscopeEventList *self,
+                guint            position)
+{
+  if (self->model == NULL || position >= g_list_model_get_n_items (G_LIST_MODEL (self->model)))
+    return;
+  if (gtk_single_selection_get_model (self->selection) == NULL)
+    {
+      self->pending_row = tscope_event_model_get_row (self->model, position);
+      self->pending_user = TRUE;
+      return;
+    }
+  gtk_single_selection_set_selected (self->selection, position);
+  scroll_to (self, position);
 }
 
 /* The pane beside the rows: the stack of the record selected. */
@@ -438,8 +459,20 @@ on_activate (GtkColumnView   *view,
 void
 tscope_event_list_restyle (TscopeEventList *self)
 {
-  if (self->model)
-    tscope_event_model_restyle (self->model);
+  TscopeEventItem *selected = gtk_single_selection_get_selected_item (self->selection);
+  guint sel = gtk_single_selection_get_selected (self->selection);
+
+  if (self->model == NULL)
+    return;
+  /* the selected row is made again too, which drops the selection: it is
+   * selected again, where it is, without moving the view or the markers */
+  self->syncing = TRUE;
+  tscope_event_model_restyle (self->model);
+  if (selected != NULL && sel != GTK_INVALID_LIST_POSITION
+      && gtk_single_selection_get_selected (self->selection) != sel
+      && sel < g_list_model_get_n_items (G_LIST_MODEL (self->model)))
+    gtk_single_selection_set_selected (self->selection, sel);
+  self->syncing = FALSE;
 }
 
 /**
@@ -550,9 +583,10 @@ filtered (GObject      *source,
   guint64 row = selected ? tscope_event_item_get_row (selected) : G_MAXUINT64;
   gboolean ok;
 
-  /* the rows are all replaced: the selection goes to the first row
-   * meanwhile, which is not the user's choice (the markers stay); then
-   * the record that was selected, or the first one after it, is */
+  /* the rows are all replaced, which drops the selection (not the
+   * user's doing: the markers stay); then the record that was selected
+   * is selected again, or the first one after it that passes (the last
+   * row when none does) */
   self->syncing = TRUE;
   ok = tscope_event_model_filter_finish (TSCOPE_EVENT_MODEL (source), result, &error);
   self->syncing = FALSE;
@@ -929,10 +963,7 @@ searched (GObject      *source,
       gtk_label_set_text (self->search_status, pos >= 0 ? "" : _("not found"));
       if (pos >= 0)
         {
-          guint position = (guint) pos;
-
-          gtk_single_selection_set_selected (self->selection, position);
-          scroll_to (self, position);
+          select_as_user (self, (guint) pos);
         }
     }
   g_object_unref (self);
@@ -1084,7 +1115,14 @@ attach_when_shown (GtkWidget     *widget,
   self->attach_tick = 0;
   gtk_single_selection_set_model (self->selection, self->model ? G_LIST_MODEL (self->model) : NULL);
   if (self->model && self->pending_row != G_MAXUINT64)
-    select_position (self, tscope_event_model_position_of (self->model, self->pending_row));
+    {
+      guint position = tscope_event_model_position_of (self->model, self->pending_row);
+
+      if (self->pending_user)
+        select_as_user (self, position);
+      else
+        select_position (self, position);
+    }
   self->pending_row = G_MAXUINT64;
   return G_SOURCE_REMOVE;
 }
@@ -1202,8 +1240,7 @@ void
 tscope_event_list_select (TscopeEventList *self,
                           guint            position)
 {
-  gtk_single_selection_set_selected (self->selection, position);
-  scroll_to (self, position);
+  select_as_user (self, position);
 }
 
 /* Returns: (transfer none) (nullable): the model shown (for tests) */

@@ -40,6 +40,7 @@ struct _TscopeEventItem
   guint32    plugin_color;    /* 0xRRGGBBAA a plugin gave it, 0: none */
   char      *plugin_label;    /* and its label, or NULL */
   TscopeEventModel *model;    /* (not owned) the model that made it, while both live */
+  guint      position;        /* where it was made */
 };
 
 static void forget_item (TscopeEventModel *model,
@@ -258,6 +259,7 @@ get_item (GListModel *model,
     {
       item = g_object_new (TSCOPE_TYPE_EVENT_ITEM, NULL);
       item->model = self;
+      item->position = position;
       g_hash_table_add (self->live, item);
       item->row = row;
       item->name = "";
@@ -268,6 +270,7 @@ get_item (GListModel *model,
   current = tscope_document_cursor_current (self->cursor);
   item = g_object_new (TSCOPE_TYPE_EVENT_ITEM, NULL);
   item->model = self;
+  item->position = position;
   g_hash_table_add (self->live, item);
   item->row = row;
   item->source = source;
@@ -472,8 +475,21 @@ tscope_event_model_restyle (TscopeEventModel *self)
   while (g_hash_table_iter_next (&iter, &key, NULL))
     {
       TscopeEventItem *item = key;
-      guint p = tscope_event_model_position_of (self, item->row);
+      /* where it was made, unless stacks unfolded since moved it: then
+       * where its row is (the rows are in order but for the stacks
+       * unfolded, each under its record), or near where it was made */
+      guint p = item->position;
 
+      if (p >= n || tscope_event_model_get_row (self, p) != item->row)
+        p = tscope_event_model_position_of (self, item->row);
+      for (guint d = 1; (p >= n || tscope_event_model_get_row (self, p) != item->row) && d <= 64; d++)
+        {
+          if (item->position >= d && item->position - d < n
+              && tscope_event_model_get_row (self, item->position - d) == item->row)
+            p = item->position - d;
+          else if (item->position + d < n && tscope_event_model_get_row (self, item->position + d) == item->row)
+            p = item->position + d;
+        }
       if (p < n && tscope_event_model_get_row (self, p) == item->row)
         g_array_append_val (at, p);
     }

@@ -413,6 +413,7 @@ test_event_list_rows_asked (void)
   g_autofree char *path = tscope_test_data ("sched-v6", ".dat");
   const char *specs[] = { path, NULL };
   TscopeEventModel *model;
+  GtkColumnView *view;
   TscopeTime marker;
   guint64 made;
   guint64 row;
@@ -436,27 +437,32 @@ test_event_list_rows_asked (void)
   g_assert_cmpuint (tscope_event_model_get_n_made (model) - made, <, 2000);
   pos = tscope_event_model_position_of (model, row);
   g_assert_cmpuint (pos, <, s.want);
-  {
-    GtkColumnView *view = GTK_COLUMN_VIEW (find_descendant (GTK_WIDGET (s.list), GTK_TYPE_COLUMN_VIEW));
-
-    g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (gtk_column_view_get_model (view))), ==,
-                      pos);
-  }
+  view = GTK_COLUMN_VIEW (find_descendant (GTK_WIDGET (s.list), GTK_TYPE_COLUMN_VIEW));
+  g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (gtk_column_view_get_model (view))), ==,
+                    pos);
   g_assert_cmpint (tscope_session_get_marker (session, TSCOPE_MARKER_A), ==, marker);
-  /* the plugins' colours: the rows shown are made again, not every row */
+  /* the plugins' colours: the rows shown are made again, not every row;
+   * the selection and the markers stay */
   made = tscope_event_model_get_n_made (model);
   tscope_event_list_restyle (s.list);
   spin_frames (3);
   g_assert_cmpuint (tscope_event_model_get_n_made (model) - made, >, 0);
   g_assert_cmpuint (tscope_event_model_get_n_made (model) - made, <, 2000);
-  /* a trace opened in place of the one shown */
+  g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (gtk_column_view_get_model (view))), ==,
+                    pos);
+  g_assert_cmpint (tscope_session_get_marker (session, TSCOPE_MARKER_A), ==, marker);
+  /* a trace opened in place of the one shown; a row selected at once is
+   * selected once the view has its rows */
   tscope_window_open_specs (window, specs);
   spin_until (not_loading, window, 60);
   g_assert_null (tscope_window_get_error (window));
+  tscope_event_list_select (s.list, 100);
   spin_until (rows_made, s.list, 60);
   spin_frames (3);
   model = TSCOPE_EVENT_MODEL (tscope_event_list_get_model (s.list));
   g_assert_cmpuint (tscope_event_model_get_n_made (model), <, 2000);
+  g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (gtk_column_view_get_model (view))), ==,
+                    100);
   close_window (window);
 }
 
