@@ -452,7 +452,9 @@ test_event_list_rows_asked (void)
                     pos);
   g_assert_cmpint (tscope_session_get_marker (session, TSCOPE_MARKER_A), ==, marker);
   /* a trace opened in place of the one shown; a row selected at once is
-   * selected once the view has its rows */
+   * selected once the view has its rows; the trace replaced is let go
+   * once the new one is drawn */
+  g_object_add_weak_pointer (G_OBJECT (trace), (gpointer *) &trace);
   tscope_window_open_specs (window, specs);
   spin_until (not_loading, window, 60);
   g_assert_null (tscope_window_get_error (window));
@@ -463,6 +465,7 @@ test_event_list_rows_asked (void)
   g_assert_cmpuint (tscope_event_model_get_n_made (model), <, 2000);
   g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (gtk_column_view_get_model (view))), ==,
                     100);
+  g_assert_null (trace);
   close_window (window);
 }
 
