@@ -600,17 +600,38 @@ guint
 tscope_event_model_position_of (TscopeEventModel *self,
                                 guint64           row)
 {
+  gboolean unfolded = g_hash_table_size (self->unfolded) > 0;
   guint lo = 0;
   guint hi;
 
   if (self->rows == NULL)
     return (guint) MIN (row, get_n_items (G_LIST_MODEL (self)));
   hi = self->rows->len;
+  /* a stack record unfolded sits under its record, whatever its own row
+   * (records of other CPUs come between them): it is found where it is */
+  if (unfolded)
+    {
+      gint64 key = (gint64) row;
+
+      if (g_hash_table_contains (self->unfolded, &key))
+        for (guint i = 0; i < hi; i++)
+          if (g_array_index (self->rows, guint32, i) == row)
+            return i;
+    }
+  /* and it sorts as its record does */
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
+      guint32 at = g_array_index (self->rows, guint32, mid);
 
-      if (g_array_index (self->rows, guint32, mid) < row)
+      if (unfolded && mid > 0)
+        {
+          gint64 key = at;
+
+          if (g_hash_table_contains (self->unfolded, &key))
+            at = g_array_index (self->rows, guint32, mid - 1);
+        }
+      if (at < row)
         lo = mid + 1;
       else
         hi = mid;

@@ -723,6 +723,25 @@ test_event_stacks (void)
   pos = tscope_event_model_position_of (TSCOPE_EVENT_MODEL (model), row);
   tscope_event_list_toggle_stack (list, pos);
   g_assert_cmpuint (tscope_event_list_get_n_shown (list), ==, s.want - 1);
+  /* a stack unfolded with records of other CPUs between it and its
+   * record: every row is still found where it is shown */
+  for (pos = 0; pos < 20000 && pos < g_list_model_get_n_items (model); pos++)
+    {
+      guint64 r = tscope_event_model_get_row (TSCOPE_EVENT_MODEL (model), pos);
+      guint64 stack;
+
+      item = g_list_model_get_item (model, pos);
+      stack = tscope_event_item_get_stack_row (item);
+      g_object_unref (item);
+      if (stack != G_MAXUINT64 && stack > r + 3)
+        break;
+    }
+  g_assert_cmpuint (pos, <, 20000);
+  g_assert_true (tscope_event_model_set_unfolded (TSCOPE_EVENT_MODEL (model), pos, TRUE));
+  for (guint k = pos > 3 ? pos - 3 : 0; k < pos + 8 && k < g_list_model_get_n_items (model); k++)
+    g_assert_cmpuint (tscope_event_model_position_of (TSCOPE_EVENT_MODEL (model),
+                                                      tscope_event_model_get_row (TSCOPE_EVENT_MODEL (model), k)),
+                      ==, k);
   close_window (window);
 }
 
