@@ -73,6 +73,7 @@ struct _TscopeTimeline
   GArray        *visible;           /* guint: row indices in display order */
   GArray        *visible_y;         /* int: their y offsets in the row area */
   GArray        *order;             /* guint: every row in its base order (reorderable) */
+  GArray        *built_order;       /* guint: the order as built, before rows were moved */
   GHashTable    *label_layouts;     /* row index -> PangoLayout */
   GHashTable    *guest_index;       /* source << 32 | vCPU task -> TscopeVcpuTimeline */
   GHashTable    *syscall_index;     /* source << 32 | task -> GArray of its syscall spans' indices */
@@ -94,7 +95,6 @@ struct _TscopeTimeline
   gboolean       any_pinned;        /* a row has pinned set */
   int            label_w;           /* the label column, wide enough for the rows' labels */
   guint          pin_counter;
-  gboolean       reordered;         /* rows were moved: a session saves their order */
   gboolean       hide_irq_band;     /* the "show-irq-band" setting, off */
   gboolean       hide_ticks;        /* the "show-event-ticks" setting, off */
   gboolean       flat_tasks;        /* the "task-rows" setting: "flat", not grouped by parent */

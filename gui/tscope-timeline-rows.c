@@ -57,7 +57,7 @@ row_pin (TscopeTimeline *self,
  * @file: the session being saved
  *
  * Adds the rows whose state differs from a fresh open (hidden, pinned,
- * collapsed) to @file, or every row in its order once rows were moved.
+ * collapsed, moved) to @file, in their order.
  */
 void
 tscope_timeline_save_rows (TscopeTimeline    *self,
@@ -80,8 +80,13 @@ tscope_timeline_save_rows (TscopeTimeline    *self,
       guint pin = row_pin (self, row);
       guint32 task = row_task (self, row);
       TscopeSessionRow *r;
+      /* a row out of its built place: restored, the rows listed take the
+       * places listed rows hold, and the rows moved hold the same places
+       * among them before and after, so only they need listing */
+      gboolean moved = i >= self->built_order->len
+                       || g_array_index (self->built_order, guint, i) != g_array_index (self->order, guint, i);
 
-      if (!self->reordered && !row->hidden && !collapsed && pin == 0)
+      if (!moved && !row->hidden && !collapsed && pin == 0)
         continue;
       r = tscope_session_file_add_row (file, row->source, kinds[row->kind], row->kind == ROW_CPU ? row->id : 0);
       if (task != TSCOPE_NO_TASK)
@@ -147,7 +152,6 @@ reorder (TscopeTimeline *self,
     {
       guint *slot = &g_array_index (self->order, guint, g_array_index (places, guint, k));
 
-      self->reordered |= *slot != g_array_index (listed, guint, k);
       *slot = g_array_index (listed, guint, k);
     }
 }

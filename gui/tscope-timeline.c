@@ -705,6 +705,9 @@ build_rows (TscopeTimeline *self)
       build_source_rows (self, s, n > 1);
     }
   place_guest_cpus (self);
+  /* what a session compares with to save only the rows moved */
+  g_array_set_size (self->built_order, 0);
+  g_array_append_vals (self->built_order, self->order->data, self->order->len);
   /* the rows hidden or folded before, kept so */
   for (guint i = 0; g_hash_table_size (hidden) > 0 && i < self->rows->len; i++)
     {
@@ -1032,7 +1035,6 @@ row_action (GtkWidget  *widget,
 
             g_array_index (self->order, guint, j) = ri;
             g_array_index (self->order, guint, i) = tmp;
-            self->reordered = TRUE;
             break;
           }
     }
@@ -1385,7 +1387,6 @@ tscope_timeline_set_session (TscopeTimeline *self,
   g_array_set_size (self->rows, 0);
   g_array_set_size (self->rows_source_ids, 0);
   g_hash_table_remove_all (self->collapsed_sources);
-  self->reordered = FALSE;
   if (session)
     {
       self->notify_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (on_session_notify), self);
@@ -1397,6 +1398,7 @@ tscope_timeline_set_session (TscopeTimeline *self,
     {
       g_array_set_size (self->rows, 0);
       g_array_set_size (self->order, 0);
+      g_array_set_size (self->built_order, 0);
     }
   _tscope_timeline_layout_rows (self);
 }
@@ -1496,6 +1498,7 @@ tscope_timeline_finalize (GObject *object)
   g_array_unref (self->visible);
   g_array_unref (self->visible_y);
   g_array_unref (self->order);
+  g_array_unref (self->built_order);
   g_array_unref (self->rows_source_ids);
   g_array_unref (self->group_rows);
   g_hash_table_unref (self->collapsed_sources);
@@ -1544,6 +1547,7 @@ tscope_timeline_init (TscopeTimeline *self)
   self->visible = g_array_new (FALSE, FALSE, sizeof (guint));
   self->visible_y = g_array_new (FALSE, FALSE, sizeof (int));
   self->order = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->built_order = g_array_new (FALSE, FALSE, sizeof (guint));
   self->rows_source_ids = g_array_new (FALSE, FALSE, sizeof (guint));
   self->collapsed_sources = g_hash_table_new (NULL, NULL);
   self->label_layouts = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);

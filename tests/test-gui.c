@@ -2470,6 +2470,138 @@ test_session_round_trip (void)
   g_rmdir (dir);
 }
 
+typedef struct
+{
+  int     y;
+  guint   kind;
+  guint32 id;
+} RowAt;
+
+static gint
+cmp_row_at (gconstpointer a,
+            gconstpointer b)
+{
+  const RowAt *x = a, *y = b;
+
+  return x->y < y->y ? -1 : x->y > y->y;
+}
+
+/* The CPU and task rows shown, top to bottom, as "cpu N" and "task N" lines. */
+static char *
+rows_drawn (TscopeTimeline *timeline,
+            TscopeSession  *session)
+{
+  TscopeTrace *trace = tscope_session_get_trace (session, 0);
+  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (RowAt));
+  GString *out = g_string_new (NULL);
+
+  for (guint kind = 0; kind < 2; kind++)
+    for (guint32 id = kind == 0 ? 0 : 1;
+         id < (kind == 0 ? tscope_trace_get_n_cpus (trace) : tscope_trace_get_n_tasks (trace)); id++)
+      {
+        RowAt r = { 0, kind, id };
+
+        if (tscope_timeline_row_y (timeline, 0, kind == 0 ? TSCOPE_ROW_CPU : TSCOPE_ROW_TASK, id, &r.y, NULL))
+          g_array_append_val (rows, r);
+      }
+  g_array_sort (rows, cmp_row_at);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const RowAt *r = &g_array_index (rows, RowAt, i);
+
+      g_string_append_printf (out, "%s %u\n", r->kind == 0 ? "cpu" : "task", r->id);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Two row lists the same, shown from their first difference when not. */
+static void
+assert_same_rows (const char *a,
+                  const char *b)
+{
+  gsize i = 0;
+
+  while (a[i] && a[i] == b[i])
+    i++;
+  while (i > 0 && a[i - 1] != '\n')
+    i--;
+  g_assert_cmpstr (a + i, ==, b + i);
+}
+
+static guint
+session_rows_saved (const char *json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeSessionFile) file = tscope_session_file_read (json, &error);
+
+  g_assert_no_error (error);
+  return file->rows->len;
+}
+
+/* Rows moved come back where they were, and a session lists only the rows
+ * moved, not every row: saved again after a reopen, it lists the same. */
+static void
+test_session_moved_rows (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tscope-gui-session-XXXXXX", NULL);
+  g_autofree char *trace = copy_data_into (dir, "sched");
+  g_autofree char *json = g_build_filename (dir, "moved.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (trace);
+  TscopeWindow *window = tscope_window_new (app);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *fresh = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  TscopeSession *session;
+  TscopeTimeline *timeline;
+  guint32 ping;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  tscope_window_open (window, file);
+  spin_until (not_loading, window, 60);
+  session = tscope_window_get_session (window);
+  timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  ping = task_of_pid (session, 9359);
+  spin_frames (3);
+  fresh = rows_drawn (timeline, session);
+  g_assert_true (tscope_window_save_session (window, json, &error));
+  g_assert_cmpuint (session_rows_saved (json), ==, 0);
+  row_menu_click (timeline, TSCOPE_ROW_CPU, 0, "Move Down");
+  row_menu_click (timeline, TSCOPE_ROW_TASK, ping, "Move Up");
+  row_menu_click (timeline, TSCOPE_ROW_TASK, ping, "Move Up");
+  before = rows_drawn (timeline, session);
+  g_assert_cmpstr (before, !=, fresh);
+  g_assert_true (tscope_window_save_session (window, json, &error));
+  g_assert_no_error (error);
+  /* CPU 0 and 1 swapped; ping and the two rows it passed */
+  g_assert_cmpuint (session_rows_saved (json), ==, 5);
+  close_window (window);
+
+  window = open_session_window (json);
+  g_assert_null (tscope_window_get_error (window));
+  session = tscope_window_get_session (window);
+  timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  after = rows_drawn (timeline, session);
+  assert_same_rows (after, before);
+  g_assert_true (tscope_window_save_session (window, json, &error));
+  g_assert_cmpuint (session_rows_saved (json), ==, 5);
+  /* moved back, nothing is left to list */
+  ping = task_of_pid (session, 9359);
+  row_menu_click (timeline, TSCOPE_ROW_TASK, ping, "Move Down");
+  row_menu_click (timeline, TSCOPE_ROW_TASK, ping, "Move Down");
+  row_menu_click (timeline, TSCOPE_ROW_CPU, 1, "Move Down");
+  g_clear_pointer (&after, g_free);
+  after = rows_drawn (timeline, session);
+  assert_same_rows (after, fresh);
+  g_assert_true (tscope_window_save_session (window, json, &error));
+  g_assert_cmpuint (session_rows_saved (json), ==, 0);
+  close_window (window);
+  g_unlink (json);
+  g_unlink (trace);
+  g_rmdir (dir);
+}
+
 /* A session and its trace copied to another folder, the originals gone:
  * the trace is found beside the session. */
 static void
@@ -3742,6 +3874,7 @@ main (int    argc,
   g_test_add_func ("/gui/vm/rows", test_vm_rows);
   g_test_add_func ("/gui/vm/panel", test_vcpu_panel);
   g_test_add_func ("/gui/session/round-trip", test_session_round_trip);
+  g_test_add_func ("/gui/session/moved-rows", test_session_moved_rows);
   g_test_add_func ("/gui/session/copied", test_session_copied);
   g_test_add_func ("/gui/session/changed", test_session_changed);
   g_test_add_func ("/gui/session/bad", test_session_bad);

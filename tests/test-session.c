@@ -520,6 +520,77 @@ test_round_trip (void)
   remove_tree (dir);
 }
 
+/* The task a session row names, as the index finds it, against a plain
+ * walk over every task: the first with the pid and name, else the one with
+ * the pid that ran longest (the first of them on a tie). */
+static guint32
+find_task_walk (TscopeTrace *trace,
+                gint32       pid,
+                const char  *comm)
+{
+  guint32 best = TSCOPE_NO_TASK;
+  TscopeTime best_run = -1;
+
+  for (guint i = 0; i < tscope_trace_get_n_tasks (trace); i++)
+    {
+      const TscopeTask *t = tscope_trace_get_task (trace, i);
+
+      if (t->pid != pid)
+        continue;
+      if (comm && t->comm && g_str_equal (comm, t->comm))
+        return i;
+      if (t->run_ns > best_run)
+        best = i, best_run = t->run_ns;
+    }
+  return best;
+}
+
+static void
+test_find_task (void)
+{
+  static const char *const names[] = { "sched", "kvm", "stacks", "public-kvm-host", "sched-v6" };
+  guint reused = 0;
+
+  for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+    {
+      g_autofree char *path = tscope_test_data (names[n], ".dat");
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
+      guint n_tasks;
+
+      g_assert_no_error (error);
+      n_tasks = tscope_trace_get_n_tasks (trace);
+      g_assert_cmpuint (n_tasks, >, 1);
+      for (guint i = 0; i < n_tasks; i++)
+        {
+          const TscopeTask *t = tscope_trace_get_task (trace, i);
+          guint n_same;
+          const guint32 *same = tscope_trace_get_pid_tasks (trace, t->pid, &n_same);
+          guint seen = 0;
+
+          /* every task of the pid, in id order, this one among them */
+          for (guint k = 0; k < n_same; k++)
+            {
+              g_assert_cmpint (tscope_trace_get_task (trace, same[k])->pid, ==, t->pid);
+              if (k > 0)
+                g_assert_cmpuint (same[k - 1], <, same[k]);
+              seen += same[k] == i;
+            }
+          g_assert_cmpuint (seen, ==, 1);
+          reused += n_same > 1 && same[0] == i;
+          g_assert_cmpuint (tscope_session_find_task (trace, t->pid, t->comm), ==,
+                            find_task_walk (trace, t->pid, t->comm));
+          g_assert_cmpuint (tscope_session_find_task (trace, t->pid, NULL), ==, find_task_walk (trace, t->pid, NULL));
+          g_assert_cmpuint (tscope_session_find_task (trace, t->pid, "no such name"), ==,
+                            find_task_walk (trace, t->pid, "no such name"));
+        }
+      for (gint32 pid = -2; pid < 40000; pid += 997)
+        g_assert_cmpuint (tscope_session_find_task (trace, pid, NULL), ==, find_task_walk (trace, pid, NULL));
+    }
+  /* the traces have pids that more than one task had */
+  g_assert_cmpuint (reused, >, 0);
+}
+
 /* One marker at a time, on no event or on one; the other unset. */
 static void
 test_one_marker (void)
@@ -1919,6 +1990,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/session/round-trip", test_round_trip);
   g_test_add_func ("/session/one-marker", test_one_marker);
+  g_test_add_func ("/session/find-task", test_find_task);
   g_test_add_func ("/session/offsets", test_offsets);
   g_test_add_func ("/session/locate/copied-folder", test_copied_folder);
   g_test_add_func ("/session/locate/changed-trace", test_changed_trace);

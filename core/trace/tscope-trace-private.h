@@ -34,6 +34,7 @@ struct _TscopeTrace
   guint32            *by_task_start[2]; /* [n_tasks + 1]; NULL until built */
   GMutex              by_task_lock;     /* by_task's: the window's first frame groups both at once */
   GMutex              lazy_lock;
+  guint32            *by_pid;           /* task ids ordered by pid, then id; NULL until asked */
   TscopeViewIndex    *view_index;       /* NULL until a view query; set with g_once */
   GDestroyNotify      view_index_free;  /* set with view_index, by the queries */
   gpointer            calls;            /* TscopeCalls (tscope-calls.c), NULL until asked */

@@ -30,6 +30,7 @@ tscope_trace_finalize (GObject *object)
   else
     _tscope_spill_free (self->task_runs);
   g_free (self->task_runs_start);
+  g_free (self->by_pid);
   for (guint k = 0; k < 2; k++)
     {
       g_free (self->by_task[k]);
@@ -1311,6 +1312,75 @@ tscope_trace_get_task_runs (TscopeTrace *self,
     }
   *n_runs = self->task_runs_start[task + 1] - self->task_runs_start[task];
   return self->task_runs + self->task_runs_start[task];
+}
+
+static gint
+cmp_by_pid (gconstpointer a,
+            gconstpointer b,
+            gpointer      data)
+{
+  const TscopeModel *m = data;
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  gint32 px = m->tasks[x].pub.pid, py = m->tasks[y].pub.pid;
+
+  if (px != py)
+    return px < py ? -1 : 1;
+  return x < y ? -1 : x > y;
+}
+
+/**
+ * tscope_trace_get_pid_tasks:
+ * @pid: a pid
+ * @n_tasks: (out): how many
+ *
+ * The tasks that had @pid: more than one when the pid was used again after
+ * a task exited.  Found in O(log tasks), in an index of 4 bytes a task
+ * built on the first call.
+ *
+ * Returns: (transfer none): their task ids, in id order (the order they
+ *   first appeared in)
+ */
+const guint32 *
+tscope_trace_get_pid_tasks (TscopeTrace *self,
+                            gint32       pid,
+                            guint       *n_tasks)
+{
+  const TscopeModel *m;
+  guint32 *ids;
+  guint lo, hi, end;
+
+  g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
+  g_return_val_if_fail (n_tasks != NULL, NULL);
+  m = &self->model;
+  if (!g_atomic_pointer_get (&self->by_pid))
+    {
+      g_mutex_lock (&self->lazy_lock);
+      if (self->by_pid == NULL)
+        {
+          ids = g_new (guint32, MAX (m->n_tasks, 1));
+          for (guint32 t = 0; t < m->n_tasks; t++)
+            ids[t] = t;
+          g_qsort_with_data (ids, (gint) m->n_tasks, sizeof (guint32), cmp_by_pid, (gpointer) m);
+          /* published last: readers check it without the lock */
+          g_atomic_pointer_set (&self->by_pid, ids);
+        }
+      g_mutex_unlock (&self->lazy_lock);
+    }
+  ids = self->by_pid;
+  lo = 0, hi = m->n_tasks;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (m->tasks[ids[mid]].pub.pid < pid)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (end = lo; end < m->n_tasks && m->tasks[ids[end]].pub.pid == pid; end++)
+    ;
+  *n_tasks = end - lo;
+  return ids + lo;
 }
 
 /**

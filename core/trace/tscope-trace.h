@@ -65,6 +65,9 @@ TscopeTime     tscope_trace_interval_end        (TscopeTrace *self,
 guint          tscope_trace_get_n_tasks         (TscopeTrace *self);
 const TscopeTask *tscope_trace_get_task         (TscopeTrace *self,
                                                  guint32      task);
+const guint32 *tscope_trace_get_pid_tasks       (TscopeTrace *self,
+                                                 gint32       pid,
+                                                 guint       *n_tasks);
 const guint32 *tscope_trace_get_task_runs       (TscopeTrace *self,
                                                  guint32      task,
                                                  guint       *n_runs);
