@@ -963,7 +963,10 @@ tscope_event_model_filter_finish (TscopeEventModel  *self,
   return TRUE;
 }
 
-/* ---- text search, in a thread ---- */
+/* ---- text search, in a few threads ---- */
+
+/* Rows a searching thread takes at a time */
+#define SEARCH_BLOCK 16384
 
 typedef struct
 {
@@ -973,6 +976,16 @@ typedef struct
   gboolean forward;
   GArray  *rows;                 /* a copy of the filter, or NULL */
   guint    n;
+  GCancellable *cancellable;
+
+  /* shared by the searching threads */
+  guint    n_blocks;
+  guint    n_threads;
+  gint     next_block;           /* atomic: the next block to take */
+  GMutex   lock;
+  gint64   found;                /* under lock: the nearest row found, or -1 */
+  gboolean cancelled;            /* under lock */
+  gboolean changed;              /* under lock: a file is not what was loaded */
 } SearchJob;
 
 static void
@@ -980,31 +993,73 @@ search_job_free (SearchJob *job)
 {
   g_free (job->needle);
   g_clear_pointer (&job->rows, g_array_unref);
+  g_mutex_clear (&job->lock);
   g_free (job);
 }
 
+/* Whether @line, case folded, holds @needle (folded).  Lines of ASCII alone
+ * (nearly all) are folded in place: for them g_utf8_casefold() is
+ * g_ascii_tolower(), without an allocation a line. */
 static gboolean
 matches (TscopeDocumentCursor *c,
          GString              *line,
          const char           *needle)
 {
   g_autofree char *folded = NULL;
+  gsize i;
 
   g_string_truncate (line, 0);
   tscope_cursor_format_line (tscope_document_cursor_current (c), line);
+  for (i = 0; i < line->len && !(line->str[i] & 0x80); i++)
+    if (line->str[i] >= 'A' && line->str[i] <= 'Z')
+      line->str[i] += 'a' - 'A';
+  if (i == line->len)
+    return strstr (line->str, needle) != NULL;
   folded = g_utf8_casefold (line->str, (gssize) line->len);
   return strstr (folded, needle) != NULL;
 }
 
-/* The first position in [lo, hi) whose line matches, scanning up or down. */
+/* Block @k's positions: going down from job->from, or up from it. */
+static void
+search_block (SearchJob *job,
+              guint      k,
+              guint     *lo,
+              guint     *hi)
+{
+  if (job->forward)
+    {
+      *lo = job->from + k * SEARCH_BLOCK;
+      *hi = MIN (job->n, *lo + SEARCH_BLOCK);
+    }
+  else
+    {
+      *hi = job->from - k * SEARCH_BLOCK;
+      *lo = *hi > SEARCH_BLOCK ? *hi - SEARCH_BLOCK : 0;
+    }
+}
+
+/* Whether a row found already is nearer than every position in [lo, hi) */
+static gboolean
+found_nearer (SearchJob *job,
+              guint      lo,
+              guint      hi)
+{
+  gint64 found;
+
+  g_mutex_lock (&job->lock);
+  found = job->found;
+  g_mutex_unlock (&job->lock);
+  return found >= 0 && (job->forward ? found < (gint64) lo : found >= (gint64) hi);
+}
+
+/* The first position in [lo, hi) whose line matches going down, or the
+ * last going up; -1 if none, -2 when the search need not go on. */
 static gint64
 scan (SearchJob            *job,
       TscopeDocumentCursor *c,
-      GString      *line,
-      guint         lo,
-      guint         hi,
-      gboolean      forward,
-      GCancellable *cancellable)
+      GString              *line,
+      guint                 lo,
+      guint                 hi)
 {
   gint64 found = -1;
 
@@ -1012,20 +1067,61 @@ scan (SearchJob            *job,
     {
       guint64 row = job->rows ? g_array_index (job->rows, guint32, pos) : pos;
 
-      if ((pos & 0x3fff) == 0 && g_cancellable_is_cancelled (cancellable))
+      if ((pos - lo) % 4096 == 0 && pos > lo && found_nearer (job, lo, hi))
         return -2;
-      if ((pos & 0x3fff) == 0 && !check_files (job->doc, NULL))
-        return -3;
       if (!cursor_to_row (c, row))
         break;
       if (matches (c, line, job->needle))
         {
           found = pos;
-          if (forward)
+          if (job->forward)
             break;
         }
     }
   return found;
+}
+
+/* One searching thread: blocks in the order of the search, each taken
+ * once, until one before them has a match. */
+static gpointer
+search_blocks (gpointer data)
+{
+  SearchJob *job = data;
+  g_autoptr(TscopeDocumentCursor) c = tscope_document_cursor_new (job->doc);
+  g_autoptr(GString) line = g_string_new (NULL);
+
+  /* the threads print at once, and alongside the list's own rows */
+  if (job->n_threads > 1)
+    tscope_document_cursor_print_alone (c);
+  for (;;)
+    {
+      guint k = (guint) g_atomic_int_add (&job->next_block, 1);
+      gboolean cancelled, changed;
+      guint lo, hi;
+      gint64 found;
+
+      if (k >= job->n_blocks)
+        break;
+      search_block (job, k, &lo, &hi);
+      cancelled = g_cancellable_is_cancelled (job->cancellable);
+      changed = !cancelled && k % 4 == 0 && !check_files (job->doc, NULL);
+      if (cancelled || changed || found_nearer (job, lo, hi))
+        {
+          g_mutex_lock (&job->lock);
+          job->cancelled |= cancelled;
+          job->changed |= changed;
+          g_mutex_unlock (&job->lock);
+          break;
+        }
+      found = scan (job, c, line, lo, hi);
+      if (found < 0)
+        continue;
+      g_mutex_lock (&job->lock);
+      if (job->found < 0 || (job->forward ? found < job->found : found > job->found))
+        job->found = found;
+      g_mutex_unlock (&job->lock);
+    }
+  return NULL;
 }
 
 static void
@@ -1036,32 +1132,28 @@ search_thread (GTask        *task,
 {
   TscopeEventModel *self = source;
   SearchJob *job = data;
-  g_autoptr(TscopeDocumentCursor) c = tscope_document_cursor_new (self->doc);
-  g_autoptr(GString) line = g_string_new (NULL);
-  gint64 found = -1;
+  guint span = job->forward ? job->n - MIN (job->from, job->n) : job->from;
+  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
+  guint n_threads;
   GError *error = NULL;
 
-  if (job->forward)
-    found = scan (job, c, line, job->from, job->n, TRUE, cancellable);
-  else
-    {
-      /* backwards in blocks: the last match of each block, going up */
-      guint hi = job->from;
-
-      while (hi > 0 && found == -1 && check_files (self->doc, NULL))
-        {
-          guint lo = hi > 4096 ? hi - 4096 : 0;
-
-          found = scan (job, c, line, lo, hi, FALSE, cancellable);
-          hi = lo;
-        }
-    }
-  if (found == -2)
+  job->cancellable = cancellable;
+  job->found = -1;
+  job->n_blocks = (span + SEARCH_BLOCK - 1) / SEARCH_BLOCK;
+  /* the other cores too: a search formats every line it passes */
+  n_threads = CLAMP (MIN ((guint) g_get_num_processors (), job->n_blocks), 1, 8);
+  job->n_threads = n_threads;
+  for (guint t = 1; t < n_threads; t++)
+    g_ptr_array_add (threads, g_thread_new ("tscope-search", search_blocks, job));
+  search_blocks (job);
+  for (guint t = 0; t < threads->len; t++)
+    g_thread_join (threads->pdata[t]);
+  if (job->cancelled)
     g_task_return_error_if_cancelled (task);
   else if (!check_files (self->doc, &error))
     g_task_return_error (task, error);
   else
-    g_task_return_int (task, found);
+    g_task_return_int (task, job->found);
 }
 
 /**
@@ -1084,6 +1176,7 @@ tscope_event_model_search_async (TscopeEventModel    *self,
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
   SearchJob *job = g_new0 (SearchJob, 1);
 
+  g_mutex_init (&job->lock);
   job->needle = g_utf8_casefold (text, -1);
   job->doc = self->doc;
   job->from = from;

@@ -362,6 +362,70 @@ test_find (gconstpointer data)
     }
 }
 
+#define PRINT_ROWS 200000
+
+typedef struct
+{
+  TscopeTrace *trace;
+  GPtrArray   *want;
+  guint        differ;
+} PrintJob;
+
+/* The first PRINT_ROWS lines a cursor prints, each against @job's */
+static gpointer
+print_lines (gpointer data)
+{
+  PrintJob *job = data;
+  g_autoptr(TscopeCursor) c = tscope_cursor_new (job->trace);
+  g_autoptr(GString) line = g_string_new (NULL);
+  guint row = 0;
+
+  tscope_cursor_print_alone (c);
+  for (gboolean ok = tscope_cursor_seek_row (c, 0); ok && row < PRINT_ROWS; ok = tscope_cursor_next (c), row++)
+    {
+      g_string_truncate (line, 0);
+      tscope_cursor_format_line (c, line);
+      if (row >= job->want->len || !g_str_equal (line->str, job->want->pdata[row]))
+        job->differ++;
+    }
+  job->differ += row != job->want->len;
+  return NULL;
+}
+
+/* Cursors that print with handles of their own, two threads at once, and
+ * then one that takes a handle given back, print what a cursor printing
+ * with the trace's handle prints. */
+static void
+test_print_alone (gconstpointer data)
+{
+  g_autofree char *path = tscope_test_data (data, ".dat");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
+  g_autoptr(TscopeCursor) c = NULL;
+  g_autoptr(GPtrArray) want = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) line = g_string_new (NULL);
+  PrintJob jobs[3];
+  GThread *thread;
+
+  g_assert_no_error (error);
+  tscope_trace_load_plugins (trace);
+  c = tscope_cursor_new (trace);
+  for (gboolean ok = tscope_cursor_seek_row (c, 0); ok && want->len < PRINT_ROWS; ok = tscope_cursor_next (c))
+    {
+      g_string_truncate (line, 0);
+      tscope_cursor_format_line (c, line);
+      g_ptr_array_add (want, g_strdup (line->str));
+    }
+  for (guint i = 0; i < 3; i++)
+    jobs[i] = (PrintJob) { trace, want, 0 };
+  thread = g_thread_new ("print", print_lines, &jobs[0]);
+  print_lines (&jobs[1]);
+  g_thread_join (thread);
+  print_lines (&jobs[2]);
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpuint (jobs[i].differ, ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -383,6 +447,18 @@ main (int    argc,
       g_test_add_data_func (name, tscope_test_funcgraph_traces[i], test_funcgraph);
     }
   g_test_add_func ("/cursor/fields", test_fields);
+  for (guint i = 0; i < G_N_ELEMENTS (tscope_test_valid_traces); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/cursor/print-alone/%s", tscope_test_valid_traces[i]);
+
+      g_test_add_data_func (name, tscope_test_valid_traces[i], test_print_alone);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (tscope_test_funcgraph_traces); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/cursor/print-alone/%s", tscope_test_funcgraph_traces[i]);
+
+      g_test_add_data_func (name, tscope_test_funcgraph_traces[i], test_print_alone);
+    }
   for (guint i = 0; i < G_N_ELEMENTS (tscope_test_valid_traces); i++)
     {
       g_autofree char *find = g_strdup_printf ("/cursor/find/%s", tscope_test_valid_traces[i]);

@@ -388,6 +388,154 @@ test_event_filter (void)
   close_window (window);
 }
 
+typedef struct
+{
+  gboolean done;
+  gint64   found;
+} SearchWait;
+
+static void
+on_searched (GObject      *source,
+             GAsyncResult *result,
+             gpointer      data)
+{
+  SearchWait *w = data;
+  g_autoptr(GError) error = NULL;
+
+  w->found = tscope_event_model_search_finish (TSCOPE_EVENT_MODEL (source), result, &error);
+  g_assert_no_error (error);
+  w->done = TRUE;
+}
+
+static gint64
+search_model (TscopeEventModel *model,
+              const char       *text,
+              guint             from,
+              gboolean          forward)
+{
+  SearchWait w = { FALSE, -1 };
+
+  tscope_event_model_search_async (model, text, from, forward, NULL, on_searched, &w);
+  while (!w.done)
+    g_main_context_iteration (NULL, TRUE);
+  return w.found;
+}
+
+/* The position a search finds, from every line folded, one at a time */
+static gint64
+search_lines (TscopeEventModel *model,
+              GPtrArray        *lines,
+              const char       *text,
+              guint             from,
+              gboolean          forward)
+{
+  g_autofree char *needle = g_utf8_casefold (text, -1);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (model));
+
+  if (forward)
+    {
+      for (guint pos = from; pos < n; pos++)
+        if (strstr (lines->pdata[tscope_event_model_get_row (model, pos)], needle))
+          return pos;
+    }
+  else
+    {
+      for (guint pos = from; pos-- > 0;)
+        if (strstr (lines->pdata[tscope_event_model_get_row (model, pos)], needle))
+          return pos;
+    }
+  return -1;
+}
+
+static gboolean
+filter_done (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static void
+on_filtered (GObject      *source,
+             GAsyncResult *result,
+             gpointer      data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (tscope_event_model_filter_finish (TSCOPE_EVENT_MODEL (source), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) data = TRUE;
+}
+
+/* The list's text search (a few threads, blocks of rows) finds what a
+ * plain walk over every line finds, down and up, from anywhere, case not
+ * counting, on every row or on those a filter keeps. */
+static void
+test_event_search (void)
+{
+  g_autofree char *path = tscope_test_data ("sched", ".dat");
+  g_autoptr(TscopeDocument) doc = tscope_document_new ();
+  g_autoptr(TscopeSession) session = NULL;
+  g_autoptr(TscopeEventModel) model = NULL;
+  g_autoptr(TscopeDocumentCursor) c = NULL;
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) line = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) cpus = g_array_new (FALSE, FALSE, sizeof (guint));
+  TscopeEventFilter filter = { 0 };
+  gboolean filtered = FALSE;
+  const char *texts[] = { NULL, NULL, "no line holds this", "PING-9359", "sched_WAKEUP_new", "kworker/" };
+  g_autofree char *late = NULL;
+  g_autofree char *early = NULL;
+  guint cpu = 1;
+  guint n;
+
+  g_assert_nonnull (tscope_document_load (doc, path, NULL, &error));
+  g_assert_no_error (error);
+  session = tscope_session_new (doc);
+  model = tscope_event_model_new (session);
+  n = g_list_model_get_n_items (G_LIST_MODEL (model));
+  g_assert_cmpuint (n, >, 3 * 16384);
+  c = tscope_document_cursor_new (doc);
+  for (gboolean ok = tscope_document_cursor_seek_row (c, 0); ok; ok = tscope_document_cursor_next (c))
+    {
+      g_string_truncate (line, 0);
+      tscope_cursor_format_line (tscope_document_cursor_current (c), line);
+      g_ptr_array_add (lines, g_utf8_casefold (line->str, (gssize) line->len));
+    }
+  g_assert_cmpuint (lines->len, ==, n);
+  /* a line's timestamp, unique: one row near the end, one near the start */
+  late = g_strndup (strstr (lines->pdata[n - 20000], "]") + 2, 15);
+  early = g_strndup (strstr (lines->pdata[100], "]") + 2, 15);
+  texts[0] = late;
+  texts[1] = early;
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      n = g_list_model_get_n_items (G_LIST_MODEL (model));
+      for (guint t = 0; t < G_N_ELEMENTS (texts); t++)
+        {
+          const guint froms[] = { 0, 1, n / 3, n - 20000, n - 1, n };
+
+          for (guint f = 0; f < G_N_ELEMENTS (froms); f++)
+            for (guint forward = 0; forward < 2; forward++)
+              {
+                gint64 want = search_lines (model, lines, texts[t], froms[f], forward);
+
+                g_assert_cmpint (search_model (model, texts[t], froms[f], forward), ==, want);
+                if (pass == 0 && t == 0)
+                  g_assert_cmpint (want, ==, (forward ? froms[f] <= n - 20000 : froms[f] > n - 20000)
+                                               ? (gint64) n - 20000 : -1);
+              }
+        }
+      if (pass == 1)
+        break;
+      /* again on the rows of one CPU */
+      g_array_append_val (cpus, cpu);
+      filter.cpus = cpus;
+      tscope_event_model_filter_async (model, &filter, NULL, on_filtered, &filtered);
+      spin_until (filter_done, &filtered, 60);
+      g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), <, n);
+    }
+}
+
 static GtkWidget *find_descendant (GtkWidget *widget,
                                    GType      type);
 
@@ -3839,6 +3987,7 @@ main (int    argc,
   g_test_add_func ("/gui/latency-syscalls", test_latency_syscalls);
   g_test_add_func ("/gui/range-stats", test_range_stats);
   g_test_add_func ("/gui/event-filter", test_event_filter);
+  g_test_add_func ("/gui/event-search", test_event_search);
   g_test_add_func ("/gui/event-list-rows-asked", test_event_list_rows_asked);
   g_test_add_func ("/gui/event-expression", test_event_expression);
   g_test_add_func ("/gui/event-stacks", test_event_stacks);

@@ -707,6 +707,20 @@ struct _TscopeDocumentCursor
 };
 
 /**
+ * tscope_document_cursor_print_alone:
+ *
+ * Each source's cursor prints with a libtraceevent handle of its own
+ * (tscope_cursor_print_alone()): for a thread that prints many records
+ * while others print too.
+ */
+void
+tscope_document_cursor_print_alone (TscopeDocumentCursor *c)
+{
+  for (guint i = 0; i < c->n; i++)
+    tscope_cursor_print_alone (c->cursors[i]);
+}
+
+/**
  * tscope_document_cursor_new:
  *
  * A cursor over every source's events at once.  It uses the offsets the

@@ -111,6 +111,7 @@ typedef struct _TscopeDocumentCursor TscopeDocumentCursor;
 
 TscopeDocumentCursor *tscope_document_cursor_new (TscopeDocument *self);
 void          tscope_document_cursor_free     (TscopeDocumentCursor *cursor);
+void          tscope_document_cursor_print_alone (TscopeDocumentCursor *cursor);
 void          tscope_document_cursor_set_cpu_filter (TscopeDocumentCursor *cursor,
                                                      gint                  cpu);
 guint64       tscope_document_get_n_events    (TscopeDocument *self);

@@ -37,6 +37,8 @@ struct _TscopeCursor
   GError        *error;
 
   gboolean       symbols_ready;     /* the file's kallsyms parsed (on the first record decoded) */
+  gboolean       print_alone;       /* prints with a libtraceevent handle of its own */
+  TscopePrinter *printer;           /* that handle, from the first line on; NULL: the trace's */
 
   /* function_graph: a leaf's exit is printed on its entry's line */
   gboolean       funcgraph_ready;   /* funcgraph looked up (on the first line formatted) */
@@ -124,8 +126,26 @@ tscope_cursor_free (TscopeCursor *c)
   g_free (c->order);
   trace_seq_destroy (&c->seq);
   g_clear_error (&c->error);
+  if (c->printer)
+    _tscope_tep_give_printer (c->trace->tep, c->printer);
   g_object_unref (c->trace);
   g_free (c);
+}
+
+/**
+ * tscope_cursor_print_alone:
+ *
+ * Lets the cursor print records with a libtraceevent handle of its own,
+ * made (or taken from those a cursor gave back) on the first record it
+ * prints: cursors that print on other threads at once then do not take
+ * turns.  For a thread that prints many records (a search); making one
+ * costs 100-200 ms.  A name that a sched_switch printed registers (as
+ * `trace-cmd report` does) is known to the handle that printed it.
+ */
+void
+tscope_cursor_print_alone (TscopeCursor *c)
+{
+  c->print_alone = TRUE;
 }
 
 /**
@@ -642,6 +662,30 @@ peek_next (gpointer           data,
   return TRUE;
 }
 
+/* The handle to print with: the cursor's own, or the trace's with its
+ * print_lock then held.  printer_unlock() after. */
+static struct tep_handle *
+printer_lock (TscopeCursor *c)
+{
+  if (c->print_alone && c->printer == NULL)
+    {
+      ensure_symbols (c);
+      c->printer = _tscope_tep_take_printer (c->trace->tep, c->trace->file);
+      c->print_alone = c->printer != NULL;
+    }
+  if (c->printer)
+    return c->printer->tep;
+  g_mutex_lock (&c->trace->tep->print_lock);
+  return c->trace->tep->tep;
+}
+
+static void
+printer_unlock (TscopeCursor *c)
+{
+  if (c->printer == NULL)
+    g_mutex_unlock (&c->trace->tep->print_lock);
+}
+
 /* The info of an event trace-cmd prints with its own handlers: nonzero
  * when the print format must follow (a handler's return, as
  * tep_print_event() takes it). */
@@ -704,9 +748,8 @@ tscope_cursor_format_info (TscopeCursor *c,
   trace_seq_reset (&c->seq);
   if (e == NULL || (e != c->funcgraph.entry && e != c->funcgraph.exit) || print_own (c, e, &r))
     {
-      g_mutex_lock (&c->trace->tep->print_lock);
-      tep_print_event (c->trace->tep->tep, &c->seq, &r, "%s", TEP_PRINT_INFO);
-      g_mutex_unlock (&c->trace->tep->print_lock);
+      tep_print_event (printer_lock (c), &c->seq, &r, "%s", TEP_PRINT_INFO);
+      printer_unlock (c);
     }
   trace_seq_terminate (&c->seq);
   g_string_append_len (out, c->seq.buffer, c->seq.len);
@@ -736,10 +779,15 @@ const char *
 tscope_cursor_comm (TscopeCursor *c)
 {
   TscopeEvent e;
+  const char *comm;
 
   if (!tscope_cursor_get (c, &e))
     return "";
-  return _tscope_tep_comm (c->trace->tep, e.pid);
+  if (!c->print_alone)
+    return _tscope_tep_comm (c->trace->tep, e.pid);
+  comm = tep_data_comm_from_pid (printer_lock (c), e.pid);
+  printer_unlock (c);
+  return comm;
 }
 
 /**

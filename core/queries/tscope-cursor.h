@@ -28,6 +28,7 @@ typedef struct
 
 TscopeCursor *tscope_cursor_new            (TscopeTrace  *trace);
 void          tscope_cursor_free           (TscopeCursor *cursor);
+void          tscope_cursor_print_alone    (TscopeCursor *cursor);
 void          tscope_cursor_set_cpu_filter (TscopeCursor *cursor,
                                             gint          cpu);
 gboolean      tscope_cursor_seek_time      (TscopeCursor *cursor,

@@ -107,7 +107,16 @@ typedef struct
                                         * pid it looked up in the handle: one thread at a time */
   struct tep_plugin_list *plugins;
   gboolean           plugins_wanted;   /* under symbols_lock: loaded with the kallsyms */
+  GPtrArray         *printers;         /* TscopePrinter: spare ones, under symbols_lock */
 } TscopeTep;
+
+/* A libtraceevent handle of a file's own, for one thread that prints many
+ * records: it needs no print_lock. */
+typedef struct
+{
+  struct tep_handle      *tep;
+  struct tep_plugin_list *plugins;
+} TscopePrinter;
 
 TscopeTep  *_tscope_tep_new               (TscopeFile         *file,
                                            GError            **error);
@@ -121,6 +130,10 @@ const char *_tscope_tep_comm               (TscopeTep          *tep,
                                            gint32              pid);
 void        _tscope_tep_ensure_symbols    (TscopeTep          *tep,
                                            TscopeFile         *file);
+TscopePrinter *_tscope_tep_take_printer   (TscopeTep          *tep,
+                                           TscopeFile         *file);
+void        _tscope_tep_give_printer      (TscopeTep          *tep,
+                                           TscopePrinter      *printer);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TscopeTep, _tscope_tep_free)
 

@@ -869,11 +869,114 @@ _tscope_tep_load_plugins (TscopeTep *t)
   g_mutex_unlock (&t->symbols_lock);
 }
 
+static void
+printer_free (gpointer data)
+{
+  TscopePrinter *p = data;
+
+  if (p->plugins)
+    tep_unload_plugins (p->plugins, p->tep);
+  tep_free (p->tep);
+  g_free (p);
+}
+
+/* A handle made as _tscope_tep_new() and _tscope_tep_ensure_symbols() make
+ * @t's, for printing only; NULL if the file's texts no longer parse. */
+static TscopePrinter *
+printer_new (TscopeFile *file,
+             gboolean    plugins)
+{
+  TscopeTep made = { 0 };
+  g_autoptr(GBytes) kallsyms = NULL;
+  TscopePrinter *p;
+
+  made.tep = tep_alloc ();
+  tep_set_file_bigendian (made.tep, file->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+  tep_set_local_bigendian (made.tep, G_BYTE_ORDER == G_BIG_ENDIAN ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+  tep_set_long_size (made.tep, file->long_size);
+  tep_set_page_size (made.tep, file->page_size);
+  if (!parse_formats (&made, file, NULL))
+    {
+      tep_free (made.tep);
+      return NULL;
+    }
+  if (g_bytes_get_size (file->printk) > 0)
+    {
+      g_autofree char *text = good_lines (file->printk, printk_line, "printk format");
+
+      tep_parse_printk_formats (made.tep, text);
+    }
+  if (g_bytes_get_size (file->cmdlines) > 0)
+    {
+      g_autofree char *text = good_lines (file->cmdlines, cmdline_line, "saved cmdline");
+
+      tep_parse_saved_cmdlines (made.tep, text);
+    }
+  (void) tep_data_comm_from_pid (made.tep, 1);
+  kallsyms = _tscope_file_dup_kallsyms (file, NULL);
+  if (kallsyms && g_bytes_get_size (kallsyms) > 0)
+    {
+      g_autofree char *text = good_lines (kallsyms, kallsyms_line, "kallsyms");
+
+      tep_parse_kallsyms (made.tep, text);
+    }
+  p = g_new0 (TscopePrinter, 1);
+  p->tep = made.tep;
+  if (plugins)
+    p->plugins = tep_load_plugins (p->tep);
+  return p;
+}
+
+/**
+ * _tscope_tep_take_printer:
+ *
+ * A handle of the file's own for one thread's printing, a spare one if
+ * there is one: making one parses the formats and kallsyms again (100 to
+ * 200 ms), which a search through millions of records gains back many
+ * times over once it prints on every core instead of one at a time.  Call
+ * _tscope_tep_ensure_symbols() first.
+ *
+ * Returns: (transfer full) (nullable): the printer, or NULL (print under
+ *   print_lock then)
+ */
+TscopePrinter *
+_tscope_tep_take_printer (TscopeTep  *t,
+                          TscopeFile *file)
+{
+  TscopePrinter *p = NULL;
+  gboolean plugins;
+
+  g_mutex_lock (&t->symbols_lock);
+  if (t->printers && t->printers->len > 0)
+    p = g_ptr_array_steal_index_fast (t->printers, t->printers->len - 1);
+  plugins = t->plugins != NULL;
+  g_mutex_unlock (&t->symbols_lock);
+  /* made outside the lock: the window's own printing does not wait */
+  return p ? p : printer_new (file, plugins);
+}
+
+/**
+ * _tscope_tep_give_printer:
+ *
+ * Gives back a printer taken, for the next thread that asks.
+ */
+void
+_tscope_tep_give_printer (TscopeTep     *t,
+                          TscopePrinter *p)
+{
+  g_mutex_lock (&t->symbols_lock);
+  if (t->printers == NULL)
+    t->printers = g_ptr_array_new_with_free_func (printer_free);
+  g_ptr_array_add (t->printers, p);
+  g_mutex_unlock (&t->symbols_lock);
+}
+
 void
 _tscope_tep_free (TscopeTep *t)
 {
   if (t == NULL)
     return;
+  g_clear_pointer (&t->printers, g_ptr_array_unref);
   if (t->plugins)
     tep_unload_plugins (t->plugins, t->tep);
   if (t->tep)

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * tscope-bench-search - the event list's text search, as the window runs
+ * it (tscope_event_model_search_async(), in a worker), timed over a whole
+ * trace.
+ *
+ * usage: tscope-bench-search FILE [TEXT...]
+ *
+ * For each TEXT (default: one that no line holds, so every record is
+ * looked at), the search from the first row down and from the last row
+ * up: the position found, the wall time and the process's CPU time.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <sys/resource.h>
+
+#include "tscope-event-model.h"
+#include "tscope-session.h"
+
+static double
+cpu_seconds (void)
+{
+  struct rusage ru;
+
+  getrusage (RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+typedef struct
+{
+  gboolean done;
+  gint64   found;
+} Wait;
+
+static void
+on_found (GObject      *source,
+          GAsyncResult *result,
+          gpointer      data)
+{
+  Wait *w = data;
+  g_autoptr(GError) error = NULL;
+
+  w->found = tscope_event_model_search_finish (TSCOPE_EVENT_MODEL (source), result, &error);
+  if (error)
+    g_printerr ("tscope-bench-search: %s\n", error->message);
+  w->done = TRUE;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(TscopeDocument) doc = tscope_document_new ();
+  g_autoptr(TscopeSession) session = NULL;
+  g_autoptr(TscopeEventModel) model = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *fallback[] = { "no line holds this", NULL };
+  const char *const *texts = argc > 2 ? (const char *const *) argv + 2 : fallback;
+  guint n;
+
+  if (argc < 2)
+    {
+      g_printerr ("usage: tscope-bench-search FILE [TEXT...]\n");
+      return 2;
+    }
+  if (!tscope_document_load (doc, argv[1], NULL, &error))
+    {
+      g_printerr ("tscope-bench-search: %s\n", error->message);
+      return 1;
+    }
+  session = tscope_session_new (doc);
+  model = tscope_event_model_new (session);
+  n = g_list_model_get_n_items (G_LIST_MODEL (model));
+  g_print ("%s: %u rows\n", argv[1], n);
+  for (guint i = 0; texts[i]; i++)
+    for (guint down = 2; down-- > 0;)
+      {
+        Wait w = { FALSE, -1 };
+        gint64 t0 = g_get_monotonic_time ();
+        double c0 = cpu_seconds ();
+
+        tscope_event_model_search_async (model, texts[i], down ? 0 : n, down, NULL, on_found, &w);
+        while (!w.done)
+          g_main_context_iteration (NULL, TRUE);
+        g_print ("\"%s\" %s: found %" G_GINT64_FORMAT ", %.2f s, %.2f s of CPU\n", texts[i],
+                 down ? "down" : "up", w.found, (g_get_monotonic_time () - t0) / 1e6, cpu_seconds () - c0);
+      }
+  return 0;
+}
