@@ -459,6 +459,7 @@ main (int    argc,
 
       g_test_add_data_func (name, tscope_test_funcgraph_traces[i], test_print_alone);
     }
+  g_test_add_data_func ("/cursor/print-alone/stacks", "stacks", test_print_alone);
   for (guint i = 0; i < G_N_ELEMENTS (tscope_test_valid_traces); i++)
     {
       g_autofree char *find = g_strdup_printf ("/cursor/find/%s", tscope_test_valid_traces[i]);

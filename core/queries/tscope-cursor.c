@@ -140,11 +140,25 @@ tscope_cursor_free (TscopeCursor *c)
  * prints: cursors that print on other threads at once then do not take
  * turns.  For a thread that prints many records (a search); making one
  * costs 100-200 ms.  A name that a sched_switch printed registers (as
- * `trace-cmd report` does) is known to the handle that printed it.
+ * `trace-cmd report` does) is known to the handle that printed it.  Not
+ * for a trace with function tracer records (see below).
  */
 void
 tscope_cursor_print_alone (TscopeCursor *c)
 {
+  TscopeTrace *t = c->trace;
+
+  /* libtraceevent's function plugin indents a function record by those
+   * printed before it, in globals that every handle shares: records of a
+   * trace that has some are printed one at a time, through its handle */
+  for (guint id = 0; id < t->tep->max_id; id++)
+    {
+      struct tep_event *e = _tscope_tep_event (t->tep, id);
+
+      if (t->model.event_counts[id] > 0 && e && g_strcmp0 (e->name, "function") == 0
+          && g_strcmp0 (e->system, "ftrace") == 0)
+        return;
+    }
   c->print_alone = TRUE;
 }
 
@@ -748,7 +762,11 @@ tscope_cursor_format_info (TscopeCursor *c,
   trace_seq_reset (&c->seq);
   if (e == NULL || (e != c->funcgraph.entry && e != c->funcgraph.exit) || print_own (c, e, &r))
     {
-      tep_print_event (printer_lock (c), &c->seq, &r, "%s", TEP_PRINT_INFO);
+      struct tep_handle *tep = printer_lock (c);
+      gboolean shared = _tscope_tep_plugin_lock (e);
+
+      tep_print_event (tep, &c->seq, &r, "%s", TEP_PRINT_INFO);
+      _tscope_tep_plugin_unlock (shared);
       printer_unlock (c);
     }
   trace_seq_terminate (&c->seq);

@@ -130,6 +130,8 @@ const char *_tscope_tep_comm               (TscopeTep          *tep,
                                            gint32              pid);
 void        _tscope_tep_ensure_symbols    (TscopeTep          *tep,
                                            TscopeFile         *file);
+gboolean    _tscope_tep_plugin_lock       (struct tep_event   *event);
+void        _tscope_tep_plugin_unlock     (gboolean            locked);
 TscopePrinter *_tscope_tep_take_printer   (TscopeTep          *tep,
                                            TscopeFile         *file);
 void        _tscope_tep_give_printer      (TscopeTep          *tep,

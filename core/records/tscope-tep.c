@@ -869,13 +869,51 @@ _tscope_tep_load_plugins (TscopeTep *t)
   g_mutex_unlock (&t->symbols_lock);
 }
 
+/* libtraceevent's function plugin keeps the call stacks it prints in
+ * globals, shared by every handle that loaded it, and frees them when one
+ * handle unloads it: one thread at a time, whatever the handle. */
+static GMutex function_plugin_lock;
+
+/**
+ * _tscope_tep_plugin_lock:
+ *
+ * Before printing @event with any handle: takes the lock of a plugin's
+ * state shared by every handle, if @event's printing uses one.
+ *
+ * Returns: what to give _tscope_tep_plugin_unlock() after
+ */
+gboolean
+_tscope_tep_plugin_lock (struct tep_event *event)
+{
+  if (event == NULL || g_strcmp0 (event->name, "function") != 0 || g_strcmp0 (event->system, "ftrace") != 0)
+    return FALSE;
+  g_mutex_lock (&function_plugin_lock);
+  return TRUE;
+}
+
+void
+_tscope_tep_plugin_unlock (gboolean locked)
+{
+  if (locked)
+    g_mutex_unlock (&function_plugin_lock);
+}
+
+static void
+unload_plugins (struct tep_plugin_list *plugins,
+                struct tep_handle      *tep)
+{
+  g_mutex_lock (&function_plugin_lock);
+  tep_unload_plugins (plugins, tep);
+  g_mutex_unlock (&function_plugin_lock);
+}
+
 static void
 printer_free (gpointer data)
 {
   TscopePrinter *p = data;
 
   if (p->plugins)
-    tep_unload_plugins (p->plugins, p->tep);
+    unload_plugins (p->plugins, p->tep);
   tep_free (p->tep);
   g_free (p);
 }
@@ -978,7 +1016,7 @@ _tscope_tep_free (TscopeTep *t)
     return;
   g_clear_pointer (&t->printers, g_ptr_array_unref);
   if (t->plugins)
-    tep_unload_plugins (t->plugins, t->tep);
+    unload_plugins (t->plugins, t->tep);
   if (t->tep)
     tep_free (t->tep);
   symbol_table_clear (&t->softirq_names);
