@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tscope-cursor.h"
+#include "tscope-cursor-private.h"
 #include "tscope-test-util.h"
 
 typedef struct
@@ -362,6 +363,34 @@ test_find (gconstpointer data)
     }
 }
 
+/* The head of a line, written by hand, is what printf writes. */
+static void
+test_line_head (void)
+{
+  static const char *const comms[] = { "", "ping", "sixteen-chars-xx", "a name longer than sixteen" };
+  static const gint32 pids[] = { 0, 7, 12345, 123456, -1, G_MAXINT32, G_MININT32 };
+  static const guint cpus[] = { 0, 9, 99, 100, 1000, G_MAXUINT };
+  static const TscopeTime times[] = { 0, 1, 999999999, 1000000000, 1972796964381, 123456789012345678,
+                                      G_MAXINT64, -1, -1972796964381, G_MININT64 };
+  static const char *const names[] = { "", "x", "sched_switch", "twenty-one-chars-xxxx", "a_name_much_longer_than_21" };
+
+  for (guint a = 0; a < G_N_ELEMENTS (comms); a++)
+    for (guint b = 0; b < G_N_ELEMENTS (pids); b++)
+      for (guint c = 0; c < G_N_ELEMENTS (cpus); c++)
+        for (guint d = 0; d < G_N_ELEMENTS (times); d++)
+          for (guint e = 0; e < G_N_ELEMENTS (names); e++)
+            {
+              g_autoptr(GString) got = g_string_new ("before ");
+              g_autofree char *ts = tscope_time_format_timestamp (times[d]);
+              g_autofree char *want = g_strdup_printf ("before %16s-%-5d [%03u] %15s: %s:%*s", comms[a], pids[b],
+                                                       cpus[c], ts, names[e],
+                                                       (int) MAX (1, 21 - (int) strlen (names[e])), "");
+
+              _tscope_format_line_head (got, comms[a], pids[b], cpus[c], times[d], names[e]);
+              g_assert_cmpstr (got->str, ==, want);
+            }
+}
+
 #define PRINT_ROWS 200000
 
 typedef struct
@@ -447,6 +476,7 @@ main (int    argc,
       g_test_add_data_func (name, tscope_test_funcgraph_traces[i], test_funcgraph);
     }
   g_test_add_func ("/cursor/fields", test_fields);
+  g_test_add_func ("/cursor/line-head", test_line_head);
   for (guint i = 0; i < G_N_ELEMENTS (tscope_test_valid_traces); i++)
     {
       g_autofree char *name = g_strdup_printf ("/cursor/print-alone/%s", tscope_test_valid_traces[i]);

@@ -15,5 +15,11 @@ gboolean _tscope_cursor_record       (TscopeCursor        *cursor,
                                       guint               *size,
                                       guint               *cpu);
 guint    _tscope_record_filter_flags (TscopeRecordFilter  *filter);
+void     _tscope_format_line_head    (GString             *out,
+                                      const char          *comm,
+                                      gint32               pid,
+                                      guint                cpu,
+                                      TscopeTime           ts,
+                                      const char          *event_name);
 
 G_END_DECLS

@@ -808,6 +808,88 @@ tscope_cursor_comm (TscopeCursor *c)
   return comm;
 }
 
+/* @text, right-aligned in @width columns (or whole when longer) */
+static void
+append_right (GString    *out,
+              const char *text,
+              gsize       len,
+              gsize       width)
+{
+  for (gsize i = len; i < width; i++)
+    g_string_append_c (out, ' ');
+  g_string_append_len (out, text, (gssize) len);
+}
+
+/* The digits of @v, at the end of @buf[24]: where they start. */
+static char *
+digits (guint64 v,
+        char    buf[24])
+{
+  char *p = buf + 24;
+
+  do
+    *--p = (char) ('0' + v % 10);
+  while ((v /= 10) > 0);
+  return p;
+}
+
+/**
+ * _tscope_format_line_head:
+ *
+ * Appends what `trace-cmd report -t` prints before a record's info, as
+ * printf's "%16s-%-5d [%03u] %15s: %s:%*s" would (the timestamp with nine
+ * decimals, the name padded to 21 columns, at least one space): written
+ * by hand, as a search prints it for every record it passes.
+ */
+void
+_tscope_format_line_head (GString    *out,
+                          const char *comm,
+                          gint32      pid,
+                          guint       cpu,
+                          TscopeTime  ts,
+                          const char *event_name)
+{
+  char buf[24], ts_buf[48];
+  char *p;
+  gsize len, name_len = strlen (event_name);
+  guint64 u = ts < 0 ? -(guint64) ts : (guint64) ts;
+  gsize n = 0;
+
+  append_right (out, comm, strlen (comm), 16);
+  g_string_append_c (out, '-');
+  p = digits (pid < 0 ? -(guint64) (gint64) pid : (guint64) pid, buf);
+  if (pid < 0)
+    *--p = '-';
+  len = (gsize) (buf + 24 - p);
+  g_string_append_len (out, p, (gssize) len);
+  for (; len < 5; len++)
+    g_string_append_c (out, ' ');
+  g_string_append (out, " [");
+  p = digits (cpu, buf);
+  for (len = (gsize) (buf + 24 - p); len < 3; len++)
+    g_string_append_c (out, '0');
+  g_string_append_len (out, p, buf + 24 - p);
+  g_string_append (out, "] ");
+  /* seconds, a point, nine decimals */
+  if (ts < 0)
+    ts_buf[n++] = '-';
+  p = digits (u / TSCOPE_NSEC_PER_SEC, buf);
+  memcpy (ts_buf + n, p, (gsize) (buf + 24 - p));
+  n += (gsize) (buf + 24 - p);
+  ts_buf[n++] = '.';
+  p = digits (u % TSCOPE_NSEC_PER_SEC, buf);
+  for (len = (gsize) (buf + 24 - p); len < 9; len++)
+    ts_buf[n++] = '0';
+  memcpy (ts_buf + n, p, (gsize) (buf + 24 - p));
+  n += (gsize) (buf + 24 - p);
+  append_right (out, ts_buf, n, 15);
+  g_string_append (out, ": ");
+  g_string_append_len (out, event_name, (gssize) name_len);
+  g_string_append_c (out, ':');
+  for (gsize i = 0; i < MAX (1, 21 - (gssize) name_len); i++)
+    g_string_append_c (out, ' ');
+}
+
 /**
  * tscope_cursor_format_line:
  *
@@ -819,14 +901,10 @@ tscope_cursor_format_line (TscopeCursor *c,
                            GString      *out)
 {
   TscopeEvent e;
-  g_autofree char *ts = NULL;
 
   if (!tscope_cursor_get (c, &e))
     return;
-  /* the columns of `trace-cmd report -t` */
-  ts = tscope_time_format_timestamp (e.ts);
-  g_string_append_printf (out, "%16s-%-5d [%03u] %15s: %s:%*s", tscope_cursor_comm (c), e.pid, e.cpu, ts,
-                          e.event_name, (int) MAX (1, 21 - (int) strlen (e.event_name)), "");
+  _tscope_format_line_head (out, tscope_cursor_comm (c), e.pid, e.cpu, e.ts, e.event_name);
   tscope_cursor_format_info (c, out);
 }
 
