@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright 2026 The Tracescope developers
  *
- * tscope-bench-search - the event list's text search, as the window runs
- * it (tscope_event_model_search_async(), in a worker), timed over a whole
- * trace.
+ * tscope-bench-search - the event list's text search and filters, as the
+ * window runs them (tscope_event_model_search_async() and
+ * tscope_event_model_filter_async(), in workers), timed over a whole trace.
  *
  * usage: tscope-bench-search FILE [TEXT...]
  *
  * For each TEXT (default: one that no line holds, so every record is
  * looked at), the search from the first row down and from the last row
- * up: the position found, the wall time and the process's CPU time.
+ * up: the position found, the wall time and the process's CPU time.  Then
+ * a CPU filter, an event filter and an expression filter, each from all
+ * rows.
  */
 #include "config.h"
 
@@ -46,6 +48,35 @@ on_found (GObject      *source,
   if (error)
     g_printerr ("tscope-bench-search: %s\n", error->message);
   w->done = TRUE;
+}
+
+static void
+on_filtered (GObject      *source,
+             GAsyncResult *result,
+             gpointer      data)
+{
+  Wait *w = data;
+  g_autoptr(GError) error = NULL;
+
+  if (!tscope_event_model_filter_finish (TSCOPE_EVENT_MODEL (source), result, &error))
+    g_printerr ("tscope-bench-search: %s\n", error->message);
+  w->done = TRUE;
+}
+
+static void
+time_filter (TscopeEventModel        *model,
+             const char              *what,
+             const TscopeEventFilter *filter)
+{
+  Wait w = { FALSE, -1 };
+  gint64 t0 = g_get_monotonic_time ();
+  double c0 = cpu_seconds ();
+
+  tscope_event_model_filter_async (model, filter, NULL, on_filtered, &w);
+  while (!w.done)
+    g_main_context_iteration (NULL, TRUE);
+  g_print ("filter %s: %u rows, %.2f s, %.2f s of CPU\n", what, g_list_model_get_n_items (G_LIST_MODEL (model)),
+           (g_get_monotonic_time () - t0) / 1e6, cpu_seconds () - c0);
 }
 
 int
@@ -87,5 +118,21 @@ main (int   argc,
         g_print ("\"%s\" %s: found %" G_GINT64_FORMAT ", %.2f s, %.2f s of CPU\n", texts[i],
                  down ? "down" : "up", w.found, (g_get_monotonic_time () - t0) / 1e6, cpu_seconds () - c0);
       }
+  {
+    g_autoptr(GArray) cpus = g_array_new (FALSE, FALSE, sizeof (guint));
+    const char *events[] = { "sched_switch", NULL };
+    TscopeEventFilter all = { 0 }, by_cpu = { 0 }, by_event = { 0 }, by_expr = { 0 };
+    guint cpu = 1;
+
+    g_array_append_val (cpus, cpu);
+    by_cpu.cpus = cpus;
+    by_event.events = (GStrv) events;
+    by_expr.expression = "sched/sched_switch : prev_state == 1";
+    time_filter (model, "cpu 1", &by_cpu);
+    time_filter (model, "all", &all);
+    time_filter (model, "sched_switch", &by_event);
+    time_filter (model, "all", &all);
+    time_filter (model, by_expr.expression, &by_expr);
+  }
   return 0;
 }

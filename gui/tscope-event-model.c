@@ -699,8 +699,26 @@ typedef struct
   GHashTable       *unfolded;     /* stack rows shown: a copy of the model's, or NULL: stacks not folded */
   gboolean          fold_leaves;  /* function_graph leaves' exits are left out */
   guint             n_sources;
+  char             *expression;   /* the expression the exprs were parsed from, or NULL */
   GArray           *rows;
+
+  /* shared by the filtering threads */
+  TscopeDocument   *doc;
+  TscopeEventModel *model;
+  GCancellable     *cancellable;
+  guint64           n_rows;
+  guint             n_blocks;
+  gint              next_block;   /* atomic: the next block to take */
+  GArray          **found;        /* [n_blocks]: each block's rows that pass */
+  gint              stop;         /* atomic: cancelled, or a file changed */
+  GThread          *first;        /* the task's thread: it filters with exprs */
 } FilterJob;
+
+static gboolean parse_expression (FilterJob           *job,
+                                  TscopeDocument      *doc,
+                                  const char          *expression,
+                                  TscopeRecordFilter ***exprs,
+                                  GError             **error);
 
 static void
 filter_job_free (FilterJob *job)
@@ -715,8 +733,12 @@ filter_job_free (FilterJob *job)
   g_free (job->pids);
   g_free (job->events);
   g_free (job->exprs);
+  g_free (job->expression);
   g_clear_pointer (&job->unfolded, g_hash_table_unref);
   g_clear_pointer (&job->rows, g_array_unref);
+  for (guint k = 0; job->found && k < job->n_blocks; k++)
+    g_clear_pointer (&job->found[k], g_array_unref);
+  g_free (job->found);
   g_free (job);
 }
 
@@ -755,6 +777,84 @@ leaf_exit (TscopeEventModel     *self,
          && func == leaf->func;
 }
 
+/* Whether the record @c is on (row @row) passes the job's conditions but
+ * the leaves' (those need the record before) */
+static gboolean
+passes (TscopeEventModel     *self,
+        FilterJob            *job,
+        TscopeRecordFilter  **exprs,
+        TscopeDocumentCursor *c,
+        guint32               row,
+        guint                 source,
+        const TscopeEvent    *e)
+{
+  if (job->cpus && (e->cpu >= job->n_cpus || !job->cpus[e->cpu]))
+    return FALSE;
+  if (job->events && !g_hash_table_contains (job->events[source], GUINT_TO_POINTER (e->event_id + 1)))
+    return FALSE;
+  if (job->pids && !g_hash_table_contains (job->pids[source], GINT_TO_POINTER (e->pid)))
+    return FALSE;
+  if (job->unfolded && is_stack_event (self, source, e->event_id))
+    {
+      gint64 key = row;
+
+      return g_hash_table_contains (job->unfolded, &key);
+    }
+  if (exprs && (exprs[source] == NULL || !tscope_cursor_matches (tscope_document_cursor_current (c), exprs[source])))
+    return FALSE;
+  return TRUE;
+}
+
+/* Rows a filtering thread takes at a time */
+#define FILTER_BLOCK (1u << 20)
+
+/* One filtering thread: blocks of rows, each taken once, with a cursor
+ * and expressions of its own (a filter is never shared). */
+static gpointer
+filter_blocks (gpointer data)
+{
+  FilterJob *job = data;
+  g_autoptr(TscopeDocumentCursor) c = tscope_document_cursor_new (job->doc);
+  TscopeRecordFilter **exprs = job->exprs;
+  g_autofree TscopeRecordFilter **own = NULL;
+
+  if (job->expression && g_thread_self () != job->first)
+    {
+      parse_expression (job, job->doc, job->expression, &own, NULL);
+      exprs = own;
+    }
+  for (;;)
+    {
+      guint k = (guint) g_atomic_int_add (&job->next_block, 1);
+      guint64 lo = (guint64) k * FILTER_BLOCK, hi;
+      GArray *rows;
+      gboolean ok;
+
+      if (k >= job->n_blocks || g_atomic_int_get (&job->stop))
+        break;
+      if (g_cancellable_is_cancelled (job->cancellable) || !check_files (job->doc, NULL))
+        {
+          g_atomic_int_set (&job->stop, TRUE);
+          break;
+        }
+      hi = MIN (job->n_rows, lo + FILTER_BLOCK);
+      rows = job->found[k] = g_array_new (FALSE, FALSE, sizeof (guint32));
+      for (ok = tscope_document_cursor_seek_row (c, lo); ok && lo < hi; ok = tscope_document_cursor_next (c), lo++)
+        {
+          guint32 row = (guint32) lo;
+          TscopeEvent e;
+          guint source;
+
+          tscope_document_cursor_get (c, &source, &e);
+          if (passes (job->model, job, exprs, c, row, source, &e))
+            g_array_append_val (rows, row);
+        }
+    }
+  for (guint i = 0; own && i < job->n_sources; i++)
+    g_clear_pointer (&own[i], tscope_record_filter_free);
+  return NULL;
+}
+
 static void
 filter_thread (GTask        *task,
                gpointer      source_object,
@@ -763,46 +863,59 @@ filter_thread (GTask        *task,
 {
   TscopeEventModel *self = source_object;
   FilterJob *job = data;
-  g_autoptr(TscopeDocumentCursor) c = tscope_document_cursor_new (self->doc);
+  g_autoptr(TscopeDocumentCursor) c = NULL;
   guint32 row = 0;
   gboolean ok;
   GError *error = NULL;
   Leaf leaf = { FALSE, 0, 0, 0 };
+  guint n_threads;
 
   job->rows = g_array_new (FALSE, FALSE, sizeof (guint32));
-  for (ok = tscope_document_cursor_seek_row (c, 0); ok; ok = tscope_document_cursor_next (c), row++)
+  job->n_rows = MIN (tscope_document_get_n_events (self->doc), G_MAXUINT32);
+  job->n_blocks = (guint) ((job->n_rows + FILTER_BLOCK - 1) / FILTER_BLOCK);
+  n_threads = CLAMP (MIN ((guint) g_get_num_processors (), job->n_blocks), 1, 8);
+  /* rows in blocks on every core; leaves in one pass (a leaf's exit is
+   * known by the record before it) */
+  if (!job->fold_leaves && n_threads > 1)
     {
-      TscopeEvent e;
-      guint source;
+      g_autoptr(GPtrArray) threads = g_ptr_array_new ();
 
-      if ((row & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+      job->doc = self->doc;
+      job->model = self;
+      job->cancellable = cancellable;
+      job->found = g_new0 (GArray *, job->n_blocks);
+      job->first = g_thread_self ();
+      for (guint t = 1; t < n_threads; t++)
+        g_ptr_array_add (threads, g_thread_new ("tscope-filter", filter_blocks, job));
+      filter_blocks (job);
+      for (guint t = 0; t < threads->len; t++)
+        g_thread_join (threads->pdata[t]);
+      if (g_task_return_error_if_cancelled (task))
+        return;
+      for (guint k = 0; k < job->n_blocks && job->found[k]; k++)
+        g_array_append_vals (job->rows, job->found[k]->data, job->found[k]->len);
+    }
+  else
+    {
+      c = tscope_document_cursor_new (self->doc);
+      for (ok = tscope_document_cursor_seek_row (c, 0); ok; ok = tscope_document_cursor_next (c), row++)
         {
-          g_task_return_error_if_cancelled (task);
-          return;
-        }
-      if ((row & 0xffff) == 0 && !check_files (self->doc, NULL))
-        break;
-      tscope_document_cursor_get (c, &source, &e);
-      if (job->fold_leaves && leaf_exit (self, c, source, &e, &leaf))
-        continue;
-      if (job->cpus && (e.cpu >= job->n_cpus || !job->cpus[e.cpu]))
-        continue;
-      if (job->events && !g_hash_table_contains (job->events[source], GUINT_TO_POINTER (e.event_id + 1)))
-        continue;
-      if (job->pids && !g_hash_table_contains (job->pids[source], GINT_TO_POINTER (e.pid)))
-        continue;
-      if (job->unfolded && is_stack_event (self, source, e.event_id))
-        {
-          gint64 key = row;
+          TscopeEvent e;
+          guint source;
 
-          if (g_hash_table_contains (job->unfolded, &key))
+          if ((row & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+            {
+              g_task_return_error_if_cancelled (task);
+              return;
+            }
+          if ((row & 0xffff) == 0 && !check_files (self->doc, NULL))
+            break;
+          tscope_document_cursor_get (c, &source, &e);
+          if (job->fold_leaves && leaf_exit (self, c, source, &e, &leaf))
+            continue;
+          if (passes (self, job, job->exprs, c, row, source, &e))
             g_array_append_val (job->rows, row);
-          continue;
         }
-      if (job->exprs && (job->exprs[source] == NULL
-                         || !tscope_cursor_matches (tscope_document_cursor_current (c), job->exprs[source])))
-        continue;
-      g_array_append_val (job->rows, row);
     }
   /* rows read from a file that changed are no filter: the caller gets the error */
   if (!check_files (self->doc, &error))
@@ -840,25 +953,28 @@ source_pids (TscopeTrace             *trace,
 /* The expression for each source (sources are traces of their own, with
  * their own formats).  It is an error only when no source takes it: an
  * event that only one source has is a good filter of the document. */
+/* Each source's filter of @expression, into @exprs; FALSE (and @error)
+ * when no source takes it */
 static gboolean
-parse_expression (FilterJob      *job,
-                  TscopeDocument *doc,
-                  const char     *expression,
-                  GError        **error)
+parse_expression (FilterJob            *job,
+                  TscopeDocument       *doc,
+                  const char           *expression,
+                  TscopeRecordFilter ***exprs,
+                  GError              **error)
 {
   gboolean any = FALSE;
 
-  job->exprs = g_new0 (TscopeRecordFilter *, MAX (job->n_sources, 1));
+  *exprs = g_new0 (TscopeRecordFilter *, MAX (job->n_sources, 1));
   for (guint i = 0; i < job->n_sources; i++)
     {
       g_autoptr(GError) local = NULL;
 
-      job->exprs[i] = tscope_record_filter_new (tscope_document_get_trace (doc, i), expression, &local);
-      any |= job->exprs[i] != NULL;
+      (*exprs)[i] = tscope_record_filter_new (tscope_document_get_trace (doc, i), expression, &local);
+      any |= (*exprs)[i] != NULL;
       if (local && error && *error == NULL)
         *error = g_steal_pointer (&local);
     }
-  if (any)
+  if (any && error)
     g_clear_error (error);
   return any;
 }
@@ -921,7 +1037,9 @@ tscope_event_model_filter_async (TscopeEventModel        *self,
       for (guint i = 0; i < job->n_sources; i++)
         job->pids[i] = source_pids (tscope_document_get_trace (self->doc, i), filter, folded);
     }
-  if (filter && filter->expression && *filter->expression && !parse_expression (job, self->doc, filter->expression, &error))
+  if (filter && filter->expression && *filter->expression)
+    job->expression = g_strdup (filter->expression);
+  if (job->expression && !parse_expression (job, self->doc, job->expression, &job->exprs, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;

@@ -465,6 +465,132 @@ on_filtered (GObject      *source,
   *(gboolean *) data = TRUE;
 }
 
+typedef struct
+{
+  guint   cpu;
+  gint32  pid;
+  char   *event;
+  gboolean stack;
+  gboolean switch_blocked;   /* a sched_switch with prev_state == 1 */
+} RowFacts;
+
+static void
+row_facts_clear (gpointer data)
+{
+  g_free (((RowFacts *) data)->event);
+}
+
+/* The rows of the model, one per line, to compare. */
+static GArray *
+model_rows (TscopeEventModel *model)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (model));
+  GArray *rows = g_array_sized_new (FALSE, FALSE, sizeof (guint64), n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 row = tscope_event_model_get_row (model, i);
+
+      g_array_append_val (rows, row);
+    }
+  return rows;
+}
+
+static void
+filter_model (TscopeEventModel        *model,
+              const TscopeEventFilter *filter)
+{
+  gboolean filtered = FALSE;
+
+  tscope_event_model_filter_async (model, filter, NULL, on_filtered, &filtered);
+  spin_until (filter_done, &filtered, 120);
+}
+
+/* A filter over a trace of many blocks of rows (stacks.dat: 1.1M records,
+ * filtered by several threads) keeps what a walk over every record
+ * keeps, in order: by CPU, by event, by pid, by expression. */
+static void
+test_event_filter_blocks (void)
+{
+  g_autofree char *path = tscope_test_data ("stacks", ".dat");
+  g_autoptr(TscopeDocument) doc = tscope_document_new ();
+  g_autoptr(TscopeSession) session = NULL;
+  g_autoptr(TscopeEventModel) model = NULL;
+  g_autoptr(TscopeDocumentCursor) c = NULL;
+  g_autoptr(GArray) facts = g_array_new (FALSE, TRUE, sizeof (RowFacts));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeRecordFilter) blocked = NULL;
+  g_autoptr(GArray) cpus = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) pids = g_array_new (FALSE, FALSE, sizeof (gint32));
+  const char *events[] = { "sched_switch", "sys_enter", NULL };
+  const char *expression = "sched/sched_switch : prev_state == 1";
+  guint cpu = 1;
+  gint32 pid = -1;
+
+  g_array_set_clear_func (facts, row_facts_clear);
+  g_assert_nonnull (tscope_document_load (doc, path, NULL, &error));
+  g_assert_no_error (error);
+  session = tscope_session_new (doc);
+  model = tscope_event_model_new (session);
+  blocked = tscope_record_filter_new (tscope_document_get_trace (doc, 0), expression, &error);
+  g_assert_no_error (error);
+  c = tscope_document_cursor_new (doc);
+  for (gboolean ok = tscope_document_cursor_seek_row (c, 0); ok; ok = tscope_document_cursor_next (c))
+    {
+      TscopeEvent e;
+      RowFacts f;
+
+      g_assert_true (tscope_document_cursor_get (c, NULL, &e));
+      f.cpu = e.cpu;
+      f.pid = e.pid;
+      f.event = g_strdup (e.event_name);
+      f.stack = g_str_equal (e.event_name, "kernel_stack") || g_str_equal (e.event_name, "user_stack");
+      f.switch_blocked = tscope_cursor_matches (tscope_document_cursor_current (c), blocked);
+      if (pid < 0 && e.pid > 0 && g_str_equal (e.event_name, "sys_enter"))
+        pid = e.pid;
+      g_array_append_val (facts, f);
+    }
+  g_assert_cmpuint (facts->len, >, 1u << 20);
+  g_array_append_val (cpus, cpu);
+  g_array_append_val (pids, pid);
+  for (guint k = 0; k < 4; k++)
+    {
+      TscopeEventFilter filter = { 0 };
+      g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (guint64));
+      g_autoptr(GArray) got = NULL;
+
+      if (k == 0)
+        filter.cpus = cpus;
+      else if (k == 1)
+        filter.events = (GStrv) events;
+      else if (k == 2)
+        filter.pids = pids;
+      else
+        filter.expression = expression;
+      for (guint64 row = 0; row < facts->len; row++)
+        {
+          const RowFacts *f = &g_array_index (facts, RowFacts, row);
+          gboolean keep;
+
+          if (k == 0)
+            keep = f->cpu == cpu && !f->stack;
+          else if (k == 1)
+            keep = g_str_equal (f->event, "sched_switch") || g_str_equal (f->event, "sys_enter");
+          else if (k == 2)
+            keep = f->pid == pid && !f->stack;
+          else
+            keep = f->switch_blocked;
+          if (keep)
+            g_array_append_val (want, row);
+        }
+      filter_model (model, &filter);
+      got = model_rows (model);
+      g_assert_cmpuint (want->len, >, 0);
+      g_assert_cmpuint (got->len, ==, want->len);
+      g_assert_cmpmem (got->data, got->len * sizeof (guint64), want->data, want->len * sizeof (guint64));
+    }
+}
+
 /* The list's text search (a few threads, blocks of rows) finds what a
  * plain walk over every line finds, down and up, from anywhere, case not
  * counting, on every row or on those a filter keeps. */
@@ -3988,6 +4114,7 @@ main (int    argc,
   g_test_add_func ("/gui/range-stats", test_range_stats);
   g_test_add_func ("/gui/event-filter", test_event_filter);
   g_test_add_func ("/gui/event-search", test_event_search);
+  g_test_add_func ("/gui/event-filter-blocks", test_event_filter_blocks);
   g_test_add_func ("/gui/event-list-rows-asked", test_event_list_rows_asked);
   g_test_add_func ("/gui/event-expression", test_event_expression);
   g_test_add_func ("/gui/event-stacks", test_event_stacks);
