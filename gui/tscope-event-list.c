@@ -51,6 +51,7 @@ struct _TscopeEventList
   GtkSingleSelection *selection;
   GCancellable       *filter_cancel;
   GCancellable       *search_cancel;
+  guint               search_tick;      /* the status's "searching… N %", while one runs */
   GtkStringList      *event_names;
   GArray             *cpu_set;        /* guint: the CPUs of the dropdown's last item, or NULL */
   GStrv               event_set;      /* the events of the dropdown's last item, or NULL */
@@ -943,6 +944,27 @@ tscope_event_list_get_n_shown (TscopeEventList *self)
 
 /* ---- search ---- */
 
+/* A search through millions of lines takes seconds: the status says how
+ * far it is. */
+static gboolean
+search_progress (gpointer data)
+{
+  TscopeEventList *self = data;
+  g_autofree char *text = NULL;
+
+  if (self->model == NULL)
+    return G_SOURCE_CONTINUE;
+  text = g_strdup_printf (_("searching… %d %%"), (int) (100 * tscope_event_model_get_search_progress (self->model)));
+  gtk_label_set_text (self->search_status, text);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+search_stopped (TscopeEventList *self)
+{
+  g_clear_handle_id (&self->search_tick, g_source_remove);
+}
+
 static void
 searched (GObject      *source,
           GAsyncResult *result,
@@ -951,6 +973,9 @@ searched (GObject      *source,
   TscopeEventList *self = data;
   g_autoptr(GError) error = NULL;
   gint64 pos = tscope_event_model_search_finish (TSCOPE_EVENT_MODEL (source), result, &error);
+
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    search_stopped (self);
 
   if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
@@ -987,6 +1012,8 @@ search (TscopeEventList *self,
   g_clear_object (&self->search_cancel);
   self->search_cancel = g_cancellable_new ();
   gtk_label_set_text (self->search_status, _("searching…"));
+  search_stopped (self);
+  self->search_tick = g_timeout_add (250, search_progress, self);
   tscope_event_model_search_async (self->model, text, from, forward, self->search_cancel, searched,
                                    g_object_ref (self));
 }
@@ -1034,6 +1061,7 @@ file_changed (TscopeEventList *self)
 {
   g_cancellable_cancel (self->filter_cancel);
   g_cancellable_cancel (self->search_cancel);
+  search_stopped (self);
   gtk_spinner_stop (self->spinner);
   gtk_widget_set_sensitive (self->filter_bar, FALSE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->search_bar), FALSE);
@@ -1171,6 +1199,8 @@ rebuild (TscopeEventList *self)
     event = g_strdup (gtk_string_list_get_string (self->event_names, sel));
   g_cancellable_cancel (self->filter_cancel);
   g_cancellable_cancel (self->search_cancel);
+  search_stopped (self);
+  gtk_label_set_text (self->search_status, "");
   g_clear_object (&self->model);
   g_clear_pointer (&self->applied, g_free);
   self->model = tscope_event_model_new (self->session);
@@ -1259,6 +1289,7 @@ tscope_event_list_dispose (GObject *object)
     g_clear_signal_handler (&self->session_handler, self->session);
   g_cancellable_cancel (self->filter_cancel);
   g_cancellable_cancel (self->search_cancel);
+  search_stopped (self);
   g_clear_object (&self->filter_cancel);
   g_clear_object (&self->search_cancel);
   g_clear_object (&self->session);

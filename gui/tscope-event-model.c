@@ -97,9 +97,17 @@ const char *tscope_event_item_get_stack (TscopeEventItem *item) { return item->s
 
 /* ---- the model ---- */
 
+/* How far a search is: blocks looked at, of how many (atomics) */
+typedef struct
+{
+  gint done;
+  gint total;
+} SearchProgress;
+
 struct _TscopeEventModel
 {
   GObject       parent_instance;
+  SearchProgress *search_progress;  /* the last search's (a GAtomicRcBox), or NULL */
 
   /* owned */
   TscopeSession *session;        /* says when a file changed under its trace */
@@ -344,6 +352,7 @@ tscope_event_model_finalize (GObject *object)
   g_string_free (self->line, TRUE);
   g_clear_object (&self->doc);
   g_clear_object (&self->session);
+  g_clear_pointer (&self->search_progress, g_atomic_rc_box_release);
   G_OBJECT_CLASS (tscope_event_model_parent_class)->finalize (object);
 }
 
@@ -1095,6 +1104,7 @@ typedef struct
   GArray  *rows;                 /* a copy of the filter, or NULL */
   guint    n;
   GCancellable *cancellable;
+  SearchProgress *progress;      /* a reference */
 
   /* shared by the searching threads */
   guint    n_blocks;
@@ -1111,6 +1121,7 @@ search_job_free (SearchJob *job)
 {
   g_free (job->needle);
   g_clear_pointer (&job->rows, g_array_unref);
+  g_clear_pointer (&job->progress, g_atomic_rc_box_release);
   g_mutex_clear (&job->lock);
   g_free (job);
 }
@@ -1232,6 +1243,7 @@ search_blocks (gpointer data)
           break;
         }
       found = scan (job, c, line, lo, hi);
+      g_atomic_int_inc (&job->progress->done);
       if (found < 0)
         continue;
       g_mutex_lock (&job->lock);
@@ -1258,6 +1270,7 @@ search_thread (GTask        *task,
   job->cancellable = cancellable;
   job->found = -1;
   job->n_blocks = (span + SEARCH_BLOCK - 1) / SEARCH_BLOCK;
+  g_atomic_int_set (&job->progress->total, (gint) MIN (job->n_blocks, G_MAXINT));
   /* the other cores too: a search formats every line it passes */
   n_threads = CLAMP (MIN ((guint) g_get_num_processors (), job->n_blocks), 1, 8);
   job->n_threads = n_threads;
@@ -1295,6 +1308,9 @@ tscope_event_model_search_async (TscopeEventModel    *self,
   SearchJob *job = g_new0 (SearchJob, 1);
 
   g_mutex_init (&job->lock);
+  g_clear_pointer (&self->search_progress, g_atomic_rc_box_release);
+  self->search_progress = g_atomic_rc_box_new0 (SearchProgress);
+  job->progress = g_atomic_rc_box_acquire (self->search_progress);
   job->needle = g_utf8_casefold (text, -1);
   job->doc = self->doc;
   job->from = from;
@@ -1303,6 +1319,22 @@ tscope_event_model_search_async (TscopeEventModel    *self,
   job->rows = self->rows ? g_array_copy (self->rows) : NULL;
   g_task_set_task_data (task, job, (GDestroyNotify) search_job_free);
   g_task_run_in_thread (task, search_thread);
+}
+
+/**
+ * tscope_event_model_get_search_progress:
+ *
+ * Returns: how far the last search started has looked, from 0 to 1
+ */
+double
+tscope_event_model_get_search_progress (TscopeEventModel *self)
+{
+  gint total;
+
+  g_return_val_if_fail (TSCOPE_IS_EVENT_MODEL (self), 0);
+  if (self->search_progress == NULL || (total = g_atomic_int_get (&self->search_progress->total)) == 0)
+    return 0;
+  return MIN (1.0, (double) g_atomic_int_get (&self->search_progress->done) / total);
 }
 
 /**

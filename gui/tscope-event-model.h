@@ -73,6 +73,7 @@ void              tscope_event_model_search_async (TscopeEventModel        *self
                                                    GCancellable            *cancellable,
                                                    GAsyncReadyCallback      callback,
                                                    gpointer                 user_data);
+double            tscope_event_model_get_search_progress (TscopeEventModel *self);
 gint64            tscope_event_model_search_finish (TscopeEventModel       *self,
                                                    GAsyncResult            *result,
                                                    GError                 **error);

@@ -651,6 +651,9 @@ test_event_search (void)
                                                ? (gint64) n - 20000 : -1);
               }
         }
+      /* a search that found nothing looked at every row */
+      g_assert_cmpint (search_model (model, "no line holds this", 0, TRUE), ==, -1);
+      g_assert_cmpfloat (tscope_event_model_get_search_progress (model), ==, 1.0);
       if (pass == 1)
         break;
       /* again on the rows of one CPU */
@@ -1523,6 +1526,31 @@ find_label (GtkWidget  *widget,
         return found;
     }
   return NULL;
+}
+
+static gboolean
+label_shown (gpointer data)
+{
+  void **args = data;
+
+  return find_label (args[0], args[1]) != NULL;
+}
+
+/* Enter in the list's search field looks through every line, says how far
+ * it is meanwhile, and says when nothing holds the text. */
+static void
+test_event_list_search (void)
+{
+  TscopeWindow *window = open_window ("sched");
+  GtkWidget *list = tscope_window_get_event_list (window);
+  GtkWidget *entry = find_descendant (find_descendant (list, GTK_TYPE_SEARCH_BAR), GTK_TYPE_SEARCH_ENTRY);
+  void *args[] = { list, (void *) "not found" };
+
+  g_assert_nonnull (entry);
+  gtk_editable_set_text (GTK_EDITABLE (entry), "no line holds this");
+  g_signal_emit_by_name (entry, "activate");
+  spin_until (label_shown, args, 120);
+  close_window (window);
 }
 
 /* The error and the range statistics show up unselected, also once the
@@ -4114,6 +4142,7 @@ main (int    argc,
   g_test_add_func ("/gui/range-stats", test_range_stats);
   g_test_add_func ("/gui/event-filter", test_event_filter);
   g_test_add_func ("/gui/event-search", test_event_search);
+  g_test_add_func ("/gui/event-list-search", test_event_list_search);
   g_test_add_func ("/gui/event-filter-blocks", test_event_filter_blocks);
   g_test_add_func ("/gui/event-list-rows-asked", test_event_list_rows_asked);
   g_test_add_func ("/gui/event-expression", test_event_expression);
