@@ -1113,7 +1113,6 @@ typedef struct
   GMutex   lock;
   gint64   found;                /* under lock: the nearest row found, or -1 */
   gboolean cancelled;            /* under lock */
-  gboolean changed;              /* under lock: a file is not what was loaded */
 } SearchJob;
 
 static void
@@ -1219,7 +1218,8 @@ search_blocks (gpointer data)
   g_autoptr(TscopeDocumentCursor) c = tscope_document_cursor_new (job->doc);
   g_autoptr(GString) line = g_string_new (NULL);
 
-  /* the threads print at once, and alongside the list's own rows */
+  /* the threads print at once, each with libtraceevent handles of its
+   * own (made on its first line, or taken from an earlier search's) */
   if (job->n_threads > 1)
     tscope_document_cursor_print_alone (c);
   for (;;)
@@ -1238,7 +1238,6 @@ search_blocks (gpointer data)
         {
           g_mutex_lock (&job->lock);
           job->cancelled |= cancelled;
-          job->changed |= changed;
           g_mutex_unlock (&job->lock);
           break;
         }

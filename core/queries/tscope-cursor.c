@@ -39,6 +39,7 @@ struct _TscopeCursor
   gboolean       symbols_ready;     /* the file's kallsyms parsed (on the first record decoded) */
   gboolean       print_alone;       /* prints with a libtraceevent handle of its own */
   TscopePrinter *printer;           /* that handle, from the first line on; NULL: the trace's */
+  GHashTable    *comms;             /* pid -> the trace's name for it, when printing alone */
 
   /* function_graph: a leaf's exit is printed on its entry's line */
   gboolean       funcgraph_ready;   /* funcgraph looked up (on the first line formatted) */
@@ -128,6 +129,7 @@ tscope_cursor_free (TscopeCursor *c)
   g_clear_error (&c->error);
   if (c->printer)
     _tscope_tep_give_printer (c->trace->tep, c->printer);
+  g_clear_pointer (&c->comms, g_hash_table_unref);
   g_object_unref (c->trace);
   g_free (c);
 }
@@ -139,9 +141,10 @@ tscope_cursor_free (TscopeCursor *c)
  * made (or taken from those a cursor gave back) on the first record it
  * prints: cursors that print on other threads at once then do not take
  * turns.  For a thread that prints many records (a search); making one
- * costs 100-200 ms.  A name that a sched_switch printed registers (as
- * `trace-cmd report` does) is known to the handle that printed it.  Not
- * for a trace with function tracer records (see below).
+ * costs 100-200 ms.  The task names at the head of a line still come from
+ * the trace's handle (tscope_cursor_comm()), so the lines are those the
+ * trace's handle prints.  Not for a trace with function tracer records
+ * (see below).
  */
 void
 tscope_cursor_print_alone (TscopeCursor *c)
@@ -803,8 +806,17 @@ tscope_cursor_comm (TscopeCursor *c)
     return "";
   if (!c->print_alone)
     return _tscope_tep_comm (c->trace->tep, e.pid);
-  comm = tep_data_comm_from_pid (printer_lock (c), e.pid);
-  printer_unlock (c);
+  /* the trace's handle's name even for a cursor that prints alone: the
+   * name the list shows (the sched_switch plugin adds the names it prints
+   * to the handle that prints them); asked once a pid, as print_lock
+   * taken for every line would have the printing threads take turns */
+  if (c->comms == NULL)
+    c->comms = g_hash_table_new (NULL, NULL);
+  if ((comm = g_hash_table_lookup (c->comms, GINT_TO_POINTER (e.pid))) == NULL)
+    {
+      comm = _tscope_tep_comm (c->trace->tep, e.pid);
+      g_hash_table_insert (c->comms, GINT_TO_POINTER (e.pid), (gpointer) comm);
+    }
   return comm;
 }
 

@@ -18,6 +18,14 @@
 
 static GPrivate last_warning = G_PRIVATE_INIT (g_free);
 
+/* What libtraceevent keeps in globals, for every handle: the parser's
+ * notes of flag and symbolic fields, the list of plugin options that
+ * loading and unloading plugins changes, and the call stacks that the
+ * function plugin indents by (and frees when a handle unloads it).  One
+ * thread at a time, whatever the handle; taken after print_lock and
+ * symbols_lock, never before. */
+static GMutex globals_lock;
+
 /* libtraceevent and libtracecmd print warnings through this weak symbol;
  * ours sends them to g_debug and keeps the last one for error messages. */
 G_GNUC_PRINTF (4, 0)
@@ -806,8 +814,13 @@ _tscope_tep_new (TscopeFile  *file,
   tep_set_local_bigendian (t->tep, G_BYTE_ORDER == G_BIG_ENDIAN ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
   tep_set_long_size (t->tep, file->long_size);
   tep_set_page_size (t->tep, file->page_size);
+  g_mutex_lock (&globals_lock);
   if (!parse_formats (t, file, error))
-    return NULL;
+    {
+      g_mutex_unlock (&globals_lock);
+      return NULL;
+    }
+  g_mutex_unlock (&globals_lock);
   parse_texts (t, file);
   if (!resolve_common (t, file, error))
     return NULL;
@@ -831,7 +844,11 @@ _tscope_tep_ensure_symbols (TscopeTep  *t,
   g_mutex_lock (&t->symbols_lock);
   parse_cmdlines_locked (t);
   if (t->plugins_wanted && t->plugins == NULL)
-    t->plugins = tep_load_plugins (t->tep);
+    {
+      g_mutex_lock (&globals_lock);
+      t->plugins = tep_load_plugins (t->tep);
+      g_mutex_unlock (&globals_lock);
+    }
   if (!t->symbols_loaded)
     {
       g_autoptr(GError) error = NULL;
@@ -847,6 +864,9 @@ _tscope_tep_ensure_symbols (TscopeTep  *t,
 
           tep_parse_kallsyms (t->tep, text);
         }
+      /* libtraceevent sorts the symbols on the first lookup, and threads
+       * that print function_graph records look up without print_lock */
+      (void) tep_find_function (t->tep, 0);
       t->symbols_loaded = TRUE;
     }
   g_mutex_unlock (&t->symbols_lock);
@@ -864,15 +884,14 @@ _tscope_tep_load_plugins (TscopeTep *t)
 {
   g_mutex_lock (&t->symbols_lock);
   if (t->symbols_loaded && t->plugins == NULL)
-    t->plugins = tep_load_plugins (t->tep);
+    {
+      g_mutex_lock (&globals_lock);
+      t->plugins = tep_load_plugins (t->tep);
+      g_mutex_unlock (&globals_lock);
+    }
   t->plugins_wanted = TRUE;
   g_mutex_unlock (&t->symbols_lock);
 }
-
-/* libtraceevent's function plugin keeps the call stacks it prints in
- * globals, shared by every handle that loaded it, and frees them when one
- * handle unloads it: one thread at a time, whatever the handle. */
-static GMutex function_plugin_lock;
 
 /**
  * _tscope_tep_plugin_lock:
@@ -885,9 +904,10 @@ static GMutex function_plugin_lock;
 gboolean
 _tscope_tep_plugin_lock (struct tep_event *event)
 {
-  if (event == NULL || g_strcmp0 (event->name, "function") != 0 || g_strcmp0 (event->system, "ftrace") != 0)
+  if (event == NULL || g_strcmp0 (event->system, "ftrace") != 0
+      || (g_strcmp0 (event->name, "function") != 0 && g_strcmp0 (event->name, "func_repeats") != 0))
     return FALSE;
-  g_mutex_lock (&function_plugin_lock);
+  g_mutex_lock (&globals_lock);
   return TRUE;
 }
 
@@ -895,16 +915,16 @@ void
 _tscope_tep_plugin_unlock (gboolean locked)
 {
   if (locked)
-    g_mutex_unlock (&function_plugin_lock);
+    g_mutex_unlock (&globals_lock);
 }
 
 static void
 unload_plugins (struct tep_plugin_list *plugins,
                 struct tep_handle      *tep)
 {
-  g_mutex_lock (&function_plugin_lock);
+  g_mutex_lock (&globals_lock);
   tep_unload_plugins (plugins, tep);
-  g_mutex_unlock (&function_plugin_lock);
+  g_mutex_unlock (&globals_lock);
 }
 
 static void
@@ -926,6 +946,7 @@ printer_new (TscopeFile *file,
 {
   TscopeTep made = { 0 };
   g_autoptr(GBytes) kallsyms = NULL;
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&globals_lock);
   TscopePrinter *p;
 
   made.tep = tep_alloc ();
@@ -958,6 +979,7 @@ printer_new (TscopeFile *file,
 
       tep_parse_kallsyms (made.tep, text);
     }
+  (void) tep_find_function (made.tep, 0);
   p = g_new0 (TscopePrinter, 1);
   p->tep = made.tep;
   if (plugins)
