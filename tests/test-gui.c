@@ -593,11 +593,12 @@ test_event_filter_blocks (void)
 
 /* The list's text search (a few threads, blocks of rows) finds what a
  * plain walk over every line finds, down and up, from anywhere, case not
- * counting, on every row or on those a filter keeps. */
+ * counting, on every row or on those a filter keeps; @data names the
+ * traces, by commas. */
 static void
-test_event_search (void)
+test_event_search (gconstpointer data)
 {
-  g_autofree char *path = tscope_test_data ("sched", ".dat");
+  g_auto(GStrv) names = g_strsplit (data, ",", -1);
   g_autoptr(TscopeDocument) doc = tscope_document_new ();
   g_autoptr(TscopeSession) session = NULL;
   g_autoptr(TscopeEventModel) model = NULL;
@@ -607,15 +608,19 @@ test_event_search (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) cpus = g_array_new (FALSE, FALSE, sizeof (guint));
   TscopeEventFilter filter = { 0 };
-  gboolean filtered = FALSE;
   const char *texts[] = { NULL, NULL, "no line holds this", "PING-9359", "sched_WAKEUP_new", "kworker/" };
   g_autofree char *late = NULL;
   g_autofree char *early = NULL;
   guint cpu = 1;
   guint n;
 
-  g_assert_nonnull (tscope_document_load (doc, path, NULL, &error));
-  g_assert_no_error (error);
+  for (guint i = 0; names[i]; i++)
+    {
+      g_autofree char *path = tscope_test_data (names[i], ".dat");
+
+      g_assert_nonnull (tscope_document_load (doc, path, NULL, &error));
+      g_assert_no_error (error);
+    }
   session = tscope_session_new (doc);
   model = tscope_event_model_new (session);
   n = g_list_model_get_n_items (G_LIST_MODEL (model));
@@ -659,8 +664,7 @@ test_event_search (void)
       /* again on the rows of one CPU */
       g_array_append_val (cpus, cpu);
       filter.cpus = cpus;
-      tscope_event_model_filter_async (model, &filter, NULL, on_filtered, &filtered);
-      spin_until (filter_done, &filtered, 60);
+      filter_model (model, &filter);
       g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), <, n);
     }
 }
@@ -4141,7 +4145,9 @@ main (int    argc,
   g_test_add_func ("/gui/latency-syscalls", test_latency_syscalls);
   g_test_add_func ("/gui/range-stats", test_range_stats);
   g_test_add_func ("/gui/event-filter", test_event_filter);
-  g_test_add_func ("/gui/event-search", test_event_search);
+  g_test_add_data_func ("/gui/event-search", "sched", test_event_search);
+  /* two traces on one time axis: each source's cursor prints alone */
+  g_test_add_data_func ("/gui/event-search/two-sources", "sched,kvm", test_event_search);
   g_test_add_func ("/gui/event-list-search", test_event_list_search);
   g_test_add_func ("/gui/event-filter-blocks", test_event_filter_blocks);
   g_test_add_func ("/gui/event-list-rows-asked", test_event_list_rows_asked);
