@@ -1109,6 +1109,7 @@ typedef struct
   /* shared by the searching threads */
   guint    n_blocks;
   guint    n_threads;
+  GThread *first;                /* the task's thread */
   gint     next_block;           /* atomic: the next block to take */
   GMutex   lock;
   gint64   found;                /* under lock: the nearest row found, or -1 */
@@ -1217,11 +1218,17 @@ search_blocks (gpointer data)
   SearchJob *job = data;
   g_autoptr(TscopeDocumentCursor) c = tscope_document_cursor_new (job->doc);
   g_autoptr(GString) line = g_string_new (NULL);
+  gboolean alone = FALSE;
 
   /* the threads print at once, each with libtraceevent handles of its
-   * own (made on its first line, or taken from an earlier search's) */
-  if (job->n_threads > 1)
-    tscope_document_cursor_print_alone (c);
+   * own (made on its first line, 100-200 ms, or taken from an earlier
+   * search's); the task's thread only after its first block, so that a
+   * match near the start waits for no handle made */
+  if (job->n_threads > 1 && g_thread_self () != job->first)
+    {
+      tscope_document_cursor_print_alone (c);
+      alone = TRUE;
+    }
   for (;;)
     {
       guint k = (guint) g_atomic_int_add (&job->next_block, 1);
@@ -1243,6 +1250,11 @@ search_blocks (gpointer data)
         }
       found = scan (job, c, line, lo, hi);
       g_atomic_int_inc (&job->progress->done);
+      if (!alone && job->n_threads > 1)
+        {
+          tscope_document_cursor_print_alone (c);
+          alone = TRUE;
+        }
       if (found < 0)
         continue;
       g_mutex_lock (&job->lock);
@@ -1273,6 +1285,7 @@ search_thread (GTask        *task,
   /* the other cores too: a search formats every line it passes */
   n_threads = CLAMP (MIN ((guint) g_get_num_processors (), job->n_blocks), 1, 8);
   job->n_threads = n_threads;
+  job->first = g_thread_self ();
   for (guint t = 1; t < n_threads; t++)
     g_ptr_array_add (threads, g_thread_new ("tscope-search", search_blocks, job));
   search_blocks (job);
