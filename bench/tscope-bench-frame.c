@@ -211,7 +211,66 @@ event_rows_drawn (TscopeWindow *window,
   while (w.shown == 0 && g_get_monotonic_time () - t1 < 10 * G_USEC_PER_SEC)
     g_main_context_iteration (NULL, TRUE);
   g_signal_handler_disconnect (clock, handler);
+  if (g_getenv ("TSCOPE_BENCH_CLOCK"))
+    g_print ("rows at CLOCK_MONOTONIC    %.6f s\n", w.shown / 1e6);
   g_print ("open to the event list's rows %6.1f ms\n", ((w.shown ? w.shown : g_get_monotonic_time ()) - t0) / 1e3);
+}
+
+/* Waits for the next painted frame of @window's frame clock, from @t0:
+ * milliseconds. */
+static double
+next_paint (GtkWidget *widget,
+            gint64     t0)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
+  gint64 before = gdk_frame_clock_get_frame_counter (clock);
+
+  while (gdk_frame_clock_get_frame_counter (clock) == before
+         && g_get_monotonic_time () - t0 < 10 * G_USEC_PER_SEC)
+    g_main_context_iteration (NULL, TRUE);
+  /* the frame's paint ends in the iteration that counted it */
+  return (g_get_monotonic_time () - t0) / 1e3;
+}
+
+/* The event list as it is read: a page down (the rows below come into
+ * view), and jumps to rows far apart (a search's match, a click on the
+ * timeline): the time from the change to the frame that shows it,
+ * medians of 12. */
+static void
+measure_event_list (TscopeWindow *window)
+{
+  GtkWidget *view = find_descendant (tscope_window_get_event_list (window), GTK_TYPE_COLUMN_VIEW);
+  GtkWidget *inner = find_descendant (view, GTK_TYPE_LIST_VIEW);
+  GtkSingleSelection *sel = GTK_SINGLE_SELECTION (gtk_column_view_get_model (GTK_COLUMN_VIEW (view)));
+  GtkAdjustment *adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (inner));
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (sel));
+  double page[12];
+  double jump[12];
+
+  if (n == 0 || adj == NULL)
+    return;
+  gtk_widget_grab_focus (view);
+  for (guint i = 0; i < G_N_ELEMENTS (page); i++)
+    {
+      gint64 t0 = g_get_monotonic_time ();
+
+      gtk_adjustment_set_value (adj, gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj));
+      page[i] = next_paint (view, t0);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (jump); i++)
+    {
+      guint position = (guint) ((guint64) n * (2 * i + 1) / (2 * G_N_ELEMENTS (jump) + 1));
+      gint64 t0 = g_get_monotonic_time ();
+
+      gtk_single_selection_set_selected (sel, position);
+      gtk_widget_activate_action (inner, "list.scroll-to-item", "u", position);
+      jump[i] = next_paint (view, t0);
+    }
+  qsort (page, G_N_ELEMENTS (page), sizeof (double), cmp_double);
+  qsort (jump, G_N_ELEMENTS (jump), sizeof (double), cmp_double);
+  g_print ("event list page down       %7.2f ms (max %.2f)   jump to a far row %7.2f ms (max %.2f)   (medians of %u)\n",
+           page[G_N_ELEMENTS (page) / 2], page[G_N_ELEMENTS (page) - 1], jump[G_N_ELEMENTS (jump) / 2],
+           jump[G_N_ELEMENTS (jump) - 1], (guint) G_N_ELEMENTS (page));
 }
 
 int
@@ -289,6 +348,8 @@ main (int    argc,
     }
   frames0 = tscope_timeline_get_frame_count (timeline);
   t0 = g_get_monotonic_time ();
+  if (g_getenv ("TSCOPE_BENCH_CLOCK"))
+    g_print ("open at CLOCK_MONOTONIC    %.6f s\n", t0 / 1e6);
   tscope_window_open_specs (window, specs);
   while (tscope_window_is_loading (window) || tscope_timeline_get_frame_count (timeline) == frames0)
     {
@@ -313,6 +374,9 @@ main (int    argc,
     }
   g_print ("open to loaded             %7.1f ms (the loads themselves: %.1f ms, %" G_GUINT64_FORMAT " events)\n",
            (t_loaded - t0) / 1e3, load_ms, n_events);
+  if (g_getenv ("TSCOPE_BENCH_CLOCK"))
+    g_print ("loaded at CLOCK_MONOTONIC  %.6f s\nframe at CLOCK_MONOTONIC   %.6f s\n", t_loaded / 1e6,
+             g_get_monotonic_time () / 1e6);
   g_print ("open to first drawn frame  %7.1f ms (the first frame built the view indexes: %.1f ms)\n",
            (g_get_monotonic_time () - t0) / 1e3, tscope_timeline_get_last_frame_us (timeline) / 1e3);
   event_rows_drawn (window, t0);
@@ -364,6 +428,7 @@ main (int    argc,
   measure ("1 ms window", timeline);
   tscope_session_set_view (session, mid, mid + 10 * TSCOPE_NSEC_PER_USEC, FALSE);
   measure ("10 us window", timeline);
+  measure_event_list (window);
   measure_panels (window);
   gtk_window_destroy (GTK_WINDOW (window));
   /* a model cache file still being written */

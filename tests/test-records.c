@@ -14,8 +14,11 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -27,6 +30,8 @@
 #include "tscope-reference.h"
 #include "tscope-stats.h"
 #include "tscope-test-util.h"
+#include "tscope-kallsyms-private.h"
+#include "tscope-tep-private.h"
 #include "tscope-trace-private.h"
 
 #define N_OUT 13          /* CPU 0, CPUs 1-10 dealt, 11 asleep, 12 empty */
@@ -385,6 +390,151 @@ test_plugins_deferred (void)
  * printed, not at open; a section whose sizes are right but whose data
  * does not inflate opens, then prints addresses as numbers with one
  * message naming the file; `verify` refuses it, as it did at open. */
+/* What tep_print_funcs() prints of @tep's symbols: libtraceevent's own
+ * table, in the order its lookups search it. */
+static char *
+library_table (struct tep_handle *tep)
+{
+  g_autofree char *path = g_build_filename (tmp_dir, "funcs.txt", NULL);
+  int saved;
+  int fd;
+  char *text = NULL;
+
+  fflush (stdout);
+  saved = dup (STDOUT_FILENO);
+  fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  dup2 (fd, STDOUT_FILENO);
+  close (fd);
+  tep_print_funcs (tep);
+  fflush (stdout);
+  dup2 (saved, STDOUT_FILENO);
+  close (saved);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_unlink (path);
+  return text;
+}
+
+static char *
+our_table (const TscopeKallsyms *k)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < k->n; i++)
+    {
+      g_string_append_printf (out, "%016" G_GINT64_MODIFIER "x %s", k->syms[i].addr, k->syms[i].func);
+      if (k->syms[i].mod)
+        g_string_append_printf (out, " [%s]\n", k->syms[i].mod);
+      else
+        g_string_append_c (out, '\n');
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+same_lookup (struct tep_handle *ref,
+             struct tep_handle *ours,
+             guint64            addr)
+{
+  const char *a = tep_find_function (ref, addr);
+  const char *b = tep_find_function (ours, addr);
+
+  if (g_strcmp0 (a, b) != 0)
+    g_error ("0x%" G_GINT64_MODIFIER "x: libtraceevent finds %s, the table %s", addr, a ? a : "nothing",
+             b ? b : "nothing");
+  g_assert_cmpuint (tep_find_function_address (ref, addr), ==, tep_find_function_address (ours, addr));
+}
+
+/* @text read by libtraceevent's tep_parse_kallsyms() and by the table:
+ * the same symbols in the same order, and every lookup the same. */
+static guint
+compare_kallsyms (const char *text)
+{
+  struct tep_handle *ref = tep_alloc ();
+  struct tep_handle *ours = tep_alloc ();
+  g_autoptr(TscopeKallsyms) k = _tscope_kallsyms_parse (g_strdup (text));
+  g_autofree char *want = NULL;
+  g_autofree char *got = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (17);
+
+  tep_set_long_size (ref, 8);
+  tep_set_long_size (ours, 8);
+  tep_parse_kallsyms (ref, text);
+  _tscope_kallsyms_attach (k, ours);
+  g_assert_cmpint (tep_get_function_count (ref), ==, (int) k->n);
+  want = library_table (ref);
+  got = our_table (k);
+  g_assert_cmpstr (got, ==, want);
+  same_lookup (ref, ours, 0);
+  same_lookup (ref, ours, 1);
+  same_lookup (ref, ours, G_MAXUINT64);
+  for (guint i = 0; i < k->n; i++)
+    {
+      same_lookup (ref, ours, k->syms[i].addr - 1);
+      same_lookup (ref, ours, k->syms[i].addr);
+      same_lookup (ref, ours, k->syms[i].addr + 1);
+    }
+  for (guint i = 0; k->n > 0 && i < 20000; i++)
+    {
+      guint64 lo = k->syms[0].addr;
+      guint64 hi = k->syms[k->n - 1].addr;
+      guint64 span = hi - lo + 2000;
+
+      same_lookup (ref, ours, lo - 1000 + (((guint64) g_rand_int (rand) << 32 | g_rand_int (rand)) % span));
+    }
+  tep_free (ref);
+  tep_free (ours);
+  return k->n;
+}
+
+/* The file's kallsyms table (tscope-kallsyms.c) finds what libtraceevent's
+ * own does, on every trace that has kallsyms and on crafted lines. */
+static void
+test_kallsyms_table (void)
+{
+  const char *names[] = { "stacks", "sched", "sched-v6", "kvm", "kvm-guest", "marker", "funcgraph",
+                          "public-func-i386", "public-kvm-host", "public-kvm-guest" };
+  const char *crafted[] = {
+    /* sorted, with aliases: one address, several names */
+    "ffffffff81000000 T _stext\nffffffff81000000 T _text\nffffffff81000000 t startup_64\n"
+    "ffffffff81000100 T a\nffffffff81000200 T b\nffffffff81000200 W b_alias\nffffffff81000300 T c\n",
+    /* not sorted: modules first, aliases apart, absolute and '$' ones */
+    "ffffffffc0001000 t mod_fn\t[ext4]\nffffffff81000000 T _text\n0000000000000000 A fixed_percpu_data\n"
+    "ffffffff81000100 t $x.12\nffffffff81000100 T real\nffffffffc0001000 t mod_alias\t[ext4]\n"
+    "0000000000001000 a small_abs\nffffffff81000000 T _stext\nffffffff81000080 T mid\n",
+    /* modules as the kernel might not write them */
+    "ffffffff81000000 T m1\t[]\nffffffff81000010 T m2\t[ spaced]\nffffffff81000020 T m3\t[nobracket\n"
+    "ffffffff81000030 T m4\tnotbracket\nffffffff81000040 T m5 [space]\nffffffff81000050 T m6\t[a] tail\n"
+    "ffffffff81000060 T m7\t[\nffffffff81000070 T m8\r\nffffffff81000080 T m9\t[x]\r\n",
+    /* more than 16 digits, and blank lines */
+    "ffffffff810000001 T long1\n\nffffffff8100000012 T long2\n\n\nffffffff81000003 T short\n",
+    /* one line, none, only absolute ones */
+    "ffffffff81000000 T only\n",
+    "",
+    "0000000000000000 A a\n0000000000000010 a b\n",
+  };
+  guint total = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *src = tscope_test_data (names[i], ".dat");
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TscopeFile) file = _tscope_file_open (src, &error);
+      g_autoptr(GBytes) kallsyms = NULL;
+      g_autofree char *text = NULL;
+
+      g_assert_no_error (error);
+      kallsyms = _tscope_file_dup_kallsyms (file, &error);
+      g_assert_no_error (error);
+      text = _tscope_tep_kallsyms_lines (kallsyms);
+      total += compare_kallsyms (text);
+    }
+  /* stacks.dat holds a full /proc/kallsyms */
+  g_assert_cmpuint (total, >, 100000);
+  for (guint i = 0; i < G_N_ELEMENTS (crafted); i++)
+    compare_kallsyms (crafted[i]);
+}
+
 static void
 test_kallsyms_deferred (void)
 {
@@ -560,6 +710,7 @@ main (int    argc,
   g_test_add_func ("/records/inflate-ahead", test_inflate_ahead);
   g_test_add_func ("/records/bad-chunk", test_bad_chunk);
   g_test_add_func ("/records/kallsyms-deferred", test_kallsyms_deferred);
+  g_test_add_func ("/records/kallsyms-table", test_kallsyms_table);
   g_test_add_func ("/records/plugins-deferred", test_plugins_deferred);
   g_test_add_func ("/records/cancel-inflating", test_cancel_inflating);
   ret = g_test_run ();

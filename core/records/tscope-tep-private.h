@@ -12,6 +12,7 @@
 #include <traceevent/event-parse.h>
 
 #include "tscope-file-private.h"
+#include "tscope-kallsyms-private.h"
 
 G_BEGIN_DECLS
 
@@ -99,7 +100,8 @@ typedef struct
   TscopeSymbolTable  state_flags;      /* sched_switch prev_state letters */
   guint              state_report_max; /* prev_state bit printed as "+" */
   char              *last_warning;
-  gboolean           symbols_loaded;   /* kallsyms parsed (lazily: 100 ms on big files) */
+  gboolean           symbols_loaded;   /* kallsyms parsed (lazily: 20 ms on big files) */
+  TscopeKallsyms    *kallsyms;         /* set once under symbols_lock; the printers share it */
   GBytes            *cmdlines;         /* the saved cmdlines, until parsed (lazily) */
   gint               cmdlines_parsed;  /* atomic; set under symbols_lock */
   GMutex             symbols_lock;
@@ -116,6 +118,7 @@ typedef struct
 {
   struct tep_handle      *tep;
   struct tep_plugin_list *plugins;
+  TscopeKallsyms         *kallsyms;    /* what tep resolves addresses with */
 } TscopePrinter;
 
 TscopeTep  *_tscope_tep_new               (TscopeFile         *file,
@@ -130,6 +133,7 @@ const char *_tscope_tep_comm               (TscopeTep          *tep,
                                            gint32              pid);
 void        _tscope_tep_ensure_symbols    (TscopeTep          *tep,
                                            TscopeFile         *file);
+char       *_tscope_tep_kallsyms_lines    (GBytes             *kallsyms);
 gboolean    _tscope_tep_plugin_lock       (struct tep_event   *event);
 void        _tscope_tep_plugin_unlock     (gboolean            locked);
 TscopePrinter *_tscope_tep_take_printer   (TscopeTep          *tep,

@@ -13,6 +13,7 @@
 #include <traceevent/event-utils.h>
 
 #include "tscope-error.h"
+#include "tscope-kallsyms-private.h"
 #include "tscope-tep-private.h"
 #include "tscope-limits.h"
 
@@ -620,6 +621,19 @@ good_lines (GBytes      *bytes,
   return g_string_free (out, FALSE);
 }
 
+/**
+ * _tscope_tep_kallsyms_lines:
+ * @kallsyms: (nullable): a file's kallsyms section
+ *
+ * Returns: (transfer full): its lines that libtraceevent reads as it
+ *   should, NUL-terminated
+ */
+char *
+_tscope_tep_kallsyms_lines (GBytes *kallsyms)
+{
+  return kallsyms && g_bytes_get_size (kallsyms) > 0 ? good_lines (kallsyms, kallsyms_line, "kallsyms") : g_strdup ("");
+}
+
 /* kallsyms, printk formats and saved cmdlines are texts; NUL-terminate them. */
 static void
 parse_texts (TscopeTep  *t,
@@ -858,15 +872,12 @@ _tscope_tep_ensure_symbols (TscopeTep  *t,
        * said once, the records still print */
       if (error)
         g_message ("%s, in its kallsyms section; addresses print as numbers", error->message);
-      if (g_bytes_get_size (kallsyms) > 0)
-        {
-          g_autofree char *text = good_lines (kallsyms, kallsyms_line, "kallsyms");
-
-          tep_parse_kallsyms (t->tep, text);
-        }
-      /* libtraceevent sorts the symbols on the first lookup, and threads
-       * that print function_graph records look up without print_lock */
-      (void) tep_find_function (t->tep, 0);
+      /* one table that every handle of the file looks up in, read by
+       * any thread (libtraceevent's own sorts itself on the first lookup,
+       * and threads that print function_graph records look up without
+       * print_lock) */
+      t->kallsyms = _tscope_kallsyms_parse (_tscope_tep_kallsyms_lines (kallsyms));
+      _tscope_kallsyms_attach (t->kallsyms, t->tep);
       t->symbols_loaded = TRUE;
     }
   g_mutex_unlock (&t->symbols_lock);
@@ -935,17 +946,18 @@ printer_free (gpointer data)
   if (p->plugins)
     unload_plugins (p->plugins, p->tep);
   tep_free (p->tep);
+  _tscope_kallsyms_unref (p->kallsyms);
   g_free (p);
 }
 
 /* A handle made as _tscope_tep_new() and _tscope_tep_ensure_symbols() make
  * @t's, for printing only; NULL if the file's texts no longer parse. */
 static TscopePrinter *
-printer_new (TscopeFile *file,
-             gboolean    plugins)
+printer_new (TscopeFile     *file,
+             TscopeKallsyms *kallsyms,
+             gboolean        plugins)
 {
   TscopeTep made = { 0 };
-  g_autoptr(GBytes) kallsyms = NULL;
   g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&globals_lock);
   TscopePrinter *p;
 
@@ -972,16 +984,13 @@ printer_new (TscopeFile *file,
       tep_parse_saved_cmdlines (made.tep, text);
     }
   (void) tep_data_comm_from_pid (made.tep, 1);
-  kallsyms = _tscope_file_dup_kallsyms (file, NULL);
-  if (kallsyms && g_bytes_get_size (kallsyms) > 0)
-    {
-      g_autofree char *text = good_lines (kallsyms, kallsyms_line, "kallsyms");
-
-      tep_parse_kallsyms (made.tep, text);
-    }
-  (void) tep_find_function (made.tep, 0);
   p = g_new0 (TscopePrinter, 1);
   p->tep = made.tep;
+  if (kallsyms)
+    {
+      p->kallsyms = _tscope_kallsyms_ref (kallsyms);
+      _tscope_kallsyms_attach (p->kallsyms, p->tep);
+    }
   if (plugins)
     p->plugins = tep_load_plugins (p->tep);
   return p;
@@ -1004,15 +1013,17 @@ _tscope_tep_take_printer (TscopeTep  *t,
                           TscopeFile *file)
 {
   TscopePrinter *p = NULL;
+  g_autoptr(TscopeKallsyms) kallsyms = NULL;
   gboolean plugins;
 
   g_mutex_lock (&t->symbols_lock);
   if (t->printers && t->printers->len > 0)
     p = g_ptr_array_steal_index_fast (t->printers, t->printers->len - 1);
   plugins = t->plugins != NULL;
+  kallsyms = t->kallsyms ? _tscope_kallsyms_ref (t->kallsyms) : NULL;
   g_mutex_unlock (&t->symbols_lock);
   /* made outside the lock: the window's own printing does not wait */
-  return p ? p : printer_new (file, plugins);
+  return p ? p : printer_new (file, kallsyms, plugins);
 }
 
 /**
@@ -1041,6 +1052,7 @@ _tscope_tep_free (TscopeTep *t)
     unload_plugins (t->plugins, t->tep);
   if (t->tep)
     tep_free (t->tep);
+  _tscope_kallsyms_unref (t->kallsyms);
   symbol_table_clear (&t->softirq_names);
   symbol_table_clear (&t->state_flags);
   symbol_table_clear (&t->vmx_reasons);
