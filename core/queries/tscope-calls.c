@@ -115,7 +115,7 @@ name_of (Build   *b,
 
   if (v)
     return GPOINTER_TO_UINT (v) - 1;
-  func = tep_find_function (b->trace->tep->tep, addr);
+  func = _tscope_tep_find_function (b->trace->tep, addr);
   if (func == NULL)
     func = hex = g_strdup_printf ("%" G_GINT64_MODIFIER "x", addr);
   v = g_hash_table_lookup (b->name_index, func);

@@ -758,7 +758,7 @@ tscope_cursor_format_info (TscopeCursor *c,
   ensure_symbols (c);
   if (!c->funcgraph_ready)
     {
-      _tscope_funcgraph_init (&c->funcgraph, c->trace->tep->tep);
+      _tscope_funcgraph_init (&c->funcgraph, c->trace->tep->tep, c->trace->tep->kallsyms);
       c->funcgraph_ready = TRUE;
     }
   fill_record (c, &r);

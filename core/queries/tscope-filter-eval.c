@@ -176,9 +176,7 @@ field_text (const struct tep_format_field *f,
       return FALSE;
     if (f != TSCOPE_FILTER_CPU && (f->flags & (TEP_FIELD_IS_POINTER | TEP_FIELD_IS_LONG)))
       {
-        g_mutex_lock (&r->tep->print_lock);
-        name = tep_find_function (r->tep->tep, addr);
-        g_mutex_unlock (&r->tep->print_lock);
+        name = _tscope_tep_find_function (r->tep, addr);
       }
     if (name == NULL)
       {

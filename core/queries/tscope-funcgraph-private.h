@@ -15,12 +15,15 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
+#include "tscope-kallsyms-private.h"
+
 G_BEGIN_DECLS
 
 typedef struct
 {
   struct tep_event *entry;   /* ftrace:funcgraph_entry, or NULL */
   struct tep_event *exit;    /* ftrace:funcgraph_exit, or NULL */
+  const TscopeKallsyms *kallsyms; /* the file's symbols, looked up by any thread */
 } TscopeFuncgraph;
 
 /* Fills @next with the record after the current one in merged order;
@@ -29,7 +32,8 @@ typedef gboolean (*TscopePeekFunc) (gpointer           data,
                                     struct tep_record *next);
 
 void _tscope_funcgraph_init        (TscopeFuncgraph       *fg,
-                                    struct tep_handle     *tep);
+                                    struct tep_handle     *tep,
+                                    const TscopeKallsyms  *kallsyms);
 int  _tscope_funcgraph_print_entry (const TscopeFuncgraph *fg,
                                     struct trace_seq      *s,
                                     struct tep_record     *record,

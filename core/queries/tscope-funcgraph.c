@@ -29,11 +29,25 @@
  * Finds the function_graph events of @tep, if the file has them.
  */
 void
-_tscope_funcgraph_init (TscopeFuncgraph   *fg,
-                        struct tep_handle *tep)
+_tscope_funcgraph_init (TscopeFuncgraph      *fg,
+                        struct tep_handle    *tep,
+                        const TscopeKallsyms *kallsyms)
 {
   fg->entry = tep_find_event_by_name (tep, "ftrace", "funcgraph_entry");
   fg->exit = tep_find_event_by_name (tep, "ftrace", "funcgraph_exit");
+  fg->kallsyms = kallsyms;
+}
+
+/* What tep_find_function() finds, from any thread: libtraceevent's lookup
+ * through a resolver returns it in the handle's one slot, which threads
+ * printing at once would share. */
+static const char *
+find_function (const TscopeFuncgraph *fg,
+               unsigned long long     addr)
+{
+  const TscopeKallsym *sym = fg->kallsyms ? _tscope_kallsyms_find (fg->kallsyms, addr) : NULL;
+
+  return sym ? sym->func : NULL;
 }
 
 /* Whether @next returns from the call @record enters: the same task and
@@ -150,7 +164,7 @@ print_leaf (const TscopeFuncgraph *fg,
       trace_seq_putc (s, '!');
       return;
     }
-  func = tep_find_function (fg->entry->tep, val);
+  func = find_function (fg, val);
   if (func)
     trace_seq_printf (s, "%s();", func);
   else
@@ -174,7 +188,7 @@ print_nested (const TscopeFuncgraph *fg,
   print_indent (s, depth);
   if (tep_get_field_val (s, fg->entry, "func", record, &val, 1))
     return trace_seq_putc (s, '!');
-  func = tep_find_function (fg->entry->tep, val);
+  func = find_function (fg, val);
   if (func)
     trace_seq_printf (s, "%s() {", func);
   else

@@ -119,7 +119,7 @@ tscope_trace_get_stack_frames (TscopeTrace *trace,
   out = g_ptr_array_new ();
   for (guint32 i = st->offset[stack]; i < st->offset[stack + 1]; i++)
     {
-      const char *func = tep_find_function (trace->tep->tep, st->addrs[i]);
+      const char *func = _tscope_tep_find_function (trace->tep, st->addrs[i]);
 
       g_ptr_array_add (out, func ? g_strdup (func) : g_strdup_printf ("%" G_GINT64_MODIFIER "x", st->addrs[i]));
     }

@@ -134,6 +134,8 @@ const char *_tscope_tep_comm               (TscopeTep          *tep,
 void        _tscope_tep_ensure_symbols    (TscopeTep          *tep,
                                            TscopeFile         *file);
 char       *_tscope_tep_kallsyms_lines    (GBytes             *kallsyms);
+const char *_tscope_tep_find_function     (TscopeTep          *tep,
+                                           guint64             addr);
 gboolean    _tscope_tep_plugin_lock       (struct tep_event   *event);
 void        _tscope_tep_plugin_unlock     (gboolean            locked);
 TscopePrinter *_tscope_tep_take_printer   (TscopeTep          *tep,

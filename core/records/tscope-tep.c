@@ -884,6 +884,25 @@ _tscope_tep_ensure_symbols (TscopeTep  *t,
 }
 
 /**
+ * _tscope_tep_find_function:
+ *
+ * The function @addr is in, as tep_find_function() finds it, from any
+ * thread (libtraceevent's lookup through the table returns it in one slot
+ * of the handle's, which threads would share).  Call
+ * _tscope_tep_ensure_symbols() first.
+ *
+ * Returns: (nullable): its name
+ */
+const char *
+_tscope_tep_find_function (TscopeTep *t,
+                           guint64    addr)
+{
+  const TscopeKallsym *sym = t->kallsyms ? _tscope_kallsyms_find (t->kallsyms, addr) : NULL;
+
+  return sym ? sym->func : NULL;
+}
+
+/**
  * _tscope_tep_load_plugins:
  *
  * Asks for libtraceevent's plugins: they are loaded with the kallsyms,
