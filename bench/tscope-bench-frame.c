@@ -26,6 +26,7 @@
 #include "tscope-calls-panel.h"
 #include "tscope-offcpu-panel.h"
 #include "tscope-calls.h"
+#include "tscope-event-list.h"
 #include "tscope-timeline.h"
 #include "tscope-window.h"
 
@@ -163,7 +164,7 @@ measure (const char     *label,
 
 typedef struct
 {
-  GtkColumnView *view;
+  GtkListView   *view;
   gint64         shown;           /* when a frame first painted its rows */
 } RowsWatch;
 
@@ -171,26 +172,10 @@ static void
 rows_painted (GdkFrameClock *clock,
               RowsWatch     *w)
 {
-  GtkSelectionModel *model = gtk_column_view_get_model (w->view);
+  GtkSelectionModel *model = gtk_list_view_get_model (w->view);
 
   if (w->shown == 0 && model && g_list_model_get_n_items (G_LIST_MODEL (model)) > 0)
     w->shown = g_get_monotonic_time ();
-}
-
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found;
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type))
-        return c;
-      if ((found = find_descendant (c, type)))
-        return found;
-    }
-  return NULL;
 }
 
 /* Waits for a frame that paints the event list with its rows: what a
@@ -199,7 +184,7 @@ static void
 event_rows_drawn (TscopeWindow *window,
                   gint64        t0)
 {
-  RowsWatch w = { GTK_COLUMN_VIEW (find_descendant (tscope_window_get_event_list (window), GTK_TYPE_COLUMN_VIEW)), 0 };
+  RowsWatch w = { tscope_event_list_get_view (TSCOPE_EVENT_LIST (tscope_window_get_event_list (window))), 0 };
   GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
   gint64 t1 = g_get_monotonic_time ();
   gulong handler = g_signal_connect (clock, "after-paint", G_CALLBACK (rows_painted), &w);
@@ -239,9 +224,9 @@ next_paint (GtkWidget *widget,
 static void
 measure_event_list (TscopeWindow *window)
 {
-  GtkWidget *view = find_descendant (tscope_window_get_event_list (window), GTK_TYPE_COLUMN_VIEW);
-  GtkWidget *inner = find_descendant (view, GTK_TYPE_LIST_VIEW);
-  GtkSingleSelection *sel = GTK_SINGLE_SELECTION (gtk_column_view_get_model (GTK_COLUMN_VIEW (view)));
+  GtkWidget *view = GTK_WIDGET (tscope_event_list_get_view (TSCOPE_EVENT_LIST (tscope_window_get_event_list (window))));
+  GtkWidget *inner = view;
+  GtkSingleSelection *sel = GTK_SINGLE_SELECTION (gtk_list_view_get_model (GTK_LIST_VIEW (view)));
   GtkAdjustment *adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (inner));
   guint n = g_list_model_get_n_items (G_LIST_MODEL (sel));
   double page[12];
@@ -393,6 +378,16 @@ main (int    argc,
                    tscope_plugin_results_get_seconds (r) * 1e3, i + 1, tscope_plugin_results_get_n_styled (r),
                    tscope_plugin_results_get_n_marks (r));
         }
+    }
+  if (g_getenv ("TSCOPE_BENCH_PNG"))
+    {
+      g_autoptr(GError) error = NULL;
+
+      /* what was drawn (with what the plugins added), to look at */
+      for (gint64 t = g_get_monotonic_time (); g_get_monotonic_time () - t < 300 * 1000;)
+        g_main_context_iteration (NULL, FALSE);
+      if (!tscope_window_save_png (window, g_getenv ("TSCOPE_BENCH_PNG"), &error))
+        g_printerr ("%s\n", error->message);
     }
   /* function calls are read by a worker after the load: their lanes are
    * drawn once it is done */

@@ -23,6 +23,7 @@
 #include "tscope-error.h"
 #include "tscope-event-list.h"
 #include "tscope-event-model.h"
+#include "tscope-event-row.h"
 
 struct _TscopeEventList
 {
@@ -40,8 +41,8 @@ struct _TscopeEventList
   GtkSearchBar       *search_bar;
   GtkSearchEntry     *search_entry;
   GtkLabel           *search_status;
-  GtkColumnView      *view;
-  GtkColumnViewColumn *source_column;
+  GtkListView        *view;
+  TscopeEventHeader  *header;
   GtkWidget          *stack_pane;     /* shown when a source has stack events */
   GtkLabel           *stack_label;
 
@@ -66,70 +67,6 @@ struct _TscopeEventList
 
 G_DEFINE_FINAL_TYPE (TscopeEventList, tscope_event_list, GTK_TYPE_BOX)
 
-enum
-{
-  COL_ROW,
-  COL_SOURCE,
-  COL_CPU,
-  COL_TIME,
-  COL_TASK,
-  COL_PID,
-  COL_EVENT,
-  COL_INFO,
-};
-
-/* The Source column: a swatch of the source's colour, then its name. */
-static void
-draw_swatch (GtkDrawingArea *area,
-             cairo_t        *cr,
-             int             width,
-             int             height,
-             gpointer        data)
-{
-  guint32 rgb = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (area), "rgb"));
-
-  cairo_set_source_rgb (cr, ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0, (rgb & 0xff) / 255.0);
-  cairo_rectangle (cr, 0, (height - 10) / 2.0, 10, 10);
-  cairo_fill (cr);
-}
-
-static void
-setup_source_cell (GtkListItem *item)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *swatch = gtk_drawing_area_new ();
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (swatch), 10);
-  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (swatch), draw_swatch, NULL, NULL);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  gtk_box_append (GTK_BOX (box), swatch);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_list_item_set_child (item, box);
-}
-
-static void
-bind_source_cell (TscopeEventList *self,
-                  GtkListItem     *item)
-{
-  TscopeEventItem *ev = gtk_list_item_get_item (item);
-  GtkWidget *swatch = gtk_widget_get_first_child (gtk_list_item_get_child (item));
-  GtkLabel *label = GTK_LABEL (gtk_widget_get_next_sibling (swatch));
-  TscopeSource *source;
-
-  if (ev == NULL || self->model == NULL)
-    return;
-  source = tscope_document_get_source (tscope_event_model_get_document (self->model),
-                                       tscope_event_item_get_source (ev));
-  if (source == NULL)
-    return;
-  gtk_label_set_text (label, tscope_source_get_name (source));
-  g_object_set_data (G_OBJECT (swatch), "rgb", GUINT_TO_POINTER (tscope_source_get_color (source)));
-  gtk_widget_queue_draw (swatch);
-}
-
 /* Folds or unfolds the stack under the row at @position.  The row is
  * made again (its button turns): it stays selected if it was. */
 static void
@@ -153,191 +90,98 @@ toggle_fold (TscopeEventList *self,
   self->syncing = FALSE;
 }
 
+/* A row's disclosure arrow was clicked */
 static void
-fold_clicked (GtkGestureClick *click,
-              int              n_press,
-              double           x,
-              double           y,
-              GtkListItem     *item)
+fold_clicked (TscopeEventRow *row,
+              gpointer        data)
 {
-  GtkWidget *arrow = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (click));
+  GtkListItem *item = data;
+  TscopeEventList *self = g_object_get_data (G_OBJECT (item), "list");
 
-  gtk_gesture_set_state (GTK_GESTURE (click), GTK_EVENT_SEQUENCE_CLAIMED);
-  toggle_fold (g_object_get_data (G_OBJECT (arrow), "list"), gtk_list_item_get_position (item));
-}
-
-/* The Event column: a disclosure arrow when a stack record belongs to
- * the row (an image, not a button: rows keep a label's height), then the
- * event's name. */
-static void
-setup_event_cell (TscopeEventList *self,
-                  GtkListItem     *item,
-                  GtkWidget       *label)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
-  GtkWidget *fold = gtk_image_new_from_icon_name ("pan-end-symbolic");
-  GtkGesture *click = gtk_gesture_click_new ();
-
-  gtk_widget_set_valign (fold, GTK_ALIGN_START);
-  /* hidden until bound (a row with a stack shows it): a shown widget
-   * given a tooltip asks the display where the pointer is, a round trip
-   * each, and a page of rows made its cells in 200 ms (GTK 4.8, X11) */
-  gtk_widget_set_visible (fold, FALSE);
-  gtk_widget_set_tooltip_text (fold, _("The kernel stack recorded after this event (click, or Enter)"));
-  g_object_set_data (G_OBJECT (fold), "list", self);
-  g_signal_connect (click, "pressed", G_CALLBACK (fold_clicked), item);
-  gtk_widget_add_controller (fold, GTK_EVENT_CONTROLLER (click));
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  gtk_widget_set_valign (label, GTK_ALIGN_START);
-  gtk_box_append (GTK_BOX (box), fold);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_list_item_set_child (item, box);
+  toggle_fold (self, gtk_list_item_get_position (item));
 }
 
 static void
-bind_event_cell (TscopeEventList *self,
-                 GtkListItem     *item)
-{
-  TscopeEventItem *ev = gtk_list_item_get_item (item);
-  GtkWidget *fold = gtk_widget_get_first_child (gtk_list_item_get_child (item));
-  GtkLabel *label = GTK_LABEL (gtk_widget_get_next_sibling (fold));
-  guint64 stack = tscope_event_item_get_stack_row (ev);
-  g_autofree char *text = NULL;
-
-  gtk_widget_set_visible (fold, stack != G_MAXUINT64);
-  if (stack != G_MAXUINT64)
-    gtk_image_set_from_icon_name (GTK_IMAGE (fold), tscope_event_model_is_unfolded (self->model,
-                                                                                    gtk_list_item_get_position (item),
-                                                                                    stack)
-                                                    ? "pan-down-symbolic" : "pan-end-symbolic");
-  /* names line up after the arrows */
-  gtk_widget_set_margin_start (GTK_WIDGET (label), stack == G_MAXUINT64 && self->model
-                                                   && tscope_event_model_has_stacks (self->model) ? 18 : 0);
-  text = tscope_event_item_is_stack (ev) ? g_strdup_printf ("↳ %s", tscope_event_item_get_name (ev))
-                                         : g_strdup (tscope_event_item_get_name (ev));
-  /* a plugin's colour: a dot before the name, its label in the tooltip */
-  if (tscope_event_item_get_plugin_color (ev))
-    {
-      g_autofree char *escaped = g_markup_escape_text (text, -1);
-      g_autofree char *markup = g_strdup_printf ("<span foreground=\"#%06x\">●</span> %s",
-                                                 tscope_event_item_get_plugin_color (ev) >> 8, escaped);
-
-      gtk_label_set_markup (label, markup);
-      if (g_strcmp0 (gtk_widget_get_tooltip_text (GTK_WIDGET (label)), tscope_event_item_get_plugin_label (ev)) != 0)
-        gtk_widget_set_tooltip_text (GTK_WIDGET (label), tscope_event_item_get_plugin_label (ev));
-      return;
-    }
-  gtk_label_set_text (label, text);
-  /* unset only when set: see setup_event_cell() */
-  if (gtk_widget_get_has_tooltip (GTK_WIDGET (label)))
-    gtk_widget_set_tooltip_text (GTK_WIDGET (label), NULL);
-}
-
-static void
-setup_cell (GtkSignalListItemFactory *factory,
-            GtkListItem              *item,
-            gpointer                  data)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-  guint col = GPOINTER_TO_UINT (data);
-
-  if (col == COL_SOURCE)
-    {
-      setup_source_cell (item);
-      return;
-    }
-  if (col == COL_EVENT)
-    {
-      setup_event_cell (g_object_get_data (G_OBJECT (factory), "list"), item, label);
-      return;
-    }
-
-  gtk_label_set_xalign (GTK_LABEL (label), col == COL_ROW || col == COL_CPU || col == COL_PID ? 1 : 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), col == COL_INFO ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
-  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  if (col == COL_TIME || col == COL_ROW)
-    gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (item, label);
-}
-
-static void
-bind_cell (GtkSignalListItemFactory *factory,
+setup_row (GtkSignalListItemFactory *factory,
            GtkListItem              *item,
-           gpointer                  data)
+           TscopeEventList          *self)
 {
-  TscopeEventItem *ev = gtk_list_item_get_item (item);
-  GtkLabel *label;
-  g_autofree char *text = NULL;
-
-  if (ev == NULL)
-    return;
-  if (GPOINTER_TO_UINT (data) == COL_SOURCE)
-    {
-      bind_source_cell (g_object_get_data (G_OBJECT (factory), "list"), item);
-      return;
-    }
-  if (GPOINTER_TO_UINT (data) == COL_EVENT)
-    {
-      bind_event_cell (g_object_get_data (G_OBJECT (factory), "list"), item);
-      return;
-    }
-  label = GTK_LABEL (gtk_list_item_get_child (item));
-  /* an unfolded stack shows its frames, one a line */
-  gtk_label_set_single_line_mode (label, !tscope_event_item_is_stack (ev));
-  gtk_widget_set_valign (GTK_WIDGET (label), GTK_ALIGN_START);
-  if (GPOINTER_TO_UINT (data) == COL_INFO)
-    gtk_label_set_ellipsize (label, tscope_event_item_is_stack (ev) ? PANGO_ELLIPSIZE_NONE : PANGO_ELLIPSIZE_END);
-  switch (GPOINTER_TO_UINT (data))
-    {
-    case COL_ROW:
-      text = g_strdup_printf ("%" G_GUINT64_FORMAT, tscope_event_item_get_row (ev));
-      break;
-    case COL_CPU:
-      text = g_strdup_printf ("%u", tscope_event_item_get_cpu (ev));
-      break;
-    case COL_TIME:
-      text = tscope_time_format_timestamp (tscope_event_item_get_ts (ev));
-      break;
-    case COL_TASK:
-      text = g_strdup (tscope_event_item_get_comm (ev));
-      break;
-    case COL_PID:
-      text = g_strdup_printf ("%d", tscope_event_item_get_pid (ev));
-      break;
-    case COL_INFO:
-    default:
-      if (tscope_event_item_is_stack (ev))
-        text = g_strdup (tscope_event_item_get_stack (ev));
-      else
-        text = g_strdup (tscope_event_item_get_info (ev));
-      break;
-    }
-  gtk_label_set_text (label, text);
+  g_object_set_data (G_OBJECT (item), "list", self);
+  gtk_list_item_set_child (item, tscope_event_row_new (self->header, fold_clicked, item));
 }
 
 static void
-add_column (TscopeEventList *self,
-            const char      *title,
-            guint            col,
-            int              width,
-            gboolean         expand)
+bind_row (GtkSignalListItemFactory *factory,
+          GtkListItem              *item,
+          TscopeEventList          *self)
 {
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  GtkColumnViewColumn *column;
+  TscopeEventItem *ev = gtk_list_item_get_item (item);
+  TscopeEventRowData d = { { NULL } };
+  TscopeSource *source = NULL;
+  g_autofree char *row = NULL;
+  g_autofree char *cpu = NULL;
+  g_autofree char *time = NULL;
+  g_autofree char *pid = NULL;
+  g_autofree char *name = NULL;
+  guint64 stack;
 
-  g_object_set_data (G_OBJECT (factory), "list", self);
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (col));
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (col));
-  column = gtk_column_view_column_new (title, factory);
-  gtk_column_view_column_set_resizable (column, TRUE);
-  gtk_column_view_column_set_expand (column, expand);
-  if (width > 0)
-    gtk_column_view_column_set_fixed_width (column, width);
-  gtk_column_view_append_column (self->view, column);
-  if (col == COL_SOURCE)
-    self->source_column = column;
-  g_object_unref (column);
+  if (ev == NULL || self->model == NULL)
+    return;
+  stack = tscope_event_item_get_stack_row (ev);
+  if (tscope_event_header_get_visible (self->header, TSCOPE_EVENT_COL_SOURCE))
+    source = tscope_document_get_source (tscope_event_model_get_document (self->model),
+                                         tscope_event_item_get_source (ev));
+  d.text[TSCOPE_EVENT_COL_ROW] = row = g_strdup_printf ("%" G_GUINT64_FORMAT, tscope_event_item_get_row (ev));
+  if (source)
+    {
+      d.text[TSCOPE_EVENT_COL_SOURCE] = tscope_source_get_name (source);
+      d.source_rgb = tscope_source_get_color (source);
+    }
+  d.text[TSCOPE_EVENT_COL_CPU] = cpu = g_strdup_printf ("%u", tscope_event_item_get_cpu (ev));
+  d.text[TSCOPE_EVENT_COL_TIME] = time = tscope_time_format_timestamp (tscope_event_item_get_ts (ev));
+  d.text[TSCOPE_EVENT_COL_TASK] = tscope_event_item_get_comm (ev);
+  d.text[TSCOPE_EVENT_COL_PID] = pid = g_strdup_printf ("%d", tscope_event_item_get_pid (ev));
+  d.is_stack = tscope_event_item_is_stack (ev);
+  d.text[TSCOPE_EVENT_COL_EVENT] = name = d.is_stack ? g_strdup_printf ("↳ %s", tscope_event_item_get_name (ev))
+                                                     : g_strdup (tscope_event_item_get_name (ev));
+  /* an unfolded stack shows its frames, one a line */
+  d.text[TSCOPE_EVENT_COL_INFO] = d.is_stack ? tscope_event_item_get_stack (ev) : tscope_event_item_get_info (ev);
+  d.plugin_rgba = tscope_event_item_get_plugin_color (ev);
+  d.plugin_label = d.plugin_rgba ? tscope_event_item_get_plugin_label (ev) : NULL;
+  d.has_stack = stack != G_MAXUINT64;
+  d.unfolded = d.has_stack && tscope_event_model_is_unfolded (self->model, gtk_list_item_get_position (item), stack);
+  /* names line up after the arrows */
+  d.indent = !d.has_stack && tscope_event_model_has_stacks (self->model);
+  tscope_event_row_set (TSCOPE_EVENT_ROW (gtk_list_item_get_child (item)), &d);
+}
+
+/* A column shown, hidden or resized: the rows made draw again */
+static void
+columns_changed (gpointer header,
+                 gpointer data)
+{
+  TscopeEventList *self = data;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (self->view)); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *row = gtk_widget_get_first_child (c);
+
+      if (row && TSCOPE_IS_EVENT_ROW (row))
+        gtk_widget_queue_resize (row);
+    }
+}
+
+/* The Source column, when the list shows several sources; bound again:
+ * a row shows its source's name only while the column is shown */
+static void
+show_sources (TscopeEventList *self,
+              gboolean         shown)
+{
+  if (tscope_event_header_get_visible (self->header, TSCOPE_EVENT_COL_SOURCE) == shown)
+    return;
+  tscope_event_header_set_visible (self->header, TSCOPE_EVENT_COL_SOURCE, shown);
+  if (self->model && gtk_single_selection_get_model (self->selection) != NULL)
+    tscope_event_model_restyle (self->model);
 }
 
 static void
@@ -362,19 +206,12 @@ update_count (TscopeEventList *self)
 
 /* ---- selection <-> session ---- */
 
-/* GTK 4.8's column view has no scroll-to API and no list.scroll-to-item
- * action of its own: the action is its inner list view's. */
+/* GTK 4.8's list view has no scroll-to API: its action */
 static void
 scroll_to (TscopeEventList *self,
            guint            position)
 {
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->view)); child;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_LIST_VIEW (child))
-      {
-        gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
-        return;
-      }
+  gtk_widget_activate_action (GTK_WIDGET (self->view), "list.scroll-to-item", "u", position);
 }
 
 static void
@@ -445,7 +282,7 @@ show_stack (TscopeEventList *self,
 
 /* Enter or a double click on a row with a stack folds or unfolds it */
 static void
-on_activate (GtkColumnView   *view,
+on_activate (GtkListView     *view,
              guint            position,
              TscopeEventList *self)
 {
@@ -1212,7 +1049,7 @@ rebuild (TscopeEventList *self)
   for (guint i = 1; event && i < g_list_model_get_n_items (G_LIST_MODEL (self->event_names)); i++)
     if (g_str_equal (gtk_string_list_get_string (self->event_names, i), event))
       gtk_drop_down_set_selected (self->event_filter, i);
-  gtk_column_view_column_set_visible (self->source_column, tscope_session_get_n_sources (self->session) > 1);
+  show_sources (self, tscope_session_get_n_sources (self->session) > 1);
   gtk_widget_set_visible (self->stack_pane, tscope_event_model_has_stacks (self->model));
   show_stack (self, NULL);
   attach_model (self);
@@ -1236,7 +1073,7 @@ tscope_event_list_set_session (TscopeEventList *self,
       self->model = tscope_event_model_new (session);
       self->session_handler = g_signal_connect_swapped (session, "notify", G_CALLBACK (on_session_notify), self);
       fill_filters (self, tscope_event_model_get_document (self->model));
-      gtk_column_view_column_set_visible (self->source_column, tscope_session_get_n_sources (session) > 1);
+      show_sources (self, tscope_session_get_n_sources (session) > 1);
     }
   gtk_widget_set_visible (self->stack_pane, self->model && tscope_event_model_has_stacks (self->model));
   show_stack (self, NULL);
@@ -1331,6 +1168,24 @@ labelled (const char *text)
   return label;
 }
 
+/* The rows' cells line up under the header's titles: no padding of the
+ * list's own around them */
+static void
+add_css (void)
+{
+  static gboolean added;
+  GdkDisplay *display = gdk_display_get_default ();
+  g_autoptr(GtkCssProvider) css = NULL;
+
+  if (added || display == NULL)
+    return;
+  added = TRUE;
+  css = gtk_css_provider_new ();
+  gtk_css_provider_load_from_data (css, "listview.tscope-events > row { padding: 0; margin: 0; }", -1);
+  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
 static void
 tscope_event_list_init (TscopeEventList *self)
 {
@@ -1339,8 +1194,10 @@ tscope_event_list_init (TscopeEventList *self)
   GtkWidget *prev = gtk_button_new_from_icon_name ("go-up-symbolic");
   GtkWidget *next = gtk_button_new_from_icon_name ("go-down-symbolic");
   GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *rows;
 
   self->pending_row = G_MAXUINT64;
+  add_css ();
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   gtk_widget_set_margin_start (bar, 6);
   gtk_widget_set_margin_end (bar, 6);
@@ -1402,20 +1259,24 @@ tscope_event_list_init (TscopeEventList *self)
   self->selection = gtk_single_selection_new (NULL);
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
-  self->view = GTK_COLUMN_VIEW (gtk_column_view_new (GTK_SELECTION_MODEL (g_object_ref (self->selection))));
-  gtk_column_view_set_show_column_separators (self->view, TRUE);
-  add_column (self, "#", COL_ROW, 90, FALSE);
-  add_column (self, _("Source"), COL_SOURCE, 150, FALSE);
-  gtk_column_view_column_set_visible (self->source_column, FALSE);
-  add_column (self, _("CPU"), COL_CPU, 50, FALSE);
-  add_column (self, _("Time"), COL_TIME, 150, FALSE);
-  add_column (self, _("Task"), COL_TASK, 150, FALSE);
-  add_column (self, _("PID"), COL_PID, 70, FALSE);
-  add_column (self, _("Event"), COL_EVENT, 160, FALSE);
-  add_column (self, _("Info"), COL_INFO, -1, TRUE);
+  {
+    GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+    g_signal_connect (factory, "setup", G_CALLBACK (setup_row), self);
+    g_signal_connect (factory, "bind", G_CALLBACK (bind_row), self);
+    self->view = GTK_LIST_VIEW (gtk_list_view_new (GTK_SELECTION_MODEL (g_object_ref (self->selection)), factory));
+  }
+  gtk_widget_add_css_class (GTK_WIDGET (self->view), "tscope-events");
+  self->header = TSCOPE_EVENT_HEADER (tscope_event_header_new ());
+  tscope_event_header_set_changed_func (self->header, columns_changed, self);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->view));
+  /* the header does not scroll: the rows fit the width, Info ellipsized */
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_widget_set_vexpand (scroller, TRUE);
   gtk_widget_set_hexpand (scroller, TRUE);
+  rows = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append (GTK_BOX (rows), GTK_WIDGET (self->header));
+  gtk_box_append (GTK_BOX (rows), scroller);
   {
     GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
     GtkWidget *pane = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
@@ -1437,7 +1298,7 @@ tscope_event_list_init (TscopeEventList *self)
     gtk_widget_set_size_request (pane, 300, -1);
     gtk_widget_set_visible (pane, FALSE);
     self->stack_pane = pane;
-    gtk_paned_set_start_child (GTK_PANED (paned), scroller);
+    gtk_paned_set_start_child (GTK_PANED (paned), rows);
     gtk_paned_set_end_child (GTK_PANED (paned), pane);
     gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
     gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
@@ -1468,6 +1329,30 @@ tscope_event_list_init (TscopeEventList *self)
     gtk_widget_add_controller (GTK_WIDGET (self->search_entry), keys);
   }
   g_signal_connect_swapped (next, "clicked", G_CALLBACK (search_next), self);
+}
+
+/**
+ * tscope_event_list_get_view:
+ *
+ * Returns: (transfer none): the list of rows (for tests and benchmarks)
+ */
+GtkListView *
+tscope_event_list_get_view (TscopeEventList *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_EVENT_LIST (self), NULL);
+  return self->view;
+}
+
+/**
+ * tscope_event_list_get_header:
+ *
+ * Returns: (transfer none): the columns' titles and widths
+ */
+TscopeEventHeader *
+tscope_event_list_get_header (TscopeEventList *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_EVENT_LIST (self), NULL);
+  return self->header;
 }
 
 GtkWidget *

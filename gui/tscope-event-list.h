@@ -5,6 +5,7 @@
 
 #include <gtk/gtk.h>
 
+#include "tscope-event-row.h"
 #include "tscope-session.h"
 #include "tscope-session-file.h"
 
@@ -37,5 +38,7 @@ void       tscope_event_list_save_filters (TscopeEventList   *self,
                                           TscopeSessionFile *file);
 
 void       tscope_event_list_restyle     (TscopeEventList *self);
+GtkListView *tscope_event_list_get_view  (TscopeEventList *self);
+TscopeEventHeader *tscope_event_list_get_header (TscopeEventList *self);
 
 G_END_DECLS

@@ -694,7 +694,7 @@ test_event_list_rows_asked (void)
   g_autofree char *path = tscope_test_data ("sched-v6", ".dat");
   const char *specs[] = { path, NULL };
   TscopeEventModel *model;
-  GtkColumnView *view;
+  GtkListView *view;
   TscopeTime marker;
   guint64 made;
   guint64 row;
@@ -718,8 +718,8 @@ test_event_list_rows_asked (void)
   g_assert_cmpuint (tscope_event_model_get_n_made (model) - made, <, 2000);
   pos = tscope_event_model_position_of (model, row);
   g_assert_cmpuint (pos, <, s.want);
-  view = GTK_COLUMN_VIEW (find_descendant (GTK_WIDGET (s.list), GTK_TYPE_COLUMN_VIEW));
-  g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (gtk_column_view_get_model (view))), ==,
+  view = tscope_event_list_get_view (s.list);
+  g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (gtk_list_view_get_model (view))), ==,
                     pos);
   g_assert_cmpint (tscope_session_get_marker (session, TSCOPE_MARKER_A), ==, marker);
   /* the plugins' colours: the rows shown are made again, not every row;
@@ -729,7 +729,7 @@ test_event_list_rows_asked (void)
   spin_frames (3);
   g_assert_cmpuint (tscope_event_model_get_n_made (model) - made, >, 0);
   g_assert_cmpuint (tscope_event_model_get_n_made (model) - made, <, 2000);
-  g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (gtk_column_view_get_model (view))), ==,
+  g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (gtk_list_view_get_model (view))), ==,
                     pos);
   g_assert_cmpint (tscope_session_get_marker (session, TSCOPE_MARKER_A), ==, marker);
   /* a trace opened in place of the one shown; a row selected at once is
@@ -744,7 +744,7 @@ test_event_list_rows_asked (void)
   spin_frames (3);
   model = TSCOPE_EVENT_MODEL (tscope_event_list_get_model (s.list));
   g_assert_cmpuint (tscope_event_model_get_n_made (model), <, 2000);
-  g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (gtk_column_view_get_model (view))), ==,
+  g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (gtk_list_view_get_model (view))), ==,
                     100);
   g_assert_null (trace);
   close_window (window);
@@ -932,6 +932,41 @@ test_event_leaves (void)
   close_window (window);
 }
 
+/* Whether the event list shows the column titled @title */
+static gboolean
+column_shown (TscopeEventList *list,
+              const char      *title)
+{
+  TscopeEventHeader *header = tscope_event_list_get_header (list);
+
+  for (TscopeEventCol c = 0; c < TSCOPE_EVENT_N_COLS; c++)
+    if (g_strcmp0 (tscope_event_header_get_title (header, c), title) == 0)
+      return tscope_event_header_get_visible (header, c);
+  g_assert_not_reached ();
+}
+
+/* A row on screen whose column @col shows @text */
+static TscopeEventRow *
+find_row_showing (TscopeEventList *list,
+                  TscopeEventCol   col,
+                  const char      *text)
+{
+  GtkWidget *view = GTK_WIDGET (tscope_event_list_get_view (list));
+  graphene_rect_t shown = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (view), gtk_widget_get_height (view));
+
+  for (GtkWidget *c = gtk_widget_get_first_child (view); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *row = gtk_widget_get_first_child (c);
+      graphene_rect_t at;
+
+      if (row && TSCOPE_IS_EVENT_ROW (row) && gtk_widget_compute_bounds (row, view, &at)
+          && graphene_rect_intersection (&at, &shown, NULL)
+          && g_strcmp0 (tscope_event_row_get_text (TSCOPE_EVENT_ROW (row), col), text) == 0)
+        return TSCOPE_EVENT_ROW (row);
+    }
+  return NULL;
+}
+
 /* stacks.dat: bash-7530's sched_switch at 546.681833897 (S) has its
  * kernel_stack 25 us later on CPU 1, with other records between.  The
  * list folds every stack record under its event; the stack pane and the
@@ -994,6 +1029,41 @@ test_event_stacks (void)
   g_object_unref (item);
   spin_frames (2);
   assert_frames (tscope_event_list_get_stack_text (list), want);
+  /* on screen: the event's row has the arrow, turned down; the stack's
+   * row under it is as many lines high as it has frames */
+  {
+    TscopeEventHeader *header = tscope_event_list_get_header (list);
+    g_autofree char *number = g_strdup_printf ("%" G_GUINT64_FORMAT, row);
+    g_autofree char *stack_number = g_strdup_printf ("%" G_GUINT64_FORMAT, row + 1);
+    TscopeEventRow *event_row;
+    TscopeEventRow *stack_row;
+    int x = 0;
+
+    gtk_widget_activate_action (GTK_WIDGET (tscope_event_list_get_view (list)), "list.scroll-to-item", "u", pos + 1);
+    spin_frames (3);
+    event_row = find_row_showing (list, TSCOPE_EVENT_COL_ROW, number);
+    stack_row = find_row_showing (list, TSCOPE_EVENT_COL_ROW, stack_number);
+    g_assert_nonnull (event_row);
+    g_assert_nonnull (stack_row);
+    g_assert_cmpstr (tscope_event_row_get_text (event_row, TSCOPE_EVENT_COL_EVENT), ==, "sched_switch");
+    g_assert_cmpstr (tscope_event_row_get_text (stack_row, TSCOPE_EVENT_COL_EVENT), ==, "↳ kernel_stack");
+    g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (stack_row)), >=,
+                     (int) (g_strv_length (frames) - 1) * (gtk_widget_get_height (GTK_WIDGET (event_row)) / 2));
+    /* the arrow is at the start of the Event column, wherever that is */
+    for (TscopeEventCol c = 0; c < TSCOPE_EVENT_COL_EVENT; c++)
+      if (tscope_event_header_get_visible (header, c))
+        x += tscope_event_header_get_width (header, c);
+    g_assert_true (tscope_event_row_fold_at (event_row, x + 8));
+    g_assert_false (tscope_event_row_fold_at (event_row, x - 8));
+    g_assert_false (tscope_event_row_fold_at (stack_row, x + 8));
+    tscope_event_header_set_width (header, TSCOPE_EVENT_COL_TASK,
+                                   tscope_event_header_get_width (header, TSCOPE_EVENT_COL_TASK) + 100);
+    spin_frames (2);
+    g_assert_false (tscope_event_row_fold_at (event_row, x + 8));
+    g_assert_true (tscope_event_row_fold_at (event_row, x + 108));
+    tscope_event_header_set_width (header, TSCOPE_EVENT_COL_TASK,
+                                   tscope_event_header_get_width (header, TSCOPE_EVENT_COL_TASK) - 100);
+  }
   /* the filter applied again keeps it unfolded; folded again, it goes */
   tscope_event_list_set_filter (list, 1, NULL, NULL);
   s.want = 0;
@@ -1147,10 +1217,10 @@ test_event_list_scrolls (void)
   TscopeWindow *window = open_window ("sched");
   TscopeSession *session = tscope_window_get_session (window);
   TscopeTrace *trace = tscope_session_get_trace (session, 0);
-  GtkWidget *view = find_descendant (tscope_window_get_event_list (window), GTK_TYPE_COLUMN_VIEW);
+  GtkListView *view = tscope_event_list_get_view (TSCOPE_EVENT_LIST (tscope_window_get_event_list (window)));
   GtkAdjustment *adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
   const TscopeCpuIntervals *iv = tscope_trace_get_cpu_intervals (trace, 0);
-  GtkSelectionModel *model = gtk_column_view_get_model (GTK_COLUMN_VIEW (view));
+  GtkSelectionModel *model = gtk_list_view_get_model (view);
   guint selected;
 
   spin_frames (5);
@@ -1608,13 +1678,13 @@ test_event_selects_cpu_row (void)
 {
   TscopeWindow *window = open_window ("sched");
   TscopeSession *session = tscope_window_get_session (window);
-  GtkWidget *view = find_descendant (tscope_window_get_event_list (window), GTK_TYPE_COLUMN_VIEW);
+  GtkListView *view = tscope_event_list_get_view (TSCOPE_EVENT_LIST (tscope_window_get_event_list (window)));
   GtkSelectionModel *model;
   TscopeRowKind kind;
   guint32 id;
 
   spin_frames (5);
-  model = gtk_column_view_get_model (GTK_COLUMN_VIEW (view));
+  model = gtk_list_view_get_model (view);
   for (guint i = 0; i < 200; i++)
     {
       g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (model), i);
@@ -2212,22 +2282,6 @@ add_name (TscopeWindow *window,
   g_assert_null (tscope_window_get_error (window));
 }
 
-static GtkColumnViewColumn *
-column_titled (GtkWidget  *list,
-               const char *title)
-{
-  GtkColumnView *view = GTK_COLUMN_VIEW (find_descendant (list, GTK_TYPE_COLUMN_VIEW));
-  GListModel *columns = gtk_column_view_get_columns (view);
-
-  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
-    {
-      g_autoptr(GtkColumnViewColumn) c = g_list_model_get_item (columns, i);
-
-      if (g_strcmp0 (gtk_column_view_column_get_title (c), title) == 0)
-        return c;
-    }
-  return NULL;
-}
 
 static gboolean
 event_list_has (gpointer data)
@@ -2260,7 +2314,7 @@ test_add_trace (void)
 
   /* one source: no header row, no Source column */
   g_assert_false (tscope_timeline_source_row_y (timeline, 0, NULL));
-  g_assert_false (gtk_column_view_column_get_visible (column_titled (GTK_WIDGET (list), "Source")));
+  g_assert_false (column_shown (list, "Source"));
   add_name (window, "marker");
   g_assert_true (tscope_window_get_session (window) == session);
   g_assert_cmpuint (tscope_session_get_n_sources (session), ==, 2);
@@ -2296,7 +2350,7 @@ test_add_trace (void)
   /* the merged list: every sched.dat event, then every marker.dat one */
   spin_until (event_list_has, window, 10);
   model = tscope_event_list_get_model (list);
-  g_assert_true (gtk_column_view_column_get_visible (column_titled (GTK_WIDGET (list), "Source")));
+  g_assert_true (column_shown (list, "Source"));
   {
     g_autoptr(TscopeEventItem) a = g_list_model_get_item (model, 0);
     g_autoptr(TscopeEventItem) b = g_list_model_get_item (model, n_sched - 1);
@@ -2314,20 +2368,17 @@ test_add_trace (void)
   }
   /* both names show in the Source column around the seam */
   {
-    GtkWidget *view = find_descendant (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW);
+    GtkListView *view = tscope_event_list_get_view (list);
 
     tscope_window_show_page (window, 0);
     spin_frames (3);
     /* scrolled down to it, the row is at the bottom: sched.dat's above it */
-    for (GtkWidget *c = gtk_widget_get_first_child (view); c; c = gtk_widget_get_next_sibling (c))
-      if (GTK_IS_LIST_VIEW (c))
-        gtk_widget_activate_action (c, "list.scroll-to-item", "u", (guint) n_sched + 2);
+    gtk_widget_activate_action (GTK_WIDGET (view), "list.scroll-to-item", "u", (guint) n_sched + 2);
     spin_frames (5);
-    g_assert_nonnull (find_label (view, "sched.dat"));
-    g_assert_nonnull (find_label (view, "marker.dat"));
+    g_assert_nonnull (find_row_showing (list, TSCOPE_EVENT_COL_SOURCE, "sched.dat"));
+    g_assert_nonnull (find_row_showing (list, TSCOPE_EVENT_COL_SOURCE, "marker.dat"));
     /* a marker.dat event selects marker.dat's CPU row */
-    gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (gtk_column_view_get_model (GTK_COLUMN_VIEW (view))),
-                                       (guint) n_sched);
+    gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (gtk_list_view_get_model (view)), (guint) n_sched);
     {
       guint source;
 
@@ -3938,9 +3989,7 @@ test_offcpu_panel (void)
     gtk_notebook_set_current_page (notebook, 0);
     spin_frames (5);
     item = g_list_model_get_item (model, gtk_single_selection_get_selected (
-                                    GTK_SINGLE_SELECTION (gtk_column_view_get_model (
-                                      GTK_COLUMN_VIEW (find_descendant (GTK_WIDGET (list),
-                                                                           GTK_TYPE_COLUMN_VIEW))))));
+                                    GTK_SINGLE_SELECTION (gtk_list_view_get_model (tscope_event_list_get_view (list)))));
     g_assert_nonnull (item);
     g_assert_cmpstr (tscope_event_item_get_name (item), ==, "sched_switch");
     g_assert_cmpint (tscope_event_item_get_ts (item), ==, bl->start[first]);

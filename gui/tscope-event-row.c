@@ -1,0 +1,758 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * The event list's rows, each one widget that draws its cells, and the
+ * header above them that holds the columns' titles and widths.
+ *
+ * GTK 4.8's list views keep 200 rows made, whatever their height
+ * (GTK_LIST_VIEW_MAX_LIST_ITEMS), and a GtkColumnView makes a cell widget
+ * and its child for each column of each: 3,800 widgets for the event list,
+ * 90 ms of the main thread each time a trace was shown.  A row here is one
+ * widget under GTK's own: its text is laid out when it is drawn, for the
+ * rows on screen only.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "tscope-event-row.h"
+
+#define PAD_X      6   /* a cell's text from its edges */
+#define PAD_Y      4
+#define ARROW_W    18  /* the disclosure arrow before an event's name */
+#define MIN_WIDTH  24  /* a column dragged narrow */
+#define INFO_MIN   60
+#define GRAB       5   /* the pointer this near a column's edge resizes it */
+
+typedef struct
+{
+  const char *title;
+  int         width;                 /* -1: what the others leave (Info) */
+  gboolean    visible;
+  gboolean    right;                 /* numbers, aligned right */
+  gboolean    numeric;               /* digits of one width */
+  PangoEllipsizeMode ellipsize;
+} Column;
+
+struct _TscopeEventHeader
+{
+  GtkWidget             parent_instance;
+
+  Column                cols[TSCOPE_EVENT_N_COLS];
+  PangoLayout          *titles[TSCOPE_EVENT_N_COLS];
+  PangoFontDescription *line_font;     /* what line_height was measured with */
+  int                   line_height;
+  GFunc                 changed;
+  gpointer              changed_data;
+  TscopeEventCol        dragged;       /* the column resized, or TSCOPE_EVENT_N_COLS */
+  int                   drag_width;    /* its width when the drag began */
+};
+
+G_DEFINE_FINAL_TYPE (TscopeEventHeader, tscope_event_header, GTK_TYPE_WIDGET)
+
+struct _TscopeEventRow
+{
+  GtkWidget          parent_instance;
+
+  TscopeEventHeader *header;
+  TscopeEventRowFold fold;
+  gpointer           fold_data;
+  char              *text[TSCOPE_EVENT_N_COLS];
+  PangoLayout       *layout[TSCOPE_EVENT_N_COLS]; /* made when drawn */
+  guint32            source_rgb;
+  guint32            plugin_rgba;
+  char              *plugin_label;
+  gboolean           has_stack;
+  gboolean           unfolded;
+  gboolean           indent;
+  gboolean           is_stack;
+  guint              n_lines;
+};
+
+G_DEFINE_FINAL_TYPE (TscopeEventRow, tscope_event_row, GTK_TYPE_WIDGET)
+
+/* ---- the columns ---- */
+
+static void
+columns_changed (TscopeEventHeader *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (self->changed)
+    self->changed (self, self->changed_data);
+}
+
+/* The left edge of each column, and the width of each, for a row of
+ * @width: the Info column takes what the others leave. */
+static void
+column_edges (TscopeEventHeader *self,
+              int                width,
+              int               *x,
+              int               *w)
+{
+  int at = 0;
+
+  for (guint c = 0; c < TSCOPE_EVENT_N_COLS; c++)
+    {
+      x[c] = at;
+      w[c] = !self->cols[c].visible ? 0 : self->cols[c].width >= 0 ? self->cols[c].width : 0;
+      at += w[c];
+    }
+  w[TSCOPE_EVENT_COL_INFO] = MAX (INFO_MIN, width - x[TSCOPE_EVENT_COL_INFO]);
+}
+
+static int
+fixed_width (TscopeEventHeader *self)
+{
+  int x[TSCOPE_EVENT_N_COLS];
+  int w[TSCOPE_EVENT_N_COLS];
+
+  column_edges (self, 0, x, w);
+  return x[TSCOPE_EVENT_COL_INFO] + INFO_MIN;
+}
+
+/* The height of a line of text in @widget's font, measured once a font */
+static int
+line_height (TscopeEventHeader *self,
+             GtkWidget         *widget)
+{
+  PangoContext *context = gtk_widget_get_pango_context (widget);
+  const PangoFontDescription *font = pango_context_get_font_description (context);
+
+  if (self->line_font == NULL || !pango_font_description_equal (font, self->line_font))
+    {
+      g_autoptr(PangoLayout) probe = pango_layout_new (context);
+
+      pango_layout_set_text (probe, "Xg|↳●▸", -1);
+      pango_layout_get_pixel_size (probe, NULL, &self->line_height);
+      g_clear_pointer (&self->line_font, pango_font_description_free);
+      self->line_font = pango_font_description_copy (font);
+    }
+  return self->line_height;
+}
+
+static void
+fg_color (GtkWidget *widget,
+          GdkRGBA   *rgba)
+{
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), rgba);
+}
+
+/* The lines between the columns, faint */
+static void
+draw_separators (TscopeEventHeader *self,
+                 GtkSnapshot       *snapshot,
+                 const int         *x,
+                 const int         *w,
+                 int                height,
+                 const GdkRGBA     *fg)
+{
+  GdkRGBA line = *fg;
+
+  line.alpha *= 0.15f;
+  for (guint c = 0; c < TSCOPE_EVENT_COL_INFO; c++)
+    if (w[c] > 0)
+      gtk_snapshot_append_color (snapshot, &line, &GRAPHENE_RECT_INIT (x[c] + w[c] - 1, 0, 1, height));
+}
+
+/* ---- the header ---- */
+
+/* The column whose right edge is near @x, or TSCOPE_EVENT_N_COLS */
+static TscopeEventCol
+edge_at (TscopeEventHeader *self,
+         double             px)
+{
+  int x[TSCOPE_EVENT_N_COLS];
+  int w[TSCOPE_EVENT_N_COLS];
+
+  column_edges (self, gtk_widget_get_width (GTK_WIDGET (self)), x, w);
+  for (guint c = 0; c < TSCOPE_EVENT_COL_INFO; c++)
+    if (w[c] > 0 && ABS (px - (x[c] + w[c])) <= GRAB)
+      return c;
+  return TSCOPE_EVENT_N_COLS;
+}
+
+static void
+drag_begin (GtkGestureDrag    *drag,
+            double             x,
+            double             y,
+            TscopeEventHeader *self)
+{
+  self->dragged = edge_at (self, x);
+  if (self->dragged == TSCOPE_EVENT_N_COLS)
+    {
+      gtk_gesture_set_state (GTK_GESTURE (drag), GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
+  self->drag_width = self->cols[self->dragged].width;
+  gtk_gesture_set_state (GTK_GESTURE (drag), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
+static void
+drag_update (GtkGestureDrag    *drag,
+             double             dx,
+             double             dy,
+             TscopeEventHeader *self)
+{
+  if (self->dragged != TSCOPE_EVENT_N_COLS)
+    tscope_event_header_set_width (self, self->dragged, self->drag_width + (int) dx);
+}
+
+static void
+pointer_moved (GtkEventControllerMotion *motion,
+               double                    x,
+               double                    y,
+               TscopeEventHeader        *self)
+{
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), edge_at (self, x) != TSCOPE_EVENT_N_COLS ? "col-resize" : NULL);
+}
+
+static void
+tscope_event_header_measure (GtkWidget      *widget,
+                             GtkOrientation  orientation,
+                             int             for_size,
+                             int            *minimum,
+                             int            *natural,
+                             int            *minimum_baseline,
+                             int            *natural_baseline)
+{
+  TscopeEventHeader *self = TSCOPE_EVENT_HEADER (widget);
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    *minimum = *natural = fixed_width (self);
+  else
+    *minimum = *natural = line_height (self, widget) + 4 * PAD_Y;
+}
+
+static void
+tscope_event_header_snapshot (GtkWidget   *widget,
+                              GtkSnapshot *snapshot)
+{
+  TscopeEventHeader *self = TSCOPE_EVENT_HEADER (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  int x[TSCOPE_EVENT_N_COLS];
+  int w[TSCOPE_EVENT_N_COLS];
+  GdkRGBA fg;
+  GdkRGBA dim;
+  GdkRGBA line;
+
+  fg_color (widget, &fg);
+  dim = fg;
+  dim.alpha *= 0.7f;
+  column_edges (self, width, x, w);
+  for (guint c = 0; c < TSCOPE_EVENT_N_COLS; c++)
+    {
+
+      if (w[c] <= 0)
+        continue;
+      if (self->titles[c] == NULL)
+        {
+          self->titles[c] = gtk_widget_create_pango_layout (widget, self->cols[c].title);
+          pango_layout_set_ellipsize (self->titles[c], PANGO_ELLIPSIZE_END);
+        }
+      pango_layout_set_width (self->titles[c], MAX (1, w[c] - 2 * PAD_X) * PANGO_SCALE);
+      gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (x[c], 0, w[c], height));
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x[c] + PAD_X, 2 * PAD_Y));
+      gtk_snapshot_append_layout (snapshot, self->titles[c], &dim);
+      gtk_snapshot_restore (snapshot);
+      gtk_snapshot_pop (snapshot);
+    }
+  draw_separators (self, snapshot, x, w, height, &fg);
+  line = fg;
+  line.alpha *= 0.25f;
+  gtk_snapshot_append_color (snapshot, &line, &GRAPHENE_RECT_INIT (0, height - 1, width, 1));
+}
+
+static void
+tscope_event_header_css_changed (GtkWidget         *widget,
+                                 GtkCssStyleChange *change)
+{
+  TscopeEventHeader *self = TSCOPE_EVENT_HEADER (widget);
+
+  GTK_WIDGET_CLASS (tscope_event_header_parent_class)->css_changed (widget, change);
+  for (guint c = 0; c < TSCOPE_EVENT_N_COLS; c++)
+    g_clear_object (&self->titles[c]);
+  gtk_widget_queue_resize (widget);
+}
+
+static void
+tscope_event_header_finalize (GObject *object)
+{
+  TscopeEventHeader *self = TSCOPE_EVENT_HEADER (object);
+
+  for (guint c = 0; c < TSCOPE_EVENT_N_COLS; c++)
+    g_clear_object (&self->titles[c]);
+  g_clear_pointer (&self->line_font, pango_font_description_free);
+  G_OBJECT_CLASS (tscope_event_header_parent_class)->finalize (object);
+}
+
+static void
+tscope_event_header_class_init (TscopeEventHeaderClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->finalize = tscope_event_header_finalize;
+  widget_class->measure = tscope_event_header_measure;
+  widget_class->snapshot = tscope_event_header_snapshot;
+  widget_class->css_changed = tscope_event_header_css_changed;
+  gtk_widget_class_set_css_name (widget_class, "tscope-event-header");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_ROW);
+}
+
+static void
+tscope_event_header_init (TscopeEventHeader *self)
+{
+  const Column cols[TSCOPE_EVENT_N_COLS] = {
+    [TSCOPE_EVENT_COL_ROW] = { "#", 90, TRUE, TRUE, TRUE, PANGO_ELLIPSIZE_NONE },
+    [TSCOPE_EVENT_COL_SOURCE] = { _("Source"), 150, FALSE, FALSE, FALSE, PANGO_ELLIPSIZE_MIDDLE },
+    [TSCOPE_EVENT_COL_CPU] = { _("CPU"), 50, TRUE, TRUE, FALSE, PANGO_ELLIPSIZE_NONE },
+    [TSCOPE_EVENT_COL_TIME] = { _("Time"), 150, TRUE, FALSE, TRUE, PANGO_ELLIPSIZE_NONE },
+    [TSCOPE_EVENT_COL_TASK] = { _("Task"), 150, TRUE, FALSE, FALSE, PANGO_ELLIPSIZE_NONE },
+    [TSCOPE_EVENT_COL_PID] = { _("PID"), 70, TRUE, TRUE, FALSE, PANGO_ELLIPSIZE_NONE },
+    [TSCOPE_EVENT_COL_EVENT] = { _("Event"), 160, TRUE, FALSE, FALSE, PANGO_ELLIPSIZE_NONE },
+    [TSCOPE_EVENT_COL_INFO] = { _("Info"), -1, TRUE, FALSE, FALSE, PANGO_ELLIPSIZE_END },
+  };
+  GtkGesture *drag = gtk_gesture_drag_new ();
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+  GString *names = g_string_new (NULL);
+
+  memcpy (self->cols, cols, sizeof cols);
+  self->dragged = TSCOPE_EVENT_N_COLS;
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (drag_update), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+  g_signal_connect (motion, "motion", G_CALLBACK (pointer_moved), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+  for (guint c = 0; c < TSCOPE_EVENT_N_COLS; c++)
+    g_string_append_printf (names, "%s%s", c ? ", " : "", cols[c].title);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, names->str, -1);
+  g_string_free (names, TRUE);
+}
+
+GtkWidget *
+tscope_event_header_new (void)
+{
+  return g_object_new (TSCOPE_TYPE_EVENT_HEADER, NULL);
+}
+
+void
+tscope_event_header_set_visible (TscopeEventHeader *self,
+                                 TscopeEventCol     col,
+                                 gboolean           visible)
+{
+  g_return_if_fail (TSCOPE_IS_EVENT_HEADER (self) && col < TSCOPE_EVENT_N_COLS);
+  if (self->cols[col].visible == !!visible)
+    return;
+  self->cols[col].visible = !!visible;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  columns_changed (self);
+}
+
+gboolean
+tscope_event_header_get_visible (TscopeEventHeader *self,
+                                 TscopeEventCol     col)
+{
+  g_return_val_if_fail (TSCOPE_IS_EVENT_HEADER (self) && col < TSCOPE_EVENT_N_COLS, FALSE);
+  return self->cols[col].visible;
+}
+
+const char *
+tscope_event_header_get_title (TscopeEventHeader *self,
+                               TscopeEventCol     col)
+{
+  g_return_val_if_fail (TSCOPE_IS_EVENT_HEADER (self) && col < TSCOPE_EVENT_N_COLS, NULL);
+  return self->cols[col].title;
+}
+
+/**
+ * tscope_event_header_get_width:
+ *
+ * Returns: @col's width, -1 for the column that takes what the others leave
+ */
+int
+tscope_event_header_get_width (TscopeEventHeader *self,
+                               TscopeEventCol     col)
+{
+  g_return_val_if_fail (TSCOPE_IS_EVENT_HEADER (self) && col < TSCOPE_EVENT_N_COLS, -1);
+  return self->cols[col].width;
+}
+
+/**
+ * tscope_event_header_set_width:
+ *
+ * Resizes @col (not the last one, which takes what the others leave), as
+ * dragging its right edge in the header does.
+ */
+void
+tscope_event_header_set_width (TscopeEventHeader *self,
+                               TscopeEventCol     col,
+                               int                width)
+{
+  g_return_if_fail (TSCOPE_IS_EVENT_HEADER (self) && col < TSCOPE_EVENT_COL_INFO);
+  width = CLAMP (width, MIN_WIDTH, 4000);
+  if (self->cols[col].width == width)
+    return;
+  self->cols[col].width = width;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  columns_changed (self);
+}
+
+/**
+ * tscope_event_header_set_changed_func:
+ *
+ * @func is called with the header when a column is shown, hidden or
+ * resized: the rows draw again.
+ */
+void
+tscope_event_header_set_changed_func (TscopeEventHeader *self,
+                                      GFunc              func,
+                                      gpointer           data)
+{
+  g_return_if_fail (TSCOPE_IS_EVENT_HEADER (self));
+  self->changed = func;
+  self->changed_data = data;
+}
+
+/* ---- a row ---- */
+
+static void
+clear_layouts (TscopeEventRow *self)
+{
+  for (guint c = 0; c < TSCOPE_EVENT_N_COLS; c++)
+    g_clear_object (&self->layout[c]);
+}
+
+/* The layout of @col's text, made on the first frame that shows it */
+static PangoLayout *
+cell_layout (TscopeEventRow *self,
+             TscopeEventCol  col)
+{
+  const Column *column = &self->header->cols[col];
+  PangoAttrList *attrs;
+
+  if (self->layout[col] != NULL)
+    return self->layout[col];
+  if (col == TSCOPE_EVENT_COL_EVENT && self->plugin_rgba != 0)
+    {
+      /* a plugin's colour: a dot before the name, its label in the tooltip */
+      g_autofree char *text = g_strdup_printf ("● %s", self->text[col] ? self->text[col] : "");
+      PangoAttribute *dot = pango_attr_foreground_new ((guint16) (((self->plugin_rgba >> 24) & 0xff) * 257),
+                                                       (guint16) (((self->plugin_rgba >> 16) & 0xff) * 257),
+                                                       (guint16) (((self->plugin_rgba >> 8) & 0xff) * 257));
+
+      self->layout[col] = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
+      attrs = pango_attr_list_new ();
+      dot->start_index = 0;
+      dot->end_index = (guint) strlen ("●");
+      pango_attr_list_insert (attrs, dot);
+      pango_layout_set_attributes (self->layout[col], attrs);
+      pango_attr_list_unref (attrs);
+    }
+  else
+    self->layout[col] = gtk_widget_create_pango_layout (GTK_WIDGET (self), self->text[col]);
+  if (column->numeric)
+    {
+      attrs = pango_attr_list_new ();
+      pango_attr_list_insert (attrs, pango_attr_font_features_new ("tnum=1"));
+      pango_layout_set_attributes (self->layout[col], attrs);
+      pango_attr_list_unref (attrs);
+    }
+  if (col == TSCOPE_EVENT_COL_INFO && self->is_stack)
+    pango_layout_set_ellipsize (self->layout[col], PANGO_ELLIPSIZE_NONE);
+  else
+    {
+      pango_layout_set_ellipsize (self->layout[col], column->ellipsize);
+      pango_layout_set_single_paragraph_mode (self->layout[col], TRUE);
+    }
+  return self->layout[col];
+}
+
+/* Where the Event column's name starts, after the arrow's room */
+static int
+event_text_x (TscopeEventRow *self)
+{
+  return self->has_stack || self->indent ? ARROW_W : 0;
+}
+
+static void
+tscope_event_row_measure (GtkWidget      *widget,
+                          GtkOrientation  orientation,
+                          int             for_size,
+                          int            *minimum,
+                          int            *natural,
+                          int            *minimum_baseline,
+                          int            *natural_baseline)
+{
+  TscopeEventRow *self = TSCOPE_EVENT_ROW (widget);
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    *minimum = *natural = fixed_width (self->header);
+  else
+    *minimum = *natural = (int) MAX (self->n_lines, 1) * line_height (self->header, widget) + 2 * PAD_Y;
+}
+
+static void
+tscope_event_row_snapshot (GtkWidget   *widget,
+                           GtkSnapshot *snapshot)
+{
+  TscopeEventRow *self = TSCOPE_EVENT_ROW (widget);
+  int height = gtk_widget_get_height (widget);
+  int x[TSCOPE_EVENT_N_COLS];
+  int w[TSCOPE_EVENT_N_COLS];
+  GdkRGBA fg;
+
+  fg_color (widget, &fg);
+  column_edges (self->header, gtk_widget_get_width (widget), x, w);
+  for (guint c = 0; c < TSCOPE_EVENT_N_COLS; c++)
+    {
+      const Column *column = &self->header->cols[c];
+      PangoLayout *layout;
+      int left = x[c] + PAD_X;
+      int room = w[c] - 2 * PAD_X;
+
+      if (w[c] <= 0 || self->text[c] == NULL || self->text[c][0] == '\0')
+        continue;
+      gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (x[c], 0, MAX (w[c] - 1, 0), height));
+      if (c == TSCOPE_EVENT_COL_SOURCE)
+        {
+          GdkRGBA swatch = { ((self->source_rgb >> 16) & 0xff) / 255.f, ((self->source_rgb >> 8) & 0xff) / 255.f,
+                             (self->source_rgb & 0xff) / 255.f, 1.f };
+
+          gtk_snapshot_append_color (snapshot, &swatch,
+                                     &GRAPHENE_RECT_INIT (left, PAD_Y + (line_height (self->header, widget) - 10) / 2.f,
+                                                          10, 10));
+          left += 16;
+          room -= 16;
+        }
+      if (c == TSCOPE_EVENT_COL_EVENT)
+        {
+          if (self->has_stack)
+            {
+              /* the disclosure arrow: Enter, or a click on it, unfolds */
+              g_autoptr(PangoLayout) arrow = gtk_widget_create_pango_layout (widget, self->unfolded ? "▾" : "▸");
+
+              gtk_snapshot_save (snapshot);
+              gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (left, PAD_Y));
+              gtk_snapshot_append_layout (snapshot, arrow, &fg);
+              gtk_snapshot_restore (snapshot);
+            }
+          left += event_text_x (self);
+          room -= event_text_x (self);
+        }
+      layout = cell_layout (self, c);
+      if (column->ellipsize != PANGO_ELLIPSIZE_NONE || c == TSCOPE_EVENT_COL_INFO)
+        pango_layout_set_width (layout, (self->is_stack && c == TSCOPE_EVENT_COL_INFO) ? -1
+                                                                                       : MAX (room, 1) * PANGO_SCALE);
+      if (column->right)
+        {
+          int tw;
+
+          pango_layout_get_pixel_size (layout, &tw, NULL);
+          left = x[c] + w[c] - PAD_X - tw;
+        }
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (left, PAD_Y));
+      gtk_snapshot_append_layout (snapshot, layout, &fg);
+      gtk_snapshot_restore (snapshot);
+      gtk_snapshot_pop (snapshot);
+    }
+  draw_separators (self->header, snapshot, x, w, height, &fg);
+}
+
+/**
+ * tscope_event_row_fold_at:
+ * @x: in the row's coordinates
+ *
+ * Returns: whether @x is on the row's disclosure arrow (its stack folds)
+ */
+gboolean
+tscope_event_row_fold_at (TscopeEventRow *self,
+                          double          px)
+{
+  int x[TSCOPE_EVENT_N_COLS];
+  int w[TSCOPE_EVENT_N_COLS];
+
+  g_return_val_if_fail (TSCOPE_IS_EVENT_ROW (self), FALSE);
+  if (!self->has_stack)
+    return FALSE;
+  column_edges (self->header, gtk_widget_get_width (GTK_WIDGET (self)), x, w);
+  return w[TSCOPE_EVENT_COL_EVENT] > 0 && px >= x[TSCOPE_EVENT_COL_EVENT]
+         && px < x[TSCOPE_EVENT_COL_EVENT] + PAD_X + ARROW_W;
+}
+
+static void
+pressed (GtkGestureClick *click,
+         int              n_press,
+         double           x,
+         double           y,
+         TscopeEventRow  *self)
+{
+  if (!tscope_event_row_fold_at (self, x))
+    return;
+  gtk_gesture_set_state (GTK_GESTURE (click), GTK_EVENT_SEQUENCE_CLAIMED);
+  if (self->fold)
+    self->fold (self, self->fold_data);
+}
+
+static gboolean
+query_tooltip (GtkWidget      *widget,
+               int             px,
+               int             py,
+               gboolean        keyboard,
+               GtkTooltip     *tooltip,
+               TscopeEventRow *self)
+{
+  int x[TSCOPE_EVENT_N_COLS];
+  int w[TSCOPE_EVENT_N_COLS];
+
+  if (tscope_event_row_fold_at (self, px))
+    {
+      gtk_tooltip_set_text (tooltip, _("The kernel stack recorded after this event (click, or Enter)"));
+      return TRUE;
+    }
+  column_edges (self->header, gtk_widget_get_width (widget), x, w);
+  if (self->plugin_label && px >= x[TSCOPE_EVENT_COL_EVENT] && px < x[TSCOPE_EVENT_COL_EVENT] + w[TSCOPE_EVENT_COL_EVENT])
+    {
+      gtk_tooltip_set_text (tooltip, self->plugin_label);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+tscope_event_row_css_changed (GtkWidget         *widget,
+                              GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (tscope_event_row_parent_class)->css_changed (widget, change);
+  /* a font changed: the layouts are made again */
+  clear_layouts (TSCOPE_EVENT_ROW (widget));
+}
+
+static void
+tscope_event_row_dispose (GObject *object)
+{
+  TscopeEventRow *self = TSCOPE_EVENT_ROW (object);
+
+  clear_layouts (self);
+  g_clear_object (&self->header);
+  G_OBJECT_CLASS (tscope_event_row_parent_class)->dispose (object);
+}
+
+static void
+tscope_event_row_finalize (GObject *object)
+{
+  TscopeEventRow *self = TSCOPE_EVENT_ROW (object);
+
+  for (guint c = 0; c < TSCOPE_EVENT_N_COLS; c++)
+    g_free (self->text[c]);
+  g_free (self->plugin_label);
+  G_OBJECT_CLASS (tscope_event_row_parent_class)->finalize (object);
+}
+
+static void
+tscope_event_row_class_init (TscopeEventRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tscope_event_row_dispose;
+  object_class->finalize = tscope_event_row_finalize;
+  widget_class->measure = tscope_event_row_measure;
+  widget_class->snapshot = tscope_event_row_snapshot;
+  widget_class->css_changed = tscope_event_row_css_changed;
+  gtk_widget_class_set_css_name (widget_class, "tscope-event-row");
+}
+
+static void
+tscope_event_row_init (TscopeEventRow *self)
+{
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  self->n_lines = 1;
+  g_signal_connect (click, "pressed", G_CALLBACK (pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip), self);
+}
+
+/**
+ * tscope_event_row_new:
+ * @fold: called when the row's disclosure arrow is clicked
+ */
+GtkWidget *
+tscope_event_row_new (TscopeEventHeader  *header,
+                      TscopeEventRowFold  fold,
+                      gpointer            data)
+{
+  TscopeEventRow *self = g_object_new (TSCOPE_TYPE_EVENT_ROW, NULL);
+
+  self->header = g_object_ref (header);
+  self->fold = fold;
+  self->fold_data = data;
+  return GTK_WIDGET (self);
+}
+
+/**
+ * tscope_event_row_set:
+ *
+ * Shows @data (copied) in the row.
+ */
+void
+tscope_event_row_set (TscopeEventRow           *self,
+                      const TscopeEventRowData *data)
+{
+  guint n_lines = 1;
+  gboolean tip;
+  GString *label = g_string_new (NULL);
+
+  g_return_if_fail (TSCOPE_IS_EVENT_ROW (self));
+  for (guint c = 0; c < TSCOPE_EVENT_N_COLS; c++)
+    {
+      g_free (self->text[c]);
+      self->text[c] = g_strdup (data->text[c]);
+      if (data->text[c] && (c != TSCOPE_EVENT_COL_SOURCE || self->header->cols[c].visible))
+        g_string_append_printf (label, "%s%s", label->len ? " " : "", data->text[c]);
+    }
+  if (data->is_stack && data->text[TSCOPE_EVENT_COL_INFO])
+    for (const char *p = data->text[TSCOPE_EVENT_COL_INFO]; (p = strchr (p, '\n')); p++)
+      n_lines++;
+  self->source_rgb = data->source_rgb;
+  self->plugin_rgba = data->plugin_rgba;
+  g_free (self->plugin_label);
+  self->plugin_label = g_strdup (data->plugin_label);
+  self->has_stack = data->has_stack;
+  self->unfolded = data->unfolded;
+  self->indent = data->indent;
+  self->is_stack = data->is_stack;
+  clear_layouts (self);
+  /* a tooltip only where there is one to show: asking for one makes GTK
+   * ask the display where the pointer is */
+  tip = self->has_stack || self->plugin_label != NULL;
+  if (gtk_widget_get_has_tooltip (GTK_WIDGET (self)) != tip)
+    gtk_widget_set_has_tooltip (GTK_WIDGET (self), tip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, label->str, -1);
+  g_string_free (label, TRUE);
+  if (n_lines != self->n_lines)
+    {
+      self->n_lines = n_lines;
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+    }
+  else
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * tscope_event_row_get_text:
+ *
+ * Returns: (nullable): what @col shows (for tests)
+ */
+const char *
+tscope_event_row_get_text (TscopeEventRow *self,
+                           TscopeEventCol  col)
+{
+  g_return_val_if_fail (TSCOPE_IS_EVENT_ROW (self) && col < TSCOPE_EVENT_N_COLS, NULL);
+  return self->text[col];
+}
