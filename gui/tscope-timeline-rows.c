@@ -73,6 +73,9 @@ tscope_timeline_save_rows (TscopeTimeline    *self,
     return;
   g_ptr_array_set_size (file->rows, 0);
   file->hide_unlisted_rows = FALSE;
+  /* the places of the rows listed are places in this layout */
+  g_free (file->task_rows);
+  file->task_rows = g_strdup (self->flat_tasks ? "flat" : "grouped");
   for (guint i = 0; i < self->order->len; i++)
     {
       const Row *row = &g_array_index (self->rows, Row, g_array_index (self->order, guint, i));
@@ -210,6 +213,10 @@ tscope_timeline_restore_rows (TscopeTimeline          *self,
   g_return_if_fail (TSCOPE_IS_TIMELINE (self));
   if (self->session == NULL)
     return;
+  /* the rows listed hold places among the rows as they were laid out:
+   * the session's layout comes back with them */
+  if (file->task_rows && self->flat_tasks != g_str_equal (file->task_rows, "flat"))
+    tscope_timeline_set_options (self, !self->hide_irq_band, !self->hide_ticks, g_str_equal (file->task_rows, "grouped"));
   for (guint i = 0; i < self->rows->len; i++)
     {
       const Row *row = &g_array_index (self->rows, Row, i);

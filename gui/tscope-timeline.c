@@ -1598,6 +1598,18 @@ tscope_timeline_set_options (TscopeTimeline *self,
 }
 
 /**
+ * tscope_timeline_get_grouped:
+ *
+ * Returns: whether task rows sit under the task that forked them
+ */
+gboolean
+tscope_timeline_get_grouped (TscopeTimeline *self)
+{
+  g_return_val_if_fail (TSCOPE_IS_TIMELINE (self), TRUE);
+  return !self->flat_tasks;
+}
+
+/**
  * tscope_timeline_get_n_groups:
  *
  * Returns: how many group header rows the timeline has (a group of

@@ -56,6 +56,7 @@ void           tscope_timeline_set_options       (TscopeTimeline *self,
                                                   gboolean        irq_band,
                                                   gboolean        ticks,
                                                   gboolean        grouped);
+gboolean        tscope_timeline_get_grouped     (TscopeTimeline *self);
 guint          tscope_timeline_get_n_groups      (TscopeTimeline *self);
 
 G_END_DECLS

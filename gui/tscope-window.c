@@ -451,6 +451,9 @@ take_traces (TscopeWindow *self,
     }
 }
 
+static void apply_view_settings (TscopeWindow *self,
+                                 const char   *key);
+
 static gboolean
 release_traces (gpointer data)
 {
@@ -533,6 +536,11 @@ loaded (GObject      *source,
           offer_buffers (self, traces->pdata[0]);
           return;
         }
+      /* a trace opened afresh has its rows laid out as the preference
+       * says, whatever a session opened before had */
+      if (job->session == NULL && !job->add && self->settings
+          && tscope_timeline_get_grouped (self->timeline) != (g_settings_get_enum (self->settings, "task-rows") == 0))
+        apply_view_settings (self, "task-rows");
       take_traces (self, job, traces);
       if (job->session)
         _tscope_window_restore_session (self, job->session);
@@ -1445,15 +1453,29 @@ save_geometry (GtkWindow *window)
   return FALSE;
 }
 
-/* The settings of what the timeline and the latency list show */
+/* The settings of what the timeline and the latency list show.  The task
+ * rows' layout follows the setting when it changes; a session opened
+ * since may have laid them out as it was saved. */
 static void
-apply_view_settings (TscopeWindow *self)
+apply_view_settings (TscopeWindow *self,
+                     const char   *key)
 {
+  gboolean grouped = key == NULL || g_str_equal (key, "task-rows")
+                     ? g_settings_get_enum (self->settings, "task-rows") == 0
+                     : tscope_timeline_get_grouped (self->timeline);
+
   tscope_timeline_set_options (self->timeline, g_settings_get_boolean (self->settings, "show-irq-band"),
-                               g_settings_get_boolean (self->settings, "show-event-ticks"),
-                               g_settings_get_enum (self->settings, "task-rows") == 0);
+                               g_settings_get_boolean (self->settings, "show-event-ticks"), grouped);
   tscope_latency_panel_set_top_count (self->latency_panel,
                                       (guint) g_settings_get_int (self->settings, "latency-top-count"));
+}
+
+static void
+view_setting_changed (GSettings    *settings,
+                      const char   *key,
+                      TscopeWindow *self)
+{
+  apply_view_settings (self, key);
 }
 
 static void
@@ -1472,7 +1494,7 @@ restore_geometry (TscopeWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
   gtk_paned_set_position (self->paned, g_settings_get_int (self->settings, "paned-position"));
   g_signal_connect (self, "close-request", G_CALLBACK (save_geometry), NULL);
-  apply_view_settings (self);
+  apply_view_settings (self, NULL);
   fill_recent (self);
   g_signal_connect_object (self->settings, "changed::recent-files", G_CALLBACK (fill_recent), self, G_CONNECT_SWAPPED);
   for (guint i = 0; i < 4; i++)
@@ -1480,7 +1502,7 @@ restore_geometry (TscopeWindow *self)
       static const char *const keys[] = { "changed::show-irq-band", "changed::show-event-ticks",
                                           "changed::task-rows", "changed::latency-top-count" };
 
-      g_signal_connect_object (self->settings, keys[i], G_CALLBACK (apply_view_settings), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->settings, keys[i], G_CALLBACK (view_setting_changed), self, 0);
     }
 }
 

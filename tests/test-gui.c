@@ -2911,6 +2911,7 @@ test_session_moved_rows (void)
   g_autofree char *after = NULL;
   TscopeSession *session;
   TscopeTimeline *timeline;
+  GSettings *settings;
   guint32 ping;
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
@@ -2935,10 +2936,21 @@ test_session_moved_rows (void)
   g_assert_cmpuint (session_rows_saved (json), ==, 5);
   close_window (window);
 
+  /* saved with its layout: opened where task rows are set flat, the rows
+   * come back grouped, as they were saved */
+  {
+    g_autofree char *text = NULL;
+
+    g_assert_true (g_file_get_contents (json, &text, NULL, NULL));
+    g_assert_nonnull (strstr (text, "\"tasks\": \"grouped\""));
+  }
+  settings = tscope_application_get_settings (app);
+  g_settings_set_enum (settings, "task-rows", 1);
   window = open_session_window (json);
   g_assert_null (tscope_window_get_error (window));
   session = tscope_window_get_session (window);
   timeline = TSCOPE_TIMELINE (tscope_window_get_timeline (window));
+  g_assert_true (tscope_timeline_get_grouped (timeline));
   after = rows_drawn (timeline, session);
   assert_same_rows (after, before);
   g_assert_true (tscope_window_save_session (window, json, &error));
@@ -2953,6 +2965,14 @@ test_session_moved_rows (void)
   assert_same_rows (after, fresh);
   g_assert_true (tscope_window_save_session (window, json, &error));
   g_assert_cmpuint (session_rows_saved (json), ==, 0);
+  /* a trace opened afresh is laid out as the setting says */
+  tscope_window_open (window, file);
+  spin_until (not_loading, window, 60);
+  g_assert_false (tscope_timeline_get_grouped (timeline));
+  g_assert_cmpuint (tscope_timeline_get_n_groups (timeline), ==, 0);
+  g_settings_set_enum (settings, "task-rows", 0);
+  g_assert_true (tscope_timeline_get_grouped (timeline));
+  g_assert_cmpuint (tscope_timeline_get_n_groups (timeline), >, 0);
   close_window (window);
   g_unlink (json);
   g_unlink (trace);

@@ -292,6 +292,7 @@ assert_same_session (TscopeSessionFile *a,
       g_assert_cmpuint (x->pin, ==, y->pin);
     }
   g_assert_cmpint (a->hide_unlisted_rows, ==, b->hide_unlisted_rows);
+  g_assert_cmpstr (a->task_rows, ==, b->task_rows);
   assert_same_numbers (a->filter_cpus, b->filter_cpus);
   assert_same_numbers (a->filter_pids, b->filter_pids);
   assert_same_strings (a->filter_comms, b->filter_comms);
@@ -371,6 +372,7 @@ add_window_state (TscopeSessionFile *sf)
   row->collapsed = TRUE;
   row->hidden = TRUE;
   sf->hide_unlisted_rows = TRUE;
+  sf->task_rows = g_strdup ("flat");
   g_array_append_val (sf->filter_cpus, cpu);
   g_array_append_vals (sf->filter_pids, pids, G_N_ELEMENTS (pids));
   g_ptr_array_add (sf->filter_comms, g_strdup ("ping"));
@@ -1040,6 +1042,8 @@ static const struct
   { "rows-array", HEAD SOURCES ", \"rows\": []}", TSCOPE_ERROR_BAD_SESSION, "\"rows\" is not an object" },
   { "rows-unlisted", HEAD SOURCES ", \"rows\": {\"unlisted\": \"maybe\"}}", TSCOPE_ERROR_BAD_SESSION,
     "\"rows.unlisted\" is \"maybe\"" },
+  { "rows-tasks", HEAD SOURCES ", \"rows\": {\"tasks\": \"tree\"}}", TSCOPE_ERROR_BAD_SESSION,
+    "\"rows.tasks\" is \"tree\"" },
   { "rows-list-object", HEAD SOURCES ", \"rows\": {\"list\": {}}}", TSCOPE_ERROR_BAD_SESSION,
     "\"rows.list\" is not an array" },
   { "row-kind-foo", HEAD SOURCES ", \"rows\": {\"list\": [{\"kind\": \"foo\", \"id\": 1}]}}",

@@ -131,6 +131,7 @@ tscope_session_file_free (TscopeSessionFile *self)
   g_ptr_array_unref (self->filter_events);
   g_ptr_array_unref (self->warnings);
   g_free (self->search);
+  g_free (self->task_rows);
   g_free (self->color_scheme);
   g_free (self);
 }

@@ -104,6 +104,7 @@ typedef struct
   GPtrArray   *notes;         /* TscopeSessionNote */
   GPtrArray   *rows;          /* TscopeSessionRow, in display order */
   gboolean     hide_unlisted_rows; /* rows not in @rows are hidden */
+  char        *task_rows;     /* "grouped" or "flat": how the rows were laid out (nullable) */
   /* filters: empty means no filter */
   GArray      *filter_cpus;   /* guint */
   GArray      *filter_pids;   /* gint32 */

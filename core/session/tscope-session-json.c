@@ -374,6 +374,9 @@ read_rows (Reader            *r,
   if (unlisted && !g_str_equal (unlisted, "shown") && !g_str_equal (unlisted, "hidden"))
     fail (r, "\"rows.unlisted\" is \"%s\", not \"shown\" or \"hidden\"", unlisted);
   self->hide_unlisted_rows = unlisted && g_str_equal (unlisted, "hidden");
+  self->task_rows = get_string (r, o, "rows.", "tasks");
+  if (self->task_rows && !g_str_equal (self->task_rows, "grouped") && !g_str_equal (self->task_rows, "flat"))
+    fail (r, "\"rows.tasks\" is \"%s\", not \"grouped\" or \"flat\"", self->task_rows);
   arr = member (r, o, "rows.", "list", json_type_array, FALSE);
   for (size_t i = 0; arr && i < json_object_array_length (arr) && !r->failed; i++)
     {
@@ -648,6 +651,8 @@ rows_json (TscopeSessionFile *self)
   json_object *list = json_object_new_array ();
 
   json_object_object_add (o, "unlisted", json_object_new_string (self->hide_unlisted_rows ? "hidden" : "shown"));
+  if (self->task_rows)
+    json_object_object_add (o, "tasks", json_object_new_string (self->task_rows));
   for (guint i = 0; i < self->rows->len; i++)
     {
       const TscopeSessionRow *row = self->rows->pdata[i];
