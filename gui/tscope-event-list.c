@@ -1270,8 +1270,9 @@ tscope_event_list_init (TscopeEventList *self)
   self->header = TSCOPE_EVENT_HEADER (tscope_event_header_new ());
   tscope_event_header_set_changed_func (self->header, columns_changed, self);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->view));
-  /* the header does not scroll: the rows fit the width, Info ellipsized */
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  /* narrower than its columns, the list scrolls sideways, the header's
+   * titles with it */
+  tscope_event_header_set_hadjustment (self->header, gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->view)));
   gtk_widget_set_vexpand (scroller, TRUE);
   gtk_widget_set_hexpand (scroller, TRUE);
   rows = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);

@@ -46,6 +46,7 @@ struct _TscopeEventHeader
   int                   line_height;
   GFunc                 changed;
   gpointer              changed_data;
+  GtkAdjustment        *hadjustment;   /* the rows' horizontal scrolling (nullable) */
   TscopeEventCol        dragged;       /* the column resized, or TSCOPE_EVENT_N_COLS */
   int                   drag_width;    /* its width when the drag began */
 };
@@ -167,6 +168,8 @@ edge_at (TscopeEventHeader *self,
   int w[TSCOPE_EVENT_N_COLS];
 
   column_edges (self, gtk_widget_get_width (GTK_WIDGET (self)), x, w);
+  if (self->hadjustment)
+    px += gtk_adjustment_get_value (self->hadjustment);
   for (guint c = 0; c < TSCOPE_EVENT_COL_INFO; c++)
     if (w[c] > 0 && ABS (px - (x[c] + w[c])) <= GRAB)
       return c;
@@ -219,8 +222,12 @@ tscope_event_header_measure (GtkWidget      *widget,
 {
   TscopeEventHeader *self = TSCOPE_EVENT_HEADER (widget);
 
+  /* narrower, it shows the part of the columns the rows scroll to */
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
-    *minimum = *natural = fixed_width (self);
+    {
+      *minimum = 0;
+      *natural = fixed_width (self);
+    }
   else
     *minimum = *natural = line_height (self, widget) + 4 * PAD_Y;
 }
@@ -237,11 +244,16 @@ tscope_event_header_snapshot (GtkWidget   *widget,
   GdkRGBA fg;
   GdkRGBA dim;
   GdkRGBA line;
+  int scrolled;
 
   fg_color (widget, &fg);
   dim = fg;
   dim.alpha *= 0.7f;
-  column_edges (self, width, x, w);
+  /* the columns where the rows are, scrolled sideways with them */
+  column_edges (self, MAX (width, fixed_width (self)), x, w);
+  scrolled = self->hadjustment ? (int) gtk_adjustment_get_value (self->hadjustment) : 0;
+  for (guint c = 0; c < TSCOPE_EVENT_N_COLS; c++)
+    x[c] -= scrolled;
   for (guint c = 0; c < TSCOPE_EVENT_N_COLS; c++)
     {
 
@@ -286,6 +298,9 @@ tscope_event_header_finalize (GObject *object)
   for (guint c = 0; c < TSCOPE_EVENT_N_COLS; c++)
     g_clear_object (&self->titles[c]);
   g_clear_pointer (&self->line_font, pango_font_description_free);
+  if (self->hadjustment)
+    g_signal_handlers_disconnect_by_data (self->hadjustment, self);
+  g_clear_object (&self->hadjustment);
   G_OBJECT_CLASS (tscope_event_header_parent_class)->finalize (object);
 }
 
@@ -322,6 +337,7 @@ tscope_event_header_init (TscopeEventHeader *self)
 
   memcpy (self->cols, cols, sizeof cols);
   self->dragged = TSCOPE_EVENT_N_COLS;
+  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
   g_signal_connect (drag, "drag-begin", G_CALLBACK (drag_begin), self);
   g_signal_connect (drag, "drag-update", G_CALLBACK (drag_update), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
@@ -399,6 +415,24 @@ tscope_event_header_set_width (TscopeEventHeader *self,
   self->cols[col].width = width;
   gtk_widget_queue_resize (GTK_WIDGET (self));
   columns_changed (self);
+}
+
+/**
+ * tscope_event_header_set_hadjustment:
+ *
+ * The header's titles follow @adjustment, the rows' scrolling sideways.
+ */
+void
+tscope_event_header_set_hadjustment (TscopeEventHeader *self,
+                                     GtkAdjustment     *adjustment)
+{
+  g_return_if_fail (TSCOPE_IS_EVENT_HEADER (self));
+  if (self->hadjustment)
+    g_signal_handlers_disconnect_by_data (self->hadjustment, self);
+  g_set_object (&self->hadjustment, adjustment);
+  if (adjustment)
+    g_signal_connect_swapped (adjustment, "value-changed", G_CALLBACK (gtk_widget_queue_draw), self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 /**

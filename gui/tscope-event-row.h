@@ -40,6 +40,8 @@ int         tscope_event_header_get_width   (TscopeEventHeader *self,
 void        tscope_event_header_set_width   (TscopeEventHeader *self,
                                              TscopeEventCol     col,
                                              int                width);
+void        tscope_event_header_set_hadjustment (TscopeEventHeader *self,
+                                             GtkAdjustment     *adjustment);
 void        tscope_event_header_set_changed_func (TscopeEventHeader *self,
                                              GFunc              func,
                                              gpointer           data);

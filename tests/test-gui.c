@@ -1063,6 +1063,15 @@ test_event_stacks (void)
     g_assert_true (tscope_event_row_fold_at (event_row, x + 108));
     tscope_event_header_set_width (header, TSCOPE_EVENT_COL_TASK,
                                    tscope_event_header_get_width (header, TSCOPE_EVENT_COL_TASK) - 100);
+    /* the columns are wider than a small window: the list scrolls
+     * sideways instead of making the window wider */
+    {
+      int min;
+
+      gtk_widget_measure (gtk_widget_get_parent (GTK_WIDGET (header)), GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL,
+                          NULL, NULL);
+      g_assert_cmpint (min, <, 200);
+    }
   }
   /* the filter applied again keeps it unfolded; folded again, it goes */
   tscope_event_list_set_filter (list, 1, NULL, NULL);
