@@ -27,6 +27,7 @@
 #include "tscope-offcpu-panel.h"
 #include "tscope-calls.h"
 #include "tscope-event-list.h"
+#include "tscope-latency-panel.h"
 #include "tscope-timeline.h"
 #include "tscope-window.h"
 
@@ -258,6 +259,48 @@ measure_event_list (TscopeWindow *window)
            jump[G_N_ELEMENTS (jump) - 1], (guint) G_N_ELEMENTS (page));
 }
 
+/* The longest the main loop was busy in one go over @ms: a frame, or the
+ * list given its rows. */
+static double
+longest_stall (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+  double longest = 0;
+
+  while (g_get_monotonic_time () < end)
+    {
+      gint64 t = g_get_monotonic_time ();
+
+      g_main_context_iteration (NULL, FALSE);
+      longest = MAX (longest, (g_get_monotonic_time () - t) / 1e3);
+    }
+  return longest;
+}
+
+/* The Latency tab: shown the first time (its list makes its rows), then
+ * its list filtered by a task name and unfiltered, as typed: the longest
+ * the window could not draw, each time. */
+static void
+measure_latency_tab (TscopeWindow *window)
+{
+  TscopeLatencyPanel *panel = TSCOPE_LATENCY_PANEL (tscope_window_get_latency_panel (window));
+  GtkWidget *notebook = gtk_widget_get_ancestor (GTK_WIDGET (panel), GTK_TYPE_NOTEBOOK);
+  double shown, filtered, unfiltered;
+  guint n;
+
+  while (!tscope_latency_panel_is_filled (panel))
+    g_main_context_iteration (NULL, TRUE);
+  tscope_window_show_page (window, (guint) gtk_notebook_page_num (GTK_NOTEBOOK (notebook), GTK_WIDGET (panel)));
+  shown = longest_stall (1000);
+  tscope_latency_panel_set_filter (panel, "s");
+  filtered = longest_stall (1000);
+  n = tscope_latency_panel_get_n_items (panel);
+  tscope_latency_panel_set_filter (panel, "");
+  unfiltered = longest_stall (1000);
+  g_print ("latency tab                %7.1f ms shown, %.1f ms filtered (\"s\", %u rows), %.1f ms unfiltered "
+           "(the main loop's longest stall)\n", shown, filtered, n, unfiltered);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -365,6 +408,13 @@ main (int    argc,
   g_print ("open to first drawn frame  %7.1f ms (the first frame built the view indexes: %.1f ms)\n",
            (g_get_monotonic_time () - t0) / 1e3, tscope_timeline_get_last_frame_us (timeline) / 1e3);
   event_rows_drawn (window, t0);
+  /* the open alone (a big trace's panels take minutes) */
+  if (g_getenv ("TSCOPE_BENCH_OPEN_ONLY"))
+    {
+      gtk_window_destroy (GTK_WINDOW (window));
+      tscope_trace_wait_cache_writes ();
+      return 0;
+    }
   if (plugins)
     {
       while (tscope_window_is_running_plugins (window))
@@ -424,6 +474,7 @@ main (int    argc,
   tscope_session_set_view (session, mid, mid + 10 * TSCOPE_NSEC_PER_USEC, FALSE);
   measure ("10 us window", timeline);
   measure_event_list (window);
+  measure_latency_tab (window);
   measure_panels (window);
   gtk_window_destroy (GTK_WINDOW (window));
   /* a model cache file still being written */
