@@ -23,7 +23,6 @@
 #include "tscope-error.h"
 #include "tscope-event-list.h"
 #include "tscope-event-model.h"
-#include "tscope-event-row.h"
 
 struct _TscopeEventList
 {
@@ -42,7 +41,7 @@ struct _TscopeEventList
   GtkSearchEntry     *search_entry;
   GtkLabel           *search_status;
   GtkListView        *view;
-  TscopeEventHeader  *header;
+  TscopeTableHeader  *header;
   GtkWidget          *stack_pane;     /* shown when a source has stack events */
   GtkLabel           *stack_label;
 
@@ -92,7 +91,7 @@ toggle_fold (TscopeEventList *self,
 
 /* A row's disclosure arrow was clicked */
 static void
-fold_clicked (TscopeEventRow *row,
+fold_clicked (TscopeTableRow *row,
               gpointer        data)
 {
   GtkListItem *item = data;
@@ -107,7 +106,7 @@ setup_row (GtkSignalListItemFactory *factory,
            TscopeEventList          *self)
 {
   g_object_set_data (G_OBJECT (item), "list", self);
-  gtk_list_item_set_child (item, tscope_event_row_new (self->header, fold_clicked, item));
+  gtk_list_item_set_child (item, tscope_table_row_new (self->header, fold_clicked, item));
 }
 
 static void
@@ -116,7 +115,7 @@ bind_row (GtkSignalListItemFactory *factory,
           TscopeEventList          *self)
 {
   TscopeEventItem *ev = gtk_list_item_get_item (item);
-  TscopeEventRowData d = { { NULL } };
+  TscopeTableRowData d = { { NULL } };
   TscopeSource *source = NULL;
   g_autofree char *row = NULL;
   g_autofree char *cpu = NULL;
@@ -128,31 +127,31 @@ bind_row (GtkSignalListItemFactory *factory,
   if (ev == NULL || self->model == NULL)
     return;
   stack = tscope_event_item_get_stack_row (ev);
-  if (tscope_event_header_get_visible (self->header, TSCOPE_EVENT_COL_SOURCE))
+  if (tscope_table_header_get_visible (self->header, TSCOPE_EVENT_COL_SOURCE))
     source = tscope_document_get_source (tscope_event_model_get_document (self->model),
                                          tscope_event_item_get_source (ev));
   d.text[TSCOPE_EVENT_COL_ROW] = row = g_strdup_printf ("%" G_GUINT64_FORMAT, tscope_event_item_get_row (ev));
   if (source)
     {
       d.text[TSCOPE_EVENT_COL_SOURCE] = tscope_source_get_name (source);
-      d.source_rgb = tscope_source_get_color (source);
+      d.swatch_rgb = tscope_source_get_color (source);
     }
   d.text[TSCOPE_EVENT_COL_CPU] = cpu = g_strdup_printf ("%u", tscope_event_item_get_cpu (ev));
   d.text[TSCOPE_EVENT_COL_TIME] = time = tscope_time_format_timestamp (tscope_event_item_get_ts (ev));
   d.text[TSCOPE_EVENT_COL_TASK] = tscope_event_item_get_comm (ev);
   d.text[TSCOPE_EVENT_COL_PID] = pid = g_strdup_printf ("%d", tscope_event_item_get_pid (ev));
-  d.is_stack = tscope_event_item_is_stack (ev);
-  d.text[TSCOPE_EVENT_COL_EVENT] = name = d.is_stack ? g_strdup_printf ("↳ %s", tscope_event_item_get_name (ev))
-                                                     : g_strdup (tscope_event_item_get_name (ev));
+  d.multiline = tscope_event_item_is_stack (ev);
+  d.text[TSCOPE_EVENT_COL_EVENT] = name = d.multiline ? g_strdup_printf ("↳ %s", tscope_event_item_get_name (ev))
+                                                      : g_strdup (tscope_event_item_get_name (ev));
   /* an unfolded stack shows its frames, one a line */
-  d.text[TSCOPE_EVENT_COL_INFO] = d.is_stack ? tscope_event_item_get_stack (ev) : tscope_event_item_get_info (ev);
+  d.text[TSCOPE_EVENT_COL_INFO] = d.multiline ? tscope_event_item_get_stack (ev) : tscope_event_item_get_info (ev);
   d.plugin_rgba = tscope_event_item_get_plugin_color (ev);
   d.plugin_label = d.plugin_rgba ? tscope_event_item_get_plugin_label (ev) : NULL;
   d.has_stack = stack != G_MAXUINT64;
   d.unfolded = d.has_stack && tscope_event_model_is_unfolded (self->model, gtk_list_item_get_position (item), stack);
   /* names line up after the arrows */
   d.indent = !d.has_stack && tscope_event_model_has_stacks (self->model);
-  tscope_event_row_set (TSCOPE_EVENT_ROW (gtk_list_item_get_child (item)), &d);
+  tscope_table_row_set (TSCOPE_TABLE_ROW (gtk_list_item_get_child (item)), &d);
 }
 
 /* A column shown, hidden or resized: the rows made draw again */
@@ -162,13 +161,7 @@ columns_changed (gpointer header,
 {
   TscopeEventList *self = data;
 
-  for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (self->view)); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *row = gtk_widget_get_first_child (c);
-
-      if (row && TSCOPE_IS_EVENT_ROW (row))
-        gtk_widget_queue_resize (row);
-    }
+  tscope_table_header_redraw_rows (self->header, self->view);
 }
 
 /* The Source column, when the list shows several sources; bound again:
@@ -177,9 +170,9 @@ static void
 show_sources (TscopeEventList *self,
               gboolean         shown)
 {
-  if (tscope_event_header_get_visible (self->header, TSCOPE_EVENT_COL_SOURCE) == shown)
+  if (tscope_table_header_get_visible (self->header, TSCOPE_EVENT_COL_SOURCE) == shown)
     return;
-  tscope_event_header_set_visible (self->header, TSCOPE_EVENT_COL_SOURCE, shown);
+  tscope_table_header_set_visible (self->header, TSCOPE_EVENT_COL_SOURCE, shown);
   if (self->model && gtk_single_selection_get_model (self->selection) != NULL)
     tscope_event_model_restyle (self->model);
 }
@@ -1168,24 +1161,6 @@ labelled (const char *text)
   return label;
 }
 
-/* The rows' cells line up under the header's titles: no padding of the
- * list's own around them */
-static void
-add_css (void)
-{
-  static gboolean added;
-  GdkDisplay *display = gdk_display_get_default ();
-  g_autoptr(GtkCssProvider) css = NULL;
-
-  if (added || display == NULL)
-    return;
-  added = TRUE;
-  css = gtk_css_provider_new ();
-  gtk_css_provider_load_from_data (css, "listview.tscope-events > row { padding: 0; margin: 0; }", -1);
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (css),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-}
-
 static void
 tscope_event_list_init (TscopeEventList *self)
 {
@@ -1197,7 +1172,6 @@ tscope_event_list_init (TscopeEventList *self)
   GtkWidget *rows;
 
   self->pending_row = G_MAXUINT64;
-  add_css ();
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   gtk_widget_set_margin_start (bar, 6);
   gtk_widget_set_margin_end (bar, 6);
@@ -1266,13 +1240,28 @@ tscope_event_list_init (TscopeEventList *self)
     g_signal_connect (factory, "bind", G_CALLBACK (bind_row), self);
     self->view = GTK_LIST_VIEW (gtk_list_view_new (GTK_SELECTION_MODEL (g_object_ref (self->selection)), factory));
   }
-  gtk_widget_add_css_class (GTK_WIDGET (self->view), "tscope-events");
-  self->header = TSCOPE_EVENT_HEADER (tscope_event_header_new ());
-  tscope_event_header_set_changed_func (self->header, columns_changed, self);
+  gtk_widget_add_css_class (GTK_WIDGET (self->view), "tscope-table");
+  {
+    const TscopeTableColumn columns[TSCOPE_EVENT_N_COLS] = {
+      [TSCOPE_EVENT_COL_ROW] = { "#", 90, TSCOPE_TABLE_RIGHT | TSCOPE_TABLE_NUMERIC },
+      [TSCOPE_EVENT_COL_SOURCE] = { _("Source"), 150, TSCOPE_TABLE_SWATCH | TSCOPE_TABLE_ELLIPSIZE_MIDDLE
+                                                      | TSCOPE_TABLE_HIDDEN },
+      [TSCOPE_EVENT_COL_CPU] = { _("CPU"), 50, TSCOPE_TABLE_RIGHT },
+      [TSCOPE_EVENT_COL_TIME] = { _("Time"), 150, TSCOPE_TABLE_NUMERIC },
+      [TSCOPE_EVENT_COL_TASK] = { _("Task"), 150, 0 },
+      [TSCOPE_EVENT_COL_PID] = { _("PID"), 70, TSCOPE_TABLE_RIGHT },
+      [TSCOPE_EVENT_COL_EVENT] = { _("Event"), 160, TSCOPE_TABLE_DISCLOSURE },
+      [TSCOPE_EVENT_COL_INFO] = { _("Info"), 60, TSCOPE_TABLE_EXPAND | TSCOPE_TABLE_ELLIPSIZE_END
+                                                 | TSCOPE_TABLE_MULTILINE },
+    };
+
+    self->header = TSCOPE_TABLE_HEADER (tscope_table_header_new (columns, G_N_ELEMENTS (columns)));
+  }
+  tscope_table_header_set_changed_func (self->header, columns_changed, self);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->view));
   /* narrower than its columns, the list scrolls sideways, the header's
    * titles with it */
-  tscope_event_header_set_hadjustment (self->header, gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->view)));
+  tscope_table_header_set_hadjustment (self->header, gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->view)));
   gtk_widget_set_vexpand (scroller, TRUE);
   gtk_widget_set_hexpand (scroller, TRUE);
   rows = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
@@ -1349,7 +1338,7 @@ tscope_event_list_get_view (TscopeEventList *self)
  *
  * Returns: (transfer none): the columns' titles and widths
  */
-TscopeEventHeader *
+TscopeTableHeader *
 tscope_event_list_get_header (TscopeEventList *self)
 {
   g_return_val_if_fail (TSCOPE_IS_EVENT_LIST (self), NULL);

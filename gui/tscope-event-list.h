@@ -5,11 +5,25 @@
 
 #include <gtk/gtk.h>
 
-#include "tscope-event-row.h"
+#include "tscope-table.h"
 #include "tscope-session.h"
 #include "tscope-session-file.h"
 
 G_BEGIN_DECLS
+
+/* The event list's columns, in their order */
+typedef enum
+{
+  TSCOPE_EVENT_COL_ROW,
+  TSCOPE_EVENT_COL_SOURCE,
+  TSCOPE_EVENT_COL_CPU,
+  TSCOPE_EVENT_COL_TIME,
+  TSCOPE_EVENT_COL_TASK,
+  TSCOPE_EVENT_COL_PID,
+  TSCOPE_EVENT_COL_EVENT,
+  TSCOPE_EVENT_COL_INFO,
+  TSCOPE_EVENT_N_COLS
+} TscopeEventCol;
 
 #define TSCOPE_TYPE_EVENT_LIST (tscope_event_list_get_type ())
 G_DECLARE_FINAL_TYPE (TscopeEventList, tscope_event_list, TSCOPE, EVENT_LIST, GtkBox)
@@ -39,6 +53,6 @@ void       tscope_event_list_save_filters (TscopeEventList   *self,
 
 void       tscope_event_list_restyle     (TscopeEventList *self);
 GtkListView *tscope_event_list_get_view  (TscopeEventList *self);
-TscopeEventHeader *tscope_event_list_get_header (TscopeEventList *self);
+TscopeTableHeader *tscope_event_list_get_header (TscopeEventList *self);
 
 G_END_DECLS

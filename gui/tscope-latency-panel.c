@@ -16,6 +16,7 @@
 #include "tscope-latency-panel.h"
 #include "tscope-stats.h"
 #include "tscope-syscalls.h"
+#include "tscope-table.h"
 
 #define TOP_DEFAULT 500         /* rows listed; the summary counts them all */
 
@@ -72,9 +73,8 @@ struct _TscopeLatencyPanel
   GtkDropDown        *kind;           /* wakeups or syscalls */
   GtkSearchEntry     *filter;
   GtkLabel           *summary;
-  GtkColumnView      *view;
-  GtkColumnViewColumn *source_column;
-  GtkColumnViewColumn *columns[8];    /* by COL_*, retitled for syscalls */
+  GtkListView        *view;
+  TscopeTableHeader  *header;         /* the columns, retitled for syscalls */
 
   /* owned */
   TscopeSession      *session;
@@ -98,6 +98,7 @@ enum
   COL_TARGET,
   COL_WAKEUP,
   COL_SWITCH,
+  N_COLS,
 };
 
 /**
@@ -169,101 +170,52 @@ tscope_latency_panel_show_wakeup (TscopeSession *session,
 }
 
 static void
-setup_cell (GtkSignalListItemFactory *factory,
-            GtkListItem              *item,
-            gpointer                  data)
+setup_row (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           TscopeLatencyPanel       *self)
 {
-  GtkWidget *label = gtk_label_new (NULL);
-  guint col = GPOINTER_TO_UINT (data);
-
-  gtk_label_set_xalign (GTK_LABEL (label), col == COL_LATENCY || col == COL_CPU || col == COL_TARGET ? 1 : 0);
-  gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (item, label);
+  gtk_list_item_set_child (item, tscope_table_row_new (self->header, NULL, NULL));
 }
 
 static void
-bind_cell (GtkSignalListItemFactory *factory,
-           GtkListItem              *item,
-           gpointer                  data)
+bind_row (GtkSignalListItemFactory *factory,
+          GtkListItem              *item,
+          TscopeLatencyPanel       *self)
 {
   TscopeLatencyItem *it = gtk_list_item_get_item (item);
-  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (item));
-  g_autofree char *text = NULL;
+  TscopeTableRowData d = { { NULL } };
+  g_autofree char *latency = NULL;
+  g_autofree char *cpu = NULL;
+  g_autofree char *target = NULL;
+  g_autofree char *wakeup = NULL;
+  g_autofree char *switch_in = NULL;
 
-  if (it->syscall != G_MAXUINT)
-    switch (GPOINTER_TO_UINT (data))
-      {
-      case COL_LATENCY:
-        text = tscope_time_format_duration (it->duration);
-        break;
-      case COL_WAKEUP:
-        text = tscope_time_format_timestamp (it->sample.wakeup_ts);
-        break;
-      case COL_SWITCH:
-        text = tscope_time_format_timestamp (it->sample.switch_ts);
-        break;
-      case COL_CPU:
-      case COL_TARGET:
-        text = g_strdup ("");
-        break;
-      default:
-        break;
-      }
-  if (text != NULL)
+  if (it == NULL)
+    return;
+  d.text[COL_LATENCY] = latency = tscope_time_format_duration (it->syscall != G_MAXUINT ? it->duration
+                                                                                         : it->sample.latency);
+  d.text[COL_SOURCE] = it->source_name;
+  d.text[COL_TASK] = it->wakee;
+  d.text[COL_WAKER] = it->waker;
+  /* a syscall's row: where it ran is not asked */
+  if (it->syscall == G_MAXUINT)
     {
-      gtk_label_set_text (label, text);
-      return;
+      d.text[COL_CPU] = cpu = g_strdup_printf ("%u", it->sample.cpu);
+      d.text[COL_TARGET] = target = g_strdup_printf ("%u", it->wakeup.target_cpu);
     }
-  switch (GPOINTER_TO_UINT (data))
-    {
-    case COL_LATENCY:
-      text = tscope_time_format_duration (it->sample.latency);
-      break;
-    case COL_SOURCE:
-      text = g_strdup (it->source_name);
-      break;
-    case COL_TASK:
-      text = g_strdup (it->wakee);
-      break;
-    case COL_WAKER:
-      text = g_strdup (it->waker);
-      break;
-    case COL_CPU:
-      text = g_strdup_printf ("%u", it->sample.cpu);
-      break;
-    case COL_TARGET:
-      text = g_strdup_printf ("%u", it->wakeup.target_cpu);
-      break;
-    case COL_WAKEUP:
-      text = tscope_time_format_timestamp (it->sample.wakeup_ts);
-      break;
-    case COL_SWITCH:
-    default:
-      text = tscope_time_format_timestamp (it->sample.switch_ts);
-      break;
-    }
-  gtk_label_set_text (label, text);
+  d.text[COL_WAKEUP] = wakeup = tscope_time_format_timestamp (it->sample.wakeup_ts);
+  d.text[COL_SWITCH] = switch_in = tscope_time_format_timestamp (it->sample.switch_ts);
+  tscope_table_row_set (TSCOPE_TABLE_ROW (gtk_list_item_get_child (item)), &d);
 }
 
+/* A column shown, hidden or resized: the rows made draw again */
 static void
-add_column (TscopeLatencyPanel *self,
-            const char         *title,
-            guint               col,
-            gboolean            expand)
+columns_changed (gpointer header,
+                 gpointer data)
 {
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  GtkColumnViewColumn *column;
+  TscopeLatencyPanel *self = data;
 
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (col));
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (col));
-  column = gtk_column_view_column_new (title, factory);
-  gtk_column_view_column_set_resizable (column, TRUE);
-  gtk_column_view_column_set_expand (column, expand);
-  gtk_column_view_append_column (self->view, column);
-  if (col == COL_SOURCE)
-    self->source_column = column;
-  self->columns[col] = column;
-  g_object_unref (column);
+  tscope_table_header_redraw_rows (self->header, self->view);
 }
 
 /* ---- computing the list in a thread ---- */
@@ -509,13 +461,13 @@ static void
 retitle (TscopeLatencyPanel *self,
          gboolean            syscalls)
 {
-  gtk_column_view_column_set_title (self->columns[COL_LATENCY], syscalls ? _("Duration") : _("Latency"));
-  gtk_column_view_column_set_title (self->columns[COL_TASK], syscalls ? _("Task") : _("Woken task"));
-  gtk_column_view_column_set_title (self->columns[COL_WAKER], syscalls ? _("Syscall") : _("Waker"));
-  gtk_column_view_column_set_title (self->columns[COL_WAKEUP], syscalls ? _("Enter") : _("Wakeup"));
-  gtk_column_view_column_set_title (self->columns[COL_SWITCH], syscalls ? _("Exit") : _("Switch-in"));
-  gtk_column_view_column_set_visible (self->columns[COL_CPU], !syscalls);
-  gtk_column_view_column_set_visible (self->columns[COL_TARGET], !syscalls);
+  tscope_table_header_set_title (self->header, COL_LATENCY, syscalls ? _("Duration") : _("Latency"));
+  tscope_table_header_set_title (self->header, COL_TASK, syscalls ? _("Task") : _("Woken task"));
+  tscope_table_header_set_title (self->header, COL_WAKER, syscalls ? _("Syscall") : _("Waker"));
+  tscope_table_header_set_title (self->header, COL_WAKEUP, syscalls ? _("Enter") : _("Wakeup"));
+  tscope_table_header_set_title (self->header, COL_SWITCH, syscalls ? _("Exit") : _("Switch-in"));
+  tscope_table_header_set_visible (self->header, COL_CPU, !syscalls);
+  tscope_table_header_set_visible (self->header, COL_TARGET, !syscalls);
 }
 
 static void
@@ -532,7 +484,7 @@ refresh (TscopeLatencyPanel *self)
   self->cancel = g_cancellable_new ();
   job = g_new0 (Job, 1);
   job->doc = tscope_session_dup_document (self->session);
-  gtk_column_view_column_set_visible (self->source_column, tscope_session_get_n_sources (self->session) > 1);
+  tscope_table_header_set_visible (self->header, COL_SOURCE, tscope_session_get_n_sources (self->session) > 1);
   job->needle = *text ? g_utf8_casefold (text, -1) : NULL;
   job->syscalls = gtk_drop_down_get_selected (self->kind) == 1;
   job->top = self->top;
@@ -587,7 +539,7 @@ tscope_latency_panel_activate (TscopeLatencyPanel *self,
 }
 
 static void
-on_activate (GtkColumnView      *view,
+on_activate (GtkListView        *view,
              guint               position,
              TscopeLatencyPanel *self)
 {
@@ -685,15 +637,15 @@ tscope_latency_panel_class_init (TscopeLatencyPanelClass *klass)
   G_OBJECT_CLASS (klass)->finalize = tscope_latency_panel_finalize;
 }
 
-/* The list gets its rows once the panel is first shown: a column view
- * given a model makes the widgets of its first rows at once, shown or
- * not (GTK 4.8), and the list, filled as a trace opens, took 60-100 ms of
- * the window's first frame while in a hidden tab. */
+/* The list gets its rows once the panel is first shown: a list view
+ * given a model makes its first rows at once, shown or not (GTK 4.8), and
+ * the list, filled as a trace opens, took 60-100 ms of the window's first
+ * frame while in a hidden tab (as a column view). */
 static void
 attach_model (TscopeLatencyPanel *self)
 {
-  if (gtk_column_view_get_model (self->view) == NULL)
-    gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (self->selection));
+  if (gtk_list_view_get_model (self->view) == NULL)
+    gtk_list_view_set_model (self->view, GTK_SELECTION_MODEL (self->selection));
 }
 
 static void
@@ -726,21 +678,37 @@ tscope_latency_panel_init (TscopeLatencyPanel *self)
   self->store = g_list_store_new (TSCOPE_TYPE_LATENCY_ITEM);
   self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->store)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
-  /* its model once first shown (attach_model) */
-  self->view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
-  g_signal_connect_swapped (self->view, "map", G_CALLBACK (attach_model), self);
-  gtk_column_view_set_single_click_activate (self->view, FALSE);
-  add_column (self, _("Latency"), COL_LATENCY, FALSE);
-  add_column (self, _("Source"), COL_SOURCE, FALSE);
-  gtk_column_view_column_set_visible (self->source_column, FALSE);
-  add_column (self, _("Woken task"), COL_TASK, TRUE);
-  add_column (self, _("Waker"), COL_WAKER, TRUE);
-  add_column (self, _("Ran on CPU"), COL_CPU, FALSE);
-  add_column (self, _("Target CPU"), COL_TARGET, FALSE);
-  add_column (self, _("Wakeup"), COL_WAKEUP, FALSE);
-  add_column (self, _("Switch-in"), COL_SWITCH, FALSE);
-  g_signal_connect (self->view, "activate", G_CALLBACK (on_activate), self);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->view));
+  {
+    const TscopeTableColumn columns[N_COLS] = {
+      [COL_LATENCY] = { _("Latency"), 110, TSCOPE_TABLE_RIGHT | TSCOPE_TABLE_NUMERIC },
+      [COL_SOURCE] = { _("Source"), 150, TSCOPE_TABLE_ELLIPSIZE_MIDDLE | TSCOPE_TABLE_HIDDEN },
+      [COL_TASK] = { _("Woken task"), 160, TSCOPE_TABLE_EXPAND | TSCOPE_TABLE_ELLIPSIZE_END },
+      [COL_WAKER] = { _("Waker"), 160, TSCOPE_TABLE_EXPAND | TSCOPE_TABLE_ELLIPSIZE_END },
+      [COL_CPU] = { _("Ran on CPU"), 100, TSCOPE_TABLE_RIGHT | TSCOPE_TABLE_NUMERIC },
+      [COL_TARGET] = { _("Target CPU"), 100, TSCOPE_TABLE_RIGHT | TSCOPE_TABLE_NUMERIC },
+      [COL_WAKEUP] = { _("Wakeup"), 150, TSCOPE_TABLE_NUMERIC },
+      [COL_SWITCH] = { _("Switch-in"), 150, TSCOPE_TABLE_NUMERIC },
+    };
+    GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+    GtkWidget *rows = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+    self->header = TSCOPE_TABLE_HEADER (tscope_table_header_new (columns, G_N_ELEMENTS (columns)));
+    tscope_table_header_set_changed_func (self->header, columns_changed, self);
+    g_signal_connect (factory, "setup", G_CALLBACK (setup_row), self);
+    g_signal_connect (factory, "bind", G_CALLBACK (bind_row), self);
+    /* its model once first shown (attach_model) */
+    self->view = GTK_LIST_VIEW (gtk_list_view_new (NULL, factory));
+    gtk_widget_add_css_class (GTK_WIDGET (self->view), "tscope-table");
+    g_signal_connect_swapped (self->view, "map", G_CALLBACK (attach_model), self);
+    g_signal_connect (self->view, "activate", G_CALLBACK (on_activate), self);
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->view));
+    tscope_table_header_set_hadjustment (self->header, gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->view)));
+    gtk_widget_set_vexpand (scroller, TRUE);
+    gtk_box_append (GTK_BOX (rows), GTK_WIDGET (self->header));
+    gtk_box_append (GTK_BOX (rows), scroller);
+    gtk_widget_set_vexpand (rows, TRUE);
+    scroller = rows;
+  }
   gtk_widget_set_vexpand (scroller, TRUE);
   gtk_box_append (GTK_BOX (self), scroller);
   g_signal_connect_swapped (self->filter, "search-changed", G_CALLBACK (refresh), self);

@@ -680,6 +680,22 @@ rows_made (gpointer data)
   return model && tscope_event_model_get_n_made (TSCOPE_EVENT_MODEL (model)) > 0;
 }
 
+/* The list of a panel's rows (tscope-table.c's), not a drop-down's */
+static GtkWidget *
+find_table (GtkWidget *widget)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_LIST_VIEW (c) && gtk_widget_has_css_class (c, "tscope-table"))
+        return c;
+      if ((found = find_table (c)))
+        return found;
+    }
+  return NULL;
+}
+
 /* Filtering, restyling and replacing the trace ask the model for the rows
  * shown, not for every row: GTK 4.8 asked for all of them when the row
  * selected or at the top was among those an items-changed replaced (a
@@ -937,16 +953,16 @@ static gboolean
 column_shown (TscopeEventList *list,
               const char      *title)
 {
-  TscopeEventHeader *header = tscope_event_list_get_header (list);
+  TscopeTableHeader *header = tscope_event_list_get_header (list);
 
   for (TscopeEventCol c = 0; c < TSCOPE_EVENT_N_COLS; c++)
-    if (g_strcmp0 (tscope_event_header_get_title (header, c), title) == 0)
-      return tscope_event_header_get_visible (header, c);
+    if (g_strcmp0 (tscope_table_header_get_title (header, c), title) == 0)
+      return tscope_table_header_get_visible (header, c);
   g_assert_not_reached ();
 }
 
 /* A row on screen whose column @col shows @text */
-static TscopeEventRow *
+static TscopeTableRow *
 find_row_showing (TscopeEventList *list,
                   TscopeEventCol   col,
                   const char      *text)
@@ -959,10 +975,10 @@ find_row_showing (TscopeEventList *list,
       GtkWidget *row = gtk_widget_get_first_child (c);
       graphene_rect_t at;
 
-      if (row && TSCOPE_IS_EVENT_ROW (row) && gtk_widget_compute_bounds (row, view, &at)
+      if (row && TSCOPE_IS_TABLE_ROW (row) && gtk_widget_compute_bounds (row, view, &at)
           && graphene_rect_intersection (&at, &shown, NULL)
-          && g_strcmp0 (tscope_event_row_get_text (TSCOPE_EVENT_ROW (row), col), text) == 0)
-        return TSCOPE_EVENT_ROW (row);
+          && g_strcmp0 (tscope_table_row_get_text (TSCOPE_TABLE_ROW (row), col), text) == 0)
+        return TSCOPE_TABLE_ROW (row);
     }
   return NULL;
 }
@@ -1032,11 +1048,11 @@ test_event_stacks (void)
   /* on screen: the event's row has the arrow, turned down; the stack's
    * row under it is as many lines high as it has frames */
   {
-    TscopeEventHeader *header = tscope_event_list_get_header (list);
+    TscopeTableHeader *header = tscope_event_list_get_header (list);
     g_autofree char *number = g_strdup_printf ("%" G_GUINT64_FORMAT, row);
     g_autofree char *stack_number = g_strdup_printf ("%" G_GUINT64_FORMAT, row + 1);
-    TscopeEventRow *event_row;
-    TscopeEventRow *stack_row;
+    TscopeTableRow *event_row;
+    TscopeTableRow *stack_row;
     int x = 0;
 
     gtk_widget_activate_action (GTK_WIDGET (tscope_event_list_get_view (list)), "list.scroll-to-item", "u", pos + 1);
@@ -1045,24 +1061,24 @@ test_event_stacks (void)
     stack_row = find_row_showing (list, TSCOPE_EVENT_COL_ROW, stack_number);
     g_assert_nonnull (event_row);
     g_assert_nonnull (stack_row);
-    g_assert_cmpstr (tscope_event_row_get_text (event_row, TSCOPE_EVENT_COL_EVENT), ==, "sched_switch");
-    g_assert_cmpstr (tscope_event_row_get_text (stack_row, TSCOPE_EVENT_COL_EVENT), ==, "↳ kernel_stack");
+    g_assert_cmpstr (tscope_table_row_get_text (event_row, TSCOPE_EVENT_COL_EVENT), ==, "sched_switch");
+    g_assert_cmpstr (tscope_table_row_get_text (stack_row, TSCOPE_EVENT_COL_EVENT), ==, "↳ kernel_stack");
     g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (stack_row)), >=,
                      (int) (g_strv_length (frames) - 1) * (gtk_widget_get_height (GTK_WIDGET (event_row)) / 2));
     /* the arrow is at the start of the Event column, wherever that is */
     for (TscopeEventCol c = 0; c < TSCOPE_EVENT_COL_EVENT; c++)
-      if (tscope_event_header_get_visible (header, c))
-        x += tscope_event_header_get_width (header, c);
-    g_assert_true (tscope_event_row_fold_at (event_row, x + 8));
-    g_assert_false (tscope_event_row_fold_at (event_row, x - 8));
-    g_assert_false (tscope_event_row_fold_at (stack_row, x + 8));
-    tscope_event_header_set_width (header, TSCOPE_EVENT_COL_TASK,
-                                   tscope_event_header_get_width (header, TSCOPE_EVENT_COL_TASK) + 100);
+      if (tscope_table_header_get_visible (header, c))
+        x += tscope_table_header_get_width (header, c);
+    g_assert_true (tscope_table_row_fold_at (event_row, x + 8));
+    g_assert_false (tscope_table_row_fold_at (event_row, x - 8));
+    g_assert_false (tscope_table_row_fold_at (stack_row, x + 8));
+    tscope_table_header_set_width (header, TSCOPE_EVENT_COL_TASK,
+                                   tscope_table_header_get_width (header, TSCOPE_EVENT_COL_TASK) + 100);
     spin_frames (2);
-    g_assert_false (tscope_event_row_fold_at (event_row, x + 8));
-    g_assert_true (tscope_event_row_fold_at (event_row, x + 108));
-    tscope_event_header_set_width (header, TSCOPE_EVENT_COL_TASK,
-                                   tscope_event_header_get_width (header, TSCOPE_EVENT_COL_TASK) - 100);
+    g_assert_false (tscope_table_row_fold_at (event_row, x + 8));
+    g_assert_true (tscope_table_row_fold_at (event_row, x + 108));
+    tscope_table_header_set_width (header, TSCOPE_EVENT_COL_TASK,
+                                   tscope_table_header_get_width (header, TSCOPE_EVENT_COL_TASK) - 100);
     /* the columns are wider than a small window: the list scrolls
      * sideways instead of making the window wider */
     {
@@ -1424,7 +1440,7 @@ test_window_keys (void)
   tscope_window_show_page (window, 1);
   spin_until (latency_filled, panel, 30);
   spin_frames (2);
-  gtk_widget_grab_focus (find_descendant (GTK_WIDGET (panel), GTK_TYPE_COLUMN_VIEW));
+  gtk_widget_grab_focus (find_table (GTK_WIDGET (panel)));
   g_assert_true (tscope_latency_panel_activate (panel, 0));
   v0 = tscope_session_get_view (session);
   g_assert_true (press_window_key (window, "w"));
@@ -4115,17 +4131,17 @@ test_latency_hidden_list (void)
 {
   TscopeWindow *window = open_window ("sched");
   TscopeLatencyPanel *panel = TSCOPE_LATENCY_PANEL (tscope_window_get_latency_panel (window));
-  GtkColumnView *view = GTK_COLUMN_VIEW (find_descendant (GTK_WIDGET (panel), GTK_TYPE_COLUMN_VIEW));
+  GtkListView *view = GTK_LIST_VIEW (find_table (GTK_WIDGET (panel)));
   GtkSelectionModel *model;
 
   tscope_window_show_page (window, 0);
   spin_until (latency_is_filled, panel, 60);
   spin_frames (2);
   g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (view)));
-  g_assert_null (gtk_column_view_get_model (view));
+  g_assert_null (gtk_list_view_get_model (view));
   tscope_window_show_page (window, 1);
   spin_frames (3);
-  model = gtk_column_view_get_model (view);
+  model = gtk_list_view_get_model (view);
   g_assert_nonnull (model);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, tscope_latency_panel_get_n_items (panel));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), >, 0);
