@@ -125,7 +125,10 @@ bind_row (GtkSignalListItemFactory *factory,
   guint64 stack;
 
   if (ev == NULL || self->model == NULL)
-    return;
+    {
+      tscope_table_row_set (TSCOPE_TABLE_ROW (gtk_list_item_get_child (item)), &d);
+      return;
+    }
   stack = tscope_event_item_get_stack_row (ev);
   if (tscope_table_header_get_visible (self->header, TSCOPE_EVENT_COL_SOURCE))
     source = tscope_document_get_source (tscope_event_model_get_document (self->model),

@@ -191,7 +191,10 @@ bind_row (GtkSignalListItemFactory *factory,
   g_autofree char *switch_in = NULL;
 
   if (it == NULL)
-    return;
+    {
+      tscope_table_row_set (TSCOPE_TABLE_ROW (gtk_list_item_get_child (item)), &d);
+      return;
+    }
   d.text[COL_LATENCY] = latency = tscope_time_format_duration (it->syscall != G_MAXUINT ? it->duration
                                                                                          : it->sample.latency);
   d.text[COL_SOURCE] = it->source_name;

@@ -77,6 +77,7 @@ struct _TscopeTableRow
   gboolean           indent;
   gboolean           multiline;
   guint              n_lines;
+  guint              font_hash;         /* of the font the layouts were made in */
 };
 
 G_DEFINE_FINAL_TYPE (TscopeTableRow, tscope_table_row, GTK_TYPE_WIDGET)
@@ -127,6 +128,12 @@ column_edges (TscopeTableHeader *self,
     }
 }
 
+/* The width the rows are laid out in: the viewport's (a scrollbar that
+ * does not overlay takes from it, not from the header), or the columns'
+ * when wider */
+static int
+rows_width (TscopeTableHeader *self);
+
 static int
 fixed_width (TscopeTableHeader *self)
 {
@@ -136,6 +143,16 @@ fixed_width (TscopeTableHeader *self)
     if (self->cols[c].visible)
       fixed += self->cols[c].width;
   return fixed;
+}
+
+static int
+rows_width (TscopeTableHeader *self)
+{
+  int width = self->hadjustment && gtk_adjustment_get_page_size (self->hadjustment) > 0
+              ? (int) gtk_adjustment_get_page_size (self->hadjustment)
+              : gtk_widget_get_width (GTK_WIDGET (self));
+
+  return MAX (width, fixed_width (self));
 }
 
 /* The height of a line of text in @widget's font, measured once a font */
@@ -192,7 +209,7 @@ edge_at (TscopeTableHeader *self,
   int x[TSCOPE_TABLE_MAX_COLS];
   int w[TSCOPE_TABLE_MAX_COLS];
 
-  column_edges (self, MAX (gtk_widget_get_width (GTK_WIDGET (self)), fixed_width (self)), x, w);
+  column_edges (self, rows_width (self), x, w);
   if (self->hadjustment)
     px += gtk_adjustment_get_value (self->hadjustment);
   for (guint c = 0; c < self->n_cols; c++)
@@ -275,7 +292,7 @@ tscope_table_header_snapshot (GtkWidget   *widget,
   dim = fg;
   dim.alpha *= 0.7f;
   /* the columns where the rows are, scrolled sideways with them */
-  column_edges (self, MAX (width, fixed_width (self)), x, w);
+  column_edges (self, rows_width (self), x, w);
   scrolled = self->hadjustment ? (int) gtk_adjustment_get_value (self->hadjustment) : 0;
   for (guint c = 0; c < self->n_cols; c++)
     x[c] -= scrolled;
@@ -513,7 +530,11 @@ tscope_table_header_set_hadjustment (TscopeTableHeader *self,
     g_signal_handlers_disconnect_by_data (self->hadjustment, self);
   g_set_object (&self->hadjustment, adjustment);
   if (adjustment)
-    g_signal_connect_swapped (adjustment, "value-changed", G_CALLBACK (gtk_widget_queue_draw), self);
+    {
+      g_signal_connect_swapped (adjustment, "value-changed", G_CALLBACK (gtk_widget_queue_draw), self);
+      /* the viewport's width */
+      g_signal_connect_swapped (adjustment, "changed", G_CALLBACK (gtk_widget_queue_draw), self);
+    }
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -766,9 +787,18 @@ static void
 tscope_table_row_css_changed (GtkWidget         *widget,
                               GtkCssStyleChange *change)
 {
+  TscopeTableRow *self = TSCOPE_TABLE_ROW (widget);
+  guint font_hash;
+
   GTK_WIDGET_CLASS (tscope_table_row_parent_class)->css_changed (widget, change);
-  /* a font changed: the layouts are made again */
-  clear_layouts (TSCOPE_TABLE_ROW (widget));
+  /* a font changed: the layouts are made again (a row selected or
+   * hovered changes only its colours) */
+  font_hash = pango_font_description_hash (pango_context_get_font_description (gtk_widget_get_pango_context (widget)));
+  if (font_hash != self->font_hash)
+    {
+      self->font_hash = font_hash;
+      clear_layouts (self);
+    }
 }
 
 static void

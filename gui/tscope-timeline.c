@@ -1598,6 +1598,21 @@ tscope_timeline_set_options (TscopeTimeline *self,
 }
 
 /**
+ * tscope_timeline_set_next_grouped:
+ *
+ * How the task rows of the next session given are laid out (see
+ * tscope_timeline_set_options()); the rows shown stay as they are until
+ * then.
+ */
+void
+tscope_timeline_set_next_grouped (TscopeTimeline *self,
+                                  gboolean        grouped)
+{
+  g_return_if_fail (TSCOPE_IS_TIMELINE (self));
+  self->flat_tasks = !grouped;
+}
+
+/**
  * tscope_timeline_get_grouped:
  *
  * Returns: whether task rows sit under the task that forked them

@@ -451,9 +451,6 @@ take_traces (TscopeWindow *self,
     }
 }
 
-static void apply_view_settings (TscopeWindow *self,
-                                 const char   *key);
-
 static gboolean
 release_traces (gpointer data)
 {
@@ -536,11 +533,18 @@ loaded (GObject      *source,
           offer_buffers (self, traces->pdata[0]);
           return;
         }
-      /* a trace opened afresh has its rows laid out as the preference
-       * says, whatever a session opened before had */
-      if (job->session == NULL && !job->add && self->settings
-          && tscope_timeline_get_grouped (self->timeline) != (g_settings_get_enum (self->settings, "task-rows") == 0))
-        apply_view_settings (self, "task-rows");
+      /* what opens has its rows laid out as its session was saved, else
+       * as the preference says, whatever was opened before */
+      if (!job->add)
+        {
+          gboolean grouped = tscope_timeline_get_grouped (self->timeline);
+
+          if (job->session && job->session->task_rows)
+            grouped = g_str_equal (job->session->task_rows, "grouped");
+          else if (self->settings)
+            grouped = g_settings_get_enum (self->settings, "task-rows") == 0;
+          tscope_timeline_set_next_grouped (self->timeline, grouped);
+        }
       take_traces (self, job, traces);
       if (job->session)
         _tscope_window_restore_session (self, job->session);

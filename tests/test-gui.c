@@ -2978,6 +2978,41 @@ test_session_moved_rows (void)
   g_assert_true (tscope_timeline_get_grouped (timeline));
   after = rows_drawn (timeline, session);
   assert_same_rows (after, before);
+  /* a session saved without its layout (older, or KernelShark's), opened
+   * next in the same window, is laid out as the preference says */
+  {
+    g_autofree char *text = NULL;
+    g_autofree char *plain = g_build_filename (dir, "plain.json", NULL);
+    g_autoptr(GFile) plain_file = g_file_new_for_path (plain);
+    GString *edited;
+    gboolean done = FALSE;
+    gulong handler;
+
+    g_assert_true (g_file_get_contents (json, &text, NULL, NULL));
+    edited = g_string_new (text);
+    g_assert_cmpuint (g_string_replace (edited, "\"tasks\": \"grouped\",", "", 0), ==, 1);
+    g_assert_true (g_file_set_contents (plain, edited->str, -1, NULL));
+    g_string_free (edited, TRUE);
+    handler = g_signal_connect (window, "trace-loaded", G_CALLBACK (set_flag), &done);
+    tscope_window_open (window, plain_file);
+    spin_until (loaded_flag, &done, 60);
+    g_signal_handler_disconnect (window, handler);
+    g_assert_false (tscope_timeline_get_grouped (timeline));
+    g_unlink (plain);
+    done = FALSE;
+    handler = g_signal_connect (window, "trace-loaded", G_CALLBACK (set_flag), &done);
+    g_clear_object (&plain_file);
+    plain_file = g_file_new_for_path (json);
+    tscope_window_open (window, plain_file);
+    spin_until (loaded_flag, &done, 60);
+    g_signal_handler_disconnect (window, handler);
+    spin_frames (3);
+    session = tscope_window_get_session (window);
+    g_assert_true (tscope_timeline_get_grouped (timeline));
+    g_clear_pointer (&after, g_free);
+    after = rows_drawn (timeline, session);
+    assert_same_rows (after, before);
+  }
   g_assert_true (tscope_window_save_session (window, json, &error));
   g_assert_cmpuint (session_rows_saved (json), ==, 5);
   /* moved back, nothing is left to list */
