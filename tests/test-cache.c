@@ -876,19 +876,29 @@ all_task_runs (TscopeTrace *trace)
 }
 
 /* Opens @path from its model cache and groups its runs by task: they must
- * be @want.  Returns: whether they were read from the side file. */
+ * be @want.  The last task's runs, asked for first, must still read the
+ * same after every task's are asked (a side file found wrong on the way
+ * is replaced by runs built: those read before stay readable).  Returns:
+ * whether they were read from the side file. */
 static gboolean
 reopen_runs (const char *path,
              GArray     *want)
 {
   g_autoptr(TscopeTrace) t = load (path, FALSE);
   g_autoptr(GArray) got = NULL;
+  g_autofree guint32 *kept = NULL;
+  const guint32 *last;
+  guint32 n_tasks = tscope_trace_get_n_tasks (t);
+  guint n_last;
   gboolean read;
 
   g_assert_true (tscope_trace_is_from_cache (t));
+  last = tscope_trace_get_task_runs (t, n_tasks - 1, &n_last);
+  kept = g_memdup2 (last, sizeof (guint32) * n_last);
   got = all_task_runs (t);
   read = _tscope_trace_runs_from_side (t);
   g_assert_cmpmem (got->data, got->len * sizeof (guint32), want->data, want->len * sizeof (guint32));
+  g_assert_cmpmem (last, sizeof (guint32) * n_last, kept, sizeof (guint32) * n_last);
   tscope_trace_wait_cache_writes ();
   return read;
 }
@@ -897,7 +907,7 @@ reopen_runs (const char *path,
  * first built, read at the next open, and built again (and rewritten)
  * when their file is damaged, cut, of another model, or crafted behind a
  * valid checksum (a run of another task, two runs out of time order, a
- * run out of range). */
+ * run out of range): each task's are checked when first asked for. */
 static void
 test_runs_by_task (void)
 {
@@ -939,10 +949,12 @@ test_runs_by_task (void)
       g_assert_true (reopen_runs (path, want));
 
       /* crafted behind a valid checksum */
-      for (guint c = 0; c < 3; c++)
+      for (guint c = 0; c < 4; c++)
         {
           guint32 *runs;
           guint at = 0;
+          guint n_at = 0;
+          guint32 task_at = 0;
           guint64 k = 0;
 
           memcpy (copy, g_bytes_get_data (good, NULL), len);
@@ -954,9 +966,11 @@ test_runs_by_task (void)
               if (g_array_index (want, guint32, p) >= 2)
                 {
                   at = (guint) k;
+                  n_at = g_array_index (want, guint32, p);
                   break;
                 }
               k += g_array_index (want, guint32, p);
+              task_at++;
             }
           switch (c)
             {
@@ -974,11 +988,35 @@ test_runs_by_task (void)
             case 2:             /* a run out of range */
               runs[at] = G_MAXUINT32 - 1;
               break;
+            case 3:             /* its last run replaced by another task's that
+                                 * comes later: in time order still */
+              {
+                g_autoptr(TscopeTrace) t = load (path, FALSE);
+                guint32 base = 0;
+                guint32 later = G_MAXUINT32;
+                TscopeTime later_start = G_MININT64;
+
+                for (guint cpu = 0; cpu < tscope_trace_get_n_cpus (t); cpu++)
+                  {
+                    const TscopeCpuIntervals *iv = tscope_trace_get_cpu_intervals (t, cpu);
+
+                    if (iv->n > 0 && iv->task[iv->n - 1] != task_at && iv->start[iv->n - 1] >= later_start)
+                      {
+                        later = base + iv->n - 1;
+                        later_start = iv->start[iv->n - 1];
+                      }
+                    base += iv->n;
+                  }
+                g_assert_cmpuint (later, !=, G_MAXUINT32);
+                runs[at + n_at - 1] = later;
+              }
+              break;
             }
           _tscope_cache_reseal (copy, len);
           write_file (side, copy, len);
           /* a run out of range is refused by the range check alone, the
-           * hash not asked (what keeps every reader in the columns) */
+           * order and owner not asked (what keeps every reader in the
+           * columns) */
           _tscope_trace_set_runs_check_sum (c != 2);
           g_assert_false (reopen_runs (path, want));
           _tscope_trace_set_runs_check_sum (TRUE);

@@ -342,6 +342,8 @@ prepare_cpus (gpointer data)
 
       tscope_view_cpu_row (trace, c, t0, t1, 1, &cell);
     }
+  /* every task row's off-CPU cells search it */
+  (void) _tscope_view_wakeup_index (trace);
   prepare_vcpus (trace, 0);
   return NULL;
 }
@@ -352,7 +354,7 @@ prepare_cpus (gpointer data)
  * tscope_view_prepare:
  *
  * Builds what the first frame at full zoom-out asks for (each CPU's
- * index, the runs grouped by task, the indexes of the tasks that ran
+ * index, the wakeups' time samples, the runs grouped by task, the indexes of the tasks that ran
  * longest, whose rows come first, each vCPU's timeline index), as the
  * first queries would, on two threads.  Call it from a worker thread right after a load: the window's
  * own work meanwhile and the first frame then overlap it.  The vCPU
@@ -368,7 +370,6 @@ tscope_view_prepare (TscopeTrace *trace)
   guint32 top[PREPARED_TASKS];
   guint n_top = 0;
   GThread *cpus;
-  guint n;
 
   g_return_if_fail (TSCOPE_IS_TRACE (trace));
   t0 = tscope_trace_get_first_ts (trace);
@@ -376,8 +377,7 @@ tscope_view_prepare (TscopeTrace *trace)
   cpus = g_thread_try_new ("tscope-prepare-cpus", prepare_cpus, trace, NULL);
   if (cpus == NULL)
     prepare_cpus (trace);
-  if (tscope_trace_get_n_tasks (trace) > 0)
-    (void) tscope_trace_get_task_runs (trace, 0, &n);
+  _tscope_trace_prepare_task_runs (trace);
   /* the tasks that ran longest, longest first */
   for (guint32 tk = 1; tk < tscope_trace_get_n_tasks (trace); tk++)
     {

@@ -424,6 +424,7 @@ void              _tscope_view_starts_init     (Starts        *s,
                                                 const guint32 *tag);
 void              _tscope_view_task_index_free (gpointer     data);
 TscopeViewIndex  *_tscope_view_index           (TscopeTrace *trace);
+const WakeupIndex *_tscope_view_wakeup_index   (TscopeTrace *trace);
 void              _tscope_view_set_duration_cap (TscopeTrace *self,
                                                  guint32      cap);
 

@@ -69,12 +69,22 @@ run_cpu (const TscopeTrace *trace,
   return lo;
 }
 
+/* The run at @pos of the trace's runs grouped by task (a task's, asked
+ * for through tscope_trace_get_task_runs() first: the array can be
+ * replaced, with the same runs, when a side file's fails its check). */
+static inline guint32
+run_at (const TscopeTrace *trace,
+        guint              pos)
+{
+  return __atomic_load_n (&trace->task_runs, __ATOMIC_ACQUIRE)[pos];
+}
+
 static void
 run_decode (const TscopeTrace *trace,
             guint              pos,
             RunSlot           *s)
 {
-  guint32 run = trace->task_runs[pos];
+  guint32 run = run_at (trace, pos);
   guint cpu = run_cpu (trace, run);
   const TscopeCpuIntervals *iv = &trace->model.cpu_intervals[cpu];
   guint index = run - trace->model.cpu_run_base[cpu];
@@ -91,7 +101,7 @@ run_prefetch (const TscopeTrace *trace,
               guint              pos)
 {
 #ifdef __GNUC__
-  guint32 run = trace->task_runs[pos];
+  guint32 run = run_at (trace, pos);
   guint cpu = run_cpu (trace, run);
 
   __builtin_prefetch (&trace->model.cpu_intervals[cpu].start[run - trace->model.cpu_run_base[cpu]]);
@@ -380,21 +390,51 @@ task_range_best (TaskRow *tr,
 
 /* ---- wakeups ---- */
 
+/* Each chunk's first wakeup time: the switch-in less the latency, read
+ * from those two columns alone (the rest of a TscopeWakeup is not needed;
+ * on a trace mapped from the model cache each column read is a page
+ * fault a chunk). */
 static WakeupIndex *
 wakeup_index_new (TscopeTrace *trace)
 {
+  const TscopeWakeupStore *wk = &trace->model.wk;
   WakeupIndex *wi = g_new0 (WakeupIndex, 1);
 
-  wi->n = (trace->model.wk.n + (1u << WAKEUP_SHIFT) - 1) >> WAKEUP_SHIFT;
+  wi->n = (wk->n + (1u << WAKEUP_SHIFT) - 1) >> WAKEUP_SHIFT;
   wi->ts = g_new (gint64, MAX (wi->n, 1));
   for (guint j = 0; j < wi->n; j++)
     {
+      guint i = j << WAKEUP_SHIFT;
       TscopeWakeup w;
 
-      tscope_trace_get_wakeup (trace, j << WAKEUP_SHIFT, &w);
+      if (wk->run[i] != TSCOPE_NO_INDEX && wk->latency[i] != G_MAXUINT32)
+        {
+          guint cpu, index;
+
+          tscope_trace_decode_run (trace, wk->run[i], &cpu, &index);
+          wi->ts[j] = trace->model.cpu_intervals[cpu].start[index] - (gint64) wk->latency[i];
+          continue;
+        }
+      tscope_trace_get_wakeup (trace, i, &w);
       wi->ts[j] = w.wakeup_ts;
     }
   return wi;
+}
+
+/**
+ * _tscope_view_wakeup_index:
+ *
+ * Builds the wakeups' time samples that a task row's off-CPU cells
+ * search, once (tscope_view_prepare() does, off the window's thread).
+ */
+const WakeupIndex *
+_tscope_view_wakeup_index (TscopeTrace *trace)
+{
+  TscopeViewIndex *vi = _tscope_view_index (trace);
+
+  if (g_once_init_enter (&vi->wakeups))
+    g_once_init_leave (&vi->wakeups, wakeup_index_new (trace));
+  return vi->wakeups;
 }
 
 /* The chunks of 64 wakeups that may hold the wakeup of the run at @pos:
@@ -410,9 +450,7 @@ wakeup_chunks (TaskRow *tr,
   gint64 before = run_start (tr, pos);
   guint lo;
 
-  if (g_once_init_enter (&tr->vi->wakeups))
-    g_once_init_leave (&tr->vi->wakeups, wakeup_index_new (tr->trace));
-  wi = tr->vi->wakeups;
+  wi = _tscope_view_wakeup_index (tr->trace);
   if (before < tr->wk_before)
     tr->wk_from = 0;
   lo = gallop (tr->wk_from, wi->n, start_at_or_after, wi->ts, before + 1);
@@ -441,7 +479,7 @@ find_wakeup (TaskRow *tr,
 {
   const TscopeWakeupStore *wk = &tr->trace->model.wk;
   const WakeupIndex *wi = tr->vi->wakeups;
-  guint32 run = tr->trace->task_runs[pos];
+  guint32 run = run_at (tr->trace, pos);
 
   for (guint j = chunks; j-- > 0;)
     {

@@ -27,8 +27,11 @@ struct _TscopeTrace
   char               *warning;          /* one line, or NULL */
   TscopeRecordIndex   records;          /* pages and row marks of the buffer read */
   TscopeModel         model;
-  guint32            *task_runs;        /* run ids grouped by task, built on first use (or in runs_side) */
-  struct _TscopeCacheSide *runs_side;   /* the model cache's side file task_runs is read from, or NULL */
+  guint32            *task_runs;        /* run ids grouped by task: runs_side_runs or task_runs_built (atomic) */
+  guint32            *task_runs_built;  /* built on first use, or when the side file's failed; or NULL */
+  struct _TscopeCacheSide *runs_side;   /* the model cache's side file of the runs, or NULL */
+  const guint32      *runs_side_runs;   /* the runs in it */
+  gint               *runs_checked;     /* [n_tasks]: a task's runs in it checked (atomic); NULL: built */
   guint32            *task_runs_start;  /* [n_tasks + 1]; NULL until built */
   guint32            *by_task[2];       /* guest span / user exit indices grouped by task, on first use */
   guint32            *by_task_start[2]; /* [n_tasks + 1]; NULL until built */
@@ -67,6 +70,7 @@ enum
 };
 
 gboolean    _tscope_trace_runs_from_side (TscopeTrace       *self);
+void        _tscope_trace_prepare_task_runs (TscopeTrace    *self);
 void        _tscope_trace_set_runs_check_sum (gboolean       check);
 gboolean    _tscope_trace_chunks_from_side (TscopeTrace     *self);
 

@@ -27,8 +27,8 @@ tscope_trace_finalize (GObject *object)
   g_mutex_clear (&self->calls_lock);
   if (self->runs_side)
     _tscope_cache_side_free (self->runs_side);
-  else
-    _tscope_spill_free (self->task_runs);
+  _tscope_spill_free (self->task_runs_built);
+  g_free (self->runs_checked);
   g_free (self->task_runs_start);
   g_free (self->by_pid);
   for (guint k = 0; k < 2; k++)
@@ -1024,63 +1024,20 @@ sift_down (Head *heap,
   heap[i] = h;
 }
 
-/* murmur3's finalizer */
-static inline guint64
-fmix64 (guint64 h)
-{
-  h ^= h >> 33;
-  h *= G_GUINT64_CONSTANT (0xFF51AFD7ED558CCD);
-  h ^= h >> 33;
-  h *= G_GUINT64_CONSTANT (0xC4CEB9FE1A85EC53);
-  return h ^ (h >> 33);
-}
-
-/* A secret of the process's own, drawn once: a side file crafted to sum
- * to what the merge sums to cannot know it. */
-static guint64
-run_hash_secret (void)
-{
-  static gsize secret = 0;
-
-  if (g_once_init_enter (&secret))
-    {
-      guint64 v = ((guint64) g_random_int () << 32) | g_random_int ();
-
-      g_once_init_leave (&secret, (gsize) (v | 1));
-    }
-  return (guint64) secret;
-}
-
-/* A run at position @pos of @task's runs, hashed with @secret: the task
- * mixed in first, then the run and its place, so that no run swapped
- * between tasks or places keeps the sum. */
-static inline guint64
-run_hash (guint64 secret,
-          guint32 task,
-          guint32 run,
-          guint32 pos)
-{
-  return fmix64 (fmix64 (secret ^ task) ^ (((guint64) run << 32) | pos));
-}
-
 /* Groups every running interval by task, in time order (ties: lower CPU
- * first): the CPUs' intervals merged by start with a heap of the CPUs, a
- * CPU's intervals taken in a row while they come before every other
- * CPU's next one.  A scan of every CPU per interval cost 256 steps on 256
- * CPUs.  With @runs NULL, writes nothing: returns the sum of run_hash()
- * over every run and its place among its task's (@starts then counts
- * them). */
-static inline guint64
-merge_task_runs (TscopeTrace *t,
+ * first, then the CPU's own order: the order of (start, run id)): the
+ * CPUs' intervals merged by start with a heap of the CPUs, a CPU's
+ * intervals taken in a row while they come before every other CPU's next
+ * one.  A scan of every CPU per interval cost 256 steps on 256 CPUs. */
+static void
+index_task_runs (TscopeTrace *t,
                  guint32     *starts,
                  guint32     *runs)
 {
   const TscopeModel *m = &t->model;
-  g_autofree guint32 *fill = runs ? g_memdup2 (starts, sizeof (guint32) * m->n_tasks) : g_new0 (guint32, m->n_tasks);
+  g_autofree guint32 *fill = g_memdup2 (starts, sizeof (guint32) * m->n_tasks);
   g_autofree Head *heap = g_new (Head, MAX (m->n_cpus, 1));
   g_autofree guint *pos = g_new0 (guint, MAX (m->n_cpus, 1));
-  guint64 secret = runs ? 0 : run_hash_secret ();
-  guint64 sum = 0;
   guint n = 0;
 
   for (guint c = 0; c < m->n_cpus; c++)
@@ -1102,10 +1059,7 @@ merge_task_runs (TscopeTrace *t,
       if (n > 2 && head_before (&heap[2], &next))
         next = heap[2];
       do
-        if (runs)
-          runs[fill[iv->task[i]]++] = base + i;
-        else
-          sum += run_hash (secret, iv->task[i], base + i, fill[iv->task[i]]++);
+        runs[fill[iv->task[i]]++] = base + i;
       while (++i < iv->n && (iv->start[i] < next.start || (iv->start[i] == next.start && c < next.cpu)));
       pos[c] = i;
       if (i < iv->n)
@@ -1114,15 +1068,6 @@ merge_task_runs (TscopeTrace *t,
         heap[0] = heap[--n];
       sift_down (heap, n, 0);
     }
-  return sum;
-}
-
-static void
-index_task_runs (TscopeTrace *t,
-                 guint32     *starts,
-                 guint32     *runs)
-{
-  (void) merge_task_runs (t, starts, runs);
 }
 
 /* ---- the runs grouped by task, in the model cache's side file ---- */
@@ -1131,10 +1076,12 @@ index_task_runs (TscopeTrace *t,
  * million runs: 90 ms of scattered writes); a trace whose models came from
  * the model cache reads them from its side file (KEY.runs) instead, and
  * one that built them writes them there.  The file is checked whole by the
- * cache (its checksum, bound to the model file's); here, before any is
- * used, every run must be in range and the runs must hash as the merge of
- * the CPUs' intervals does (runs_hold()), and a file that fails is
- * removed and the runs built instead. */
+ * cache (its checksum, bound to the model file's); here each task's runs
+ * are checked when first asked for (task_runs_hold()), and a file that
+ * fails is removed and the runs built instead.  Checking them all at the
+ * open (a keyed hash of the file against one of the CPUs' merge, until
+ * stop 38) cost as much as building them: 28 ms for big-v7.dat's 3.6
+ * million runs, which a reopened window's first frame waited for. */
 
 #define RUNS_SIDE_VERSION 1u
 
@@ -1145,44 +1092,56 @@ typedef struct
   guint64 n_runs;
 } RunsFormat;
 
-/* The tests turn the sum off, to see the range check alone. */
-static gboolean runs_check_sum = TRUE;
+/* The tests turn the order check off, to see the range check alone. */
+static gboolean runs_check_order = TRUE;
 
 void
 _tscope_trace_set_runs_check_sum (gboolean check)
 {
-  runs_check_sum = check;
+  runs_check_order = check;
 }
 
-/* Whether @runs (@starts[n_tasks] of them) are every task's own runs, in
- * the order index_task_runs() puts them: every one in range (what keeps
- * every reader inside the columns), and the sum of run_hash() over each
- * and its place among its task's the same as the merge of the CPUs'
- * intervals makes (reading them in order: checking each run's task and
- * start where it points cost more than building).  The sum is keyed by a
- * secret of the process: a file crafted to match it would have to guess
- * it; an accidental match is a 64-bit coincidence. */
+/* Whether @tk's runs in the side file are its own, in the order
+ * index_task_runs() puts them: each in range (what keeps every reader
+ * inside the columns), each an interval of @tk's, each after the one
+ * before by (start, run id), which is the merge's order as each CPU's
+ * intervals are in time order (the model cache checks that, and each
+ * task's count of runs against the intervals that name it).  As many
+ * runs as @tk has, distinct and all its own, are all its runs. */
 static gboolean
-runs_hold (TscopeTrace    *self,
-           const guint32  *starts,
-           const guint32  *runs)
+task_runs_hold (TscopeTrace *self,
+                guint32      tk)
 {
   const TscopeModel *m = &self->model;
+  const guint32 *runs = self->runs_side_runs;
   guint32 limit = m->cpu_run_base[m->n_cpus];
-  guint64 secret = run_hash_secret ();
-  guint64 sum = 0;
+  gint64 last_start = G_MININT64;
+  guint32 last = 0;
 
-  for (guint32 tk = 0; tk < m->n_tasks; tk++)
-    for (guint32 k = starts[tk]; k < starts[tk + 1]; k++)
-      {
-        if (runs[k] >= limit)
-          return FALSE;
-        sum += run_hash (secret, tk, runs[k], k - starts[tk]);
-      }
-  return !runs_check_sum || sum == merge_task_runs (self, (guint32 *) starts, NULL);
+  for (guint32 k = self->task_runs_start[tk]; k < self->task_runs_start[tk + 1]; k++)
+    {
+      guint32 run = runs[k];
+      guint cpu;
+      guint index;
+      gint64 start;
+
+      if (run >= limit)
+        return FALSE;
+      if (!runs_check_order)
+        continue;
+      tscope_trace_decode_run (self, run, &cpu, &index);
+      start = m->cpu_intervals[cpu].start[index];
+      if (m->cpu_intervals[cpu].task[index] != tk
+          || (k > self->task_runs_start[tk] && (start < last_start || (start == last_start && run <= last))))
+        return FALSE;
+      last_start = start;
+      last = run;
+    }
+  return TRUE;
 }
 
-/* The runs grouped by task from the side file, or NULL. */
+/* The runs grouped by task from the side file, or NULL: its format and
+ * size here, each task's runs when first asked for. */
 static guint32 *
 runs_side_read (TscopeTrace   *self,
                 const guint32 *starts)
@@ -1208,8 +1167,7 @@ runs_side_read (TscopeTrace   *self,
     }
   f = _tscope_cache_side_section (side, 0, TSCOPE_RUNS_SIDE_FORMAT, sizeof *f, &count);
   if (f == NULL || count != 1 || memcmp (f, &want, sizeof want) != 0 || _tscope_cache_side_n (side) != 2
-      || (runs = _tscope_cache_side_section (side, 1, TSCOPE_RUNS_SIDE_RUNS, sizeof *runs, &count)) == NULL || count != total
-      || !runs_hold (self, starts, runs))
+      || (runs = _tscope_cache_side_section (side, 1, TSCOPE_RUNS_SIDE_RUNS, sizeof *runs, &count)) == NULL || count != total)
     {
       g_autofree char *path = _tscope_cache_side_path (model, TSCOPE_CACHE_SIDE_RUNS);
 
@@ -1246,7 +1204,7 @@ runs_side_write_thread (gpointer data)
   RunsFormat format = { RUNS_SIDE_VERSION, self->model.n_tasks, total };
   TscopeCacheBlob blobs[] = {
     { TSCOPE_RUNS_SIDE_FORMAT, sizeof format, 1, &format },
-    { TSCOPE_RUNS_SIDE_RUNS, sizeof (guint32), total, self->task_runs },
+    { TSCOPE_RUNS_SIDE_RUNS, sizeof (guint32), total, self->task_runs_built },
   };
 
   if (model && !_tscope_cache_side_store (model, TSCOPE_CACHE_SIDE_RUNS, checksum, blobs, G_N_ELEMENTS (blobs),
@@ -1258,13 +1216,105 @@ runs_side_write_thread (gpointer data)
 /**
  * _tscope_trace_runs_from_side:
  *
- * Returns: whether tscope_trace_get_task_runs() read the runs from the
+ * Returns: whether tscope_trace_get_task_runs() reads the runs from the
  *   model cache's side file (for the tests)
  */
 gboolean
 _tscope_trace_runs_from_side (TscopeTrace *self)
 {
-  return g_atomic_pointer_get (&self->task_runs_start) != NULL && self->runs_side != NULL;
+  gboolean from;
+
+  g_mutex_lock (&self->lazy_lock);
+  from = self->task_runs_start != NULL && self->task_runs_built == NULL;
+  g_mutex_unlock (&self->lazy_lock);
+  return from;
+}
+
+/* Groups the runs by task (under lazy_lock), publishes them, and writes
+ * them beside the model when it is (or is being) cached. */
+static void
+runs_build (TscopeTrace   *self,
+            const guint32 *starts)
+{
+  guint64 total = starts[self->model.n_tasks];
+  /* a fresh mapping: huge pages, not a fault each 4 KiB */
+  guint32 *runs = _tscope_spill_renew (NULL, sizeof (guint32) * MAX (total, 1));
+
+  index_task_runs (self, (guint32 *) starts, runs);
+  self->task_runs_built = runs;
+  /* published whole: readers take it without the lock */
+  g_atomic_pointer_set (&self->task_runs, runs);
+  if (total > 0 && has_cache_file (self))
+    _tscope_trace_cache_write (runs_side_write_thread, g_object_ref (self));
+}
+
+/* The side file's runs of @task failed task_runs_hold(): every task's
+ * are built instead.  A reader of another task's runs, checked, may still
+ * read them in the side file: it stays mapped until the trace is
+ * finalized, and they are the same. */
+static void
+runs_side_refused (TscopeTrace *self,
+                   guint32      task)
+{
+  g_mutex_lock (&self->lazy_lock);
+  if (self->task_runs_built == NULL)
+    {
+      guint64 checksum;
+      const char *model = _tscope_trace_cache_file (self, FALSE, &checksum);
+      g_autofree char *path = model ? _tscope_cache_side_path (model, TSCOPE_CACHE_SIDE_RUNS) : NULL;
+
+      g_debug ("runs by task: task %u's in %s do not hold, built again", task, path ? path : "the side file");
+      if (path)
+        g_unlink (path);
+      runs_build (self, self->task_runs_start);
+      for (guint32 tk = 0; tk < self->model.n_tasks; tk++)
+        g_atomic_int_set (&self->runs_checked[tk], 1);
+    }
+  g_mutex_unlock (&self->lazy_lock);
+}
+
+/* The runs' index, from the side file or built, on first use. */
+static void
+runs_ensure (TscopeTrace *self)
+{
+  if (g_atomic_pointer_get (&self->task_runs_start))
+    return;
+  g_mutex_lock (&self->lazy_lock);
+  if (self->task_runs_start == NULL)
+    {
+      guint32 *starts = g_new0 (guint32, self->model.n_tasks + 1);
+      guint32 *runs;
+
+      for (guint tk = 0; tk < self->model.n_tasks; tk++)
+        starts[tk + 1] = starts[tk] + self->model.tasks[tk].pub.n_runs;
+      runs = runs_side_read (self, starts);
+      if (runs)
+        {
+          self->runs_side_runs = runs;
+          self->runs_checked = g_new0 (gint, self->model.n_tasks);
+          g_atomic_pointer_set (&self->task_runs, runs);
+        }
+      else
+        runs_build (self, starts);
+      /* published last: readers check it without the lock */
+      g_atomic_pointer_set (&self->task_runs_start, starts);
+    }
+  g_mutex_unlock (&self->lazy_lock);
+}
+
+/**
+ * _tscope_trace_prepare_task_runs:
+ *
+ * Groups the runs by task, or maps them from the model cache, as
+ * tscope_trace_get_task_runs() does on first use, without checking any
+ * task's (tscope_view_prepare() calls it ahead of the window's first
+ * frame).
+ */
+void
+_tscope_trace_prepare_task_runs (TscopeTrace *self)
+{
+  g_return_if_fail (TSCOPE_IS_TRACE (self));
+  runs_ensure (self);
 }
 
 /**
@@ -1282,36 +1332,18 @@ tscope_trace_get_task_runs (TscopeTrace *self,
   g_return_val_if_fail (TSCOPE_IS_TRACE (self), NULL);
   g_return_val_if_fail (task < self->model.n_tasks, NULL);
   /* built on first use: the load does not pay 4 bytes a run for a GUI index */
-  if (!g_atomic_pointer_get (&self->task_runs_start))
+  runs_ensure (self);
+  /* read from the side file: this task's checked on first use (two
+   * threads may both check it: it reads only) */
+  if (self->runs_checked && !g_atomic_int_get (&self->runs_checked[task]))
     {
-      g_mutex_lock (&self->lazy_lock);
-      if (self->task_runs_start == NULL)
-        {
-          guint32 *starts = g_new0 (guint32, self->model.n_tasks + 1);
-          guint32 *runs;
-          gboolean built = FALSE;
-
-          for (guint tk = 0; tk < self->model.n_tasks; tk++)
-            starts[tk + 1] = starts[tk] + self->model.tasks[tk].pub.n_runs;
-          runs = runs_side_read (self, starts);
-          if (runs == NULL)
-            {
-              /* a fresh mapping: huge pages, not a fault each 4 KiB */
-              runs = _tscope_spill_renew (NULL, sizeof (guint32) * MAX (starts[self->model.n_tasks], 1));
-              index_task_runs (self, starts, runs);
-              built = TRUE;
-            }
-          self->task_runs = runs;
-          /* published last: readers check it without the lock */
-          g_atomic_pointer_set (&self->task_runs_start, starts);
-          /* for the next open, when the models are (or are being) cached */
-          if (built && starts[self->model.n_tasks] > 0 && has_cache_file (self))
-            _tscope_trace_cache_write (runs_side_write_thread, g_object_ref (self));
-        }
-      g_mutex_unlock (&self->lazy_lock);
+      if (task_runs_hold (self, task))
+        g_atomic_int_set (&self->runs_checked[task], 1);
+      else
+        runs_side_refused (self, task);
     }
   *n_runs = self->task_runs_start[task + 1] - self->task_runs_start[task];
-  return self->task_runs + self->task_runs_start[task];
+  return (const guint32 *) g_atomic_pointer_get (&self->task_runs) + self->task_runs_start[task];
 }
 
 static gint
