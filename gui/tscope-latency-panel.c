@@ -13,6 +13,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tscope-background.h"
 #include "tscope-latency-panel.h"
 #include "tscope-stats.h"
 #include "tscope-syscalls.h"
@@ -494,7 +495,8 @@ refresh (TscopeLatencyPanel *self)
   retitle (self, job->syscalls);
   task = g_task_new (self, self->cancel, job_done, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, job_thread);
+  /* the window's first frame goes first */
+  tscope_background_run_task (task, job_thread);
   g_object_unref (task);
 }
 

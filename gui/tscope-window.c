@@ -15,12 +15,11 @@
 #include <inttypes.h>
 
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <glib/gi18n.h>
 
+#include "tscope-background.h"
 #include "tscope-cursor.h"
 #include "tscope-error.h"
 #include "tscope-event-list.h"
@@ -464,7 +463,7 @@ symbols_thread (gpointer data)
   GPtrArray *traces = data;
 
   /* at a low priority: the window's first frame goes first */
-  (void) setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 10);
+  tscope_background_lower_priority ();
   for (guint i = 0; i < traces->len; i++)
     tscope_trace_prepare_symbols (traces->pdata[i]);
   /* the last reference to a trace the window has closed since is dropped
