@@ -1230,21 +1230,26 @@ _tscope_trace_runs_from_side (TscopeTrace *self)
   return from;
 }
 
-/* Groups the runs by task (under lazy_lock), publishes them, and writes
- * them beside the model when it is (or is being) cached. */
+/* Groups the runs by task (under lazy_lock) and publishes them. */
 static void
 runs_build (TscopeTrace   *self,
             const guint32 *starts)
 {
-  guint64 total = starts[self->model.n_tasks];
   /* a fresh mapping: huge pages, not a fault each 4 KiB */
-  guint32 *runs = _tscope_spill_renew (NULL, sizeof (guint32) * MAX (total, 1));
+  guint32 *runs = _tscope_spill_renew (NULL, sizeof (guint32) * MAX (starts[self->model.n_tasks], 1));
 
   index_task_runs (self, (guint32 *) starts, runs);
   self->task_runs_built = runs;
   /* published whole: readers take it without the lock */
   g_atomic_pointer_set (&self->task_runs, runs);
-  if (total > 0 && has_cache_file (self))
+}
+
+/* The runs built, written beside the model when it is (or is being)
+ * cached, once task_runs_start is published (the writer reads it). */
+static void
+runs_write (TscopeTrace *self)
+{
+  if (self->task_runs_start[self->model.n_tasks] > 0 && has_cache_file (self))
     _tscope_trace_cache_write (runs_side_write_thread, g_object_ref (self));
 }
 
@@ -1269,6 +1274,7 @@ runs_side_refused (TscopeTrace *self,
       runs_build (self, self->task_runs_start);
       for (guint32 tk = 0; tk < self->model.n_tasks; tk++)
         g_atomic_int_set (&self->runs_checked[tk], 1);
+      runs_write (self);
     }
   g_mutex_unlock (&self->lazy_lock);
 }
@@ -1298,6 +1304,8 @@ runs_ensure (TscopeTrace *self)
         runs_build (self, starts);
       /* published last: readers check it without the lock */
       g_atomic_pointer_set (&self->task_runs_start, starts);
+      if (runs == NULL)
+        runs_write (self);
     }
   g_mutex_unlock (&self->lazy_lock);
 }
