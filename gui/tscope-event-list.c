@@ -23,6 +23,13 @@
 #include "tscope-error.h"
 #include "tscope-event-list.h"
 #include "tscope-event-model.h"
+#include "tscope-slice-model.h"
+
+/* The most rows the list view holds at once (GTK 4.8 lays them out in int
+ * pixels: 24 a row, G_MAXINT is 89 million rows); a longer list shows a
+ * slice of them that follows where it is read, with a scroll bar of its
+ * own over all of them (tscope-slice-model.c). */
+#define SLICE_ROWS (1u << 22)
 
 struct _TscopeEventList
 {
@@ -41,6 +48,8 @@ struct _TscopeEventList
   GtkSearchEntry     *search_entry;
   GtkLabel           *search_status;
   GtkListView        *view;
+  GtkScrolledWindow  *scroller;
+  GtkWidget          *rows_bar;       /* over every row, when the view holds a slice */
   TscopeTableHeader  *header;
   GtkWidget          *stack_pane;     /* shown when a source has stack events */
   GtkLabel           *stack_label;
@@ -48,6 +57,8 @@ struct _TscopeEventList
   /* owned */
   TscopeSession      *session;
   TscopeEventModel   *model;
+  TscopeSliceModel   *slice;          /* of model: what the view holds */
+  GtkAdjustment      *rows_adj;       /* rows_bar's, in rows of model */
   GtkSingleSelection *selection;
   GCancellable       *filter_cancel;
   GCancellable       *search_cancel;
@@ -62,9 +73,260 @@ struct _TscopeEventList
   guint64             pending_row;    /* to select once the view has its model, or G_MAXUINT64 */
   gboolean            pending_user;   /* and as the user's choice (the markers follow it) */
   gboolean            syncing;        /* a selection made from the session */
+  gboolean            moving;         /* the slice or the scroll bars being set */
+  guint64             selected_row;   /* the row selected, to select again when the slice moves */
+  guint               recentre_idle;  /* the slice to move to the rows shown */
+  guint               settle_tick;    /* the view to scroll to settle_top once laid out */
+  guint               settle_top;     /* a row of model, to show at the top */
+  gboolean            settle_shown;   /* the view was asked to show it */
 };
 
 G_DEFINE_FINAL_TYPE (TscopeEventList, tscope_event_list, GTK_TYPE_BOX)
+
+/* ---- the slice the view holds ---- */
+
+/* The model's position of the view's @position. */
+static guint
+model_position (TscopeEventList *self,
+                guint            position)
+{
+  return position == GTK_INVALID_LIST_POSITION ? position : tscope_slice_model_get_base (self->slice) + position;
+}
+
+/* The model's position of the row selected, or GTK_INVALID_LIST_POSITION. */
+static guint
+selected_position (TscopeEventList *self)
+{
+  return model_position (self, gtk_single_selection_get_selected (self->selection));
+}
+
+/* The slice from @base on (as near as the rows allow); the row that was
+ * selected is again if it is in it (not the user's doing: the markers
+ * stay). */
+static void
+move_slice (TscopeEventList *self,
+            guint            base)
+{
+  gboolean syncing = self->syncing;
+  guint at;
+
+  if (base == tscope_slice_model_get_base (self->slice))
+    return;
+  self->syncing = TRUE;
+  self->moving = TRUE;
+  tscope_slice_model_set_base (self->slice, base);
+  if (self->model && self->selected_row != G_MAXUINT64
+      && (at = tscope_event_model_position_of (self->model, self->selected_row)) < G_MAXUINT
+      && tscope_event_model_get_row (self->model, at) == self->selected_row
+      && at >= tscope_slice_model_get_base (self->slice)
+      && at - tscope_slice_model_get_base (self->slice) < g_list_model_get_n_items (G_LIST_MODEL (self->slice)))
+    gtk_single_selection_set_selected (self->selection, at - tscope_slice_model_get_base (self->slice));
+  self->moving = FALSE;
+  self->syncing = syncing;
+}
+
+/* The view's position of the model's @position, the slice moved to hold
+ * it (centred) when it did not. */
+static guint
+view_position (TscopeEventList *self,
+               guint            position)
+{
+  guint base = tscope_slice_model_get_base (self->slice);
+  guint limit = tscope_slice_model_get_limit (self->slice);
+
+  if (tscope_slice_model_is_sliced (self->slice) && (position < base || position - base >= limit))
+    move_slice (self, position > limit / 2 ? position - limit / 2 : 0);
+  return position - tscope_slice_model_get_base (self->slice);
+}
+
+/* Pixels a row of the view, on average, or 0 before it is laid out. */
+static double
+row_height (TscopeEventList *self)
+{
+  GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (self->scroller);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->slice));
+
+  return n > 0 && gtk_adjustment_get_upper (v) > 0 ? gtk_adjustment_get_upper (v) / n : 0;
+}
+
+/* The scroll bar over every row shown when the view holds a slice, the
+ * view's own otherwise. */
+static void
+update_rows_bar (TscopeEventList *self)
+{
+  gboolean sliced = tscope_slice_model_is_sliced (self->slice);
+  GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (self->scroller);
+  double h = row_height (self);
+
+  gtk_widget_set_visible (self->rows_bar, sliced);
+  gtk_scrolled_window_set_policy (self->scroller, GTK_POLICY_AUTOMATIC, sliced ? GTK_POLICY_EXTERNAL : GTK_POLICY_AUTOMATIC);
+  if (!sliced || h <= 0 || self->model == NULL)
+    return;
+  self->moving = TRUE;
+  gtk_adjustment_configure (self->rows_adj,
+                            tscope_slice_model_get_base (self->slice) + gtk_adjustment_get_value (v) / h,
+                            0, g_list_model_get_n_items (G_LIST_MODEL (self->model)), 1,
+                            MAX (1, gtk_adjustment_get_page_size (v) / h), MAX (1, gtk_adjustment_get_page_size (v) / h));
+  self->moving = FALSE;
+}
+
+/* The slice moved: the view shows row settle_top (of model) at its top
+ * again.  Its scroll position means nothing until the rows are laid out
+ * again (a value set before is lost): the view is first asked to show the
+ * row (GTK 4.8 scrolls to show an item, no more: at the top or the
+ * bottom), then, laid out, scrolled to have it at the top. */
+static gboolean
+settle (GtkWidget     *widget,
+        GdkFrameClock *clock,
+        gpointer       data)
+{
+  TscopeEventList *self = data;
+  double h = row_height (self);
+  guint base = tscope_slice_model_get_base (self->slice);
+  guint length = g_list_model_get_n_items (G_LIST_MODEL (self->slice));
+
+  if (h <= 0)
+    return G_SOURCE_CONTINUE;
+  if (self->settle_top < base || self->settle_top - base >= length)
+    {
+      self->settle_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
+  self->moving = TRUE;
+  if (!self->settle_shown)
+    gtk_widget_activate_action (GTK_WIDGET (self->view), "list.scroll-to-item", "u", self->settle_top - base);
+  else
+    gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller), (self->settle_top - base) * h);
+  self->moving = FALSE;
+  if (!self->settle_shown)
+    {
+      self->settle_shown = TRUE;
+      return G_SOURCE_CONTINUE;
+    }
+  self->settle_tick = 0;
+  update_rows_bar (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The slice moved to have row @top (of model) in its middle, shown at the
+ * top of the view once it is laid out again.  Not from the view's own
+ * signals: a model changed under the view while it scrolls left it
+ * showing no row. */
+static void
+recentre (TscopeEventList *self,
+          guint            top)
+{
+  guint limit = tscope_slice_model_get_limit (self->slice);
+
+  move_slice (self, top > limit / 2 ? top - limit / 2 : 0);
+  self->settle_top = top;
+  self->settle_shown = FALSE;
+  if (self->settle_tick == 0)
+    self->settle_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->view), settle, self, NULL);
+}
+
+/* Whether the view's rows from @top (of the slice), @shown of them, are
+ * near an end of the slice that is not an end of the model. */
+static gboolean
+near_slice_end (TscopeEventList *self,
+                guint            top,
+                guint            shown)
+{
+  guint limit = tscope_slice_model_get_limit (self->slice);
+  guint base = tscope_slice_model_get_base (self->slice);
+  guint length = g_list_model_get_n_items (G_LIST_MODEL (self->slice));
+
+  return (top < limit / 4 && base > 0)
+         || (top + shown > length - MIN (length, limit / 4)
+             && base + length < g_list_model_get_n_items (G_LIST_MODEL (self->model)));
+}
+
+static gboolean
+recentre_now (gpointer data)
+{
+  TscopeEventList *self = data;
+  GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (self->scroller);
+  double h = row_height (self);
+  guint top;
+
+  self->recentre_idle = 0;
+  if (h <= 0 || self->model == NULL || !tscope_slice_model_is_sliced (self->slice))
+    return G_SOURCE_REMOVE;
+  top = (guint) (gtk_adjustment_get_value (v) / h);
+  if (near_slice_end (self, top, (guint) (gtk_adjustment_get_page_size (v) / h) + 1))
+    recentre (self, tscope_slice_model_get_base (self->slice) + top);
+  return G_SOURCE_REMOVE;
+}
+
+/* The view scrolled: the rows' scroll bar follows; near an end of the
+ * slice, the slice moves to have the rows shown in its middle (after the
+ * view's own handling of the scroll). */
+static void
+view_scrolled (TscopeEventList *self)
+{
+  GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (self->scroller);
+  double h = row_height (self);
+
+  if (self->moving)
+    return;
+  update_rows_bar (self);
+  if (!tscope_slice_model_is_sliced (self->slice) || h <= 0 || self->settle_tick || self->recentre_idle)
+    return;
+  if (near_slice_end (self, (guint) (gtk_adjustment_get_value (v) / h),
+                      (guint) (gtk_adjustment_get_page_size (v) / h) + 1))
+    self->recentre_idle = g_idle_add (recentre_now, self);
+}
+
+/* The rows' scroll bar moved (dragged, clicked): the view shows that row
+ * at its top, the slice moved first if it does not hold the rows. */
+static void
+bar_scrolled (TscopeEventList *self)
+{
+  GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (self->scroller);
+  guint limit = tscope_slice_model_get_limit (self->slice);
+  guint length = g_list_model_get_n_items (G_LIST_MODEL (self->slice));
+  double h = row_height (self);
+  guint top = (guint) gtk_adjustment_get_value (self->rows_adj);
+  guint base;
+
+  if (self->moving || h <= 0 || !tscope_slice_model_is_sliced (self->slice))
+    return;
+  base = tscope_slice_model_get_base (self->slice);
+  if (top < base + limit / 4 || top + (guint) gtk_adjustment_get_page_size (self->rows_adj) + limit / 4 > base + length)
+    {
+      recentre (self, top);
+      return;
+    }
+  self->moving = TRUE;
+  gtk_adjustment_set_value (v, (top - base) * h);
+  self->moving = FALSE;
+}
+
+/**
+ * _tscope_event_list_set_slice_rows:
+ *
+ * Makes the view hold at most @rows rows at once (the tests, on small
+ * traces), a slice of them when there are more.
+ */
+void
+_tscope_event_list_set_slice_rows (TscopeEventList *self,
+                                   guint            rows)
+{
+  tscope_slice_model_set_limit (self->slice, rows);
+  update_rows_bar (self);
+}
+
+/**
+ * _tscope_event_list_get_rows_adjustment:
+ *
+ * Returns: (transfer none): the adjustment of the scroll bar over every
+ *   row (shown when the view holds a slice), in rows
+ */
+GtkAdjustment *
+_tscope_event_list_get_rows_adjustment (TscopeEventList *self)
+{
+  return self->rows_adj;
+}
 
 /* Folds or unfolds the stack under the row at @position.  The row is
  * made again (its button turns): it stays selected if it was. */
@@ -73,7 +335,7 @@ toggle_fold (TscopeEventList *self,
              guint            position)
 {
   g_autoptr(TscopeEventItem) item = NULL;
-  guint sel = gtk_single_selection_get_selected (self->selection);
+  guint sel = selected_position (self);
   guint64 stack;
 
   if (self->model == NULL)
@@ -85,7 +347,7 @@ toggle_fold (TscopeEventList *self,
   tscope_event_model_set_unfolded (self->model, position,
                                    !tscope_event_model_is_unfolded (self->model, position, stack));
   if (sel == position)
-    gtk_single_selection_set_selected (self->selection, position);
+    gtk_single_selection_set_selected (self->selection, view_position (self, position));
   self->syncing = FALSE;
 }
 
@@ -97,7 +359,7 @@ fold_clicked (TscopeTableRow *row,
   GtkListItem *item = data;
   TscopeEventList *self = g_object_get_data (G_OBJECT (item), "list");
 
-  toggle_fold (self, gtk_list_item_get_position (item));
+  toggle_fold (self, model_position (self, gtk_list_item_get_position (item)));
 }
 
 static void
@@ -151,7 +413,9 @@ bind_row (GtkSignalListItemFactory *factory,
   d.plugin_rgba = tscope_event_item_get_plugin_color (ev);
   d.plugin_label = d.plugin_rgba ? tscope_event_item_get_plugin_label (ev) : NULL;
   d.has_stack = stack != G_MAXUINT64;
-  d.unfolded = d.has_stack && tscope_event_model_is_unfolded (self->model, gtk_list_item_get_position (item), stack);
+  d.unfolded = d.has_stack && tscope_event_model_is_unfolded (self->model,
+                                                              model_position (self, gtk_list_item_get_position (item)),
+                                                              stack);
   /* names line up after the arrows */
   d.indent = !d.has_stack && tscope_event_model_has_stacks (self->model);
   tscope_table_row_set (TSCOPE_TABLE_ROW (gtk_list_item_get_child (item)), &d);
@@ -207,7 +471,7 @@ static void
 scroll_to (TscopeEventList *self,
            guint            position)
 {
-  gtk_widget_activate_action (GTK_WIDGET (self->view), "list.scroll-to-item", "u", position);
+  gtk_widget_activate_action (GTK_WIDGET (self->view), "list.scroll-to-item", "u", view_position (self, position));
 }
 
 static void
@@ -224,7 +488,7 @@ select_position (TscopeEventList *self,
       return;
     }
   self->syncing = TRUE;
-  gtk_single_selection_set_selected (self->selection, position);
+  gtk_single_selection_set_selected (self->selection, view_position (self, position));
   scroll_to (self, position);
   self->syncing = FALSE;
 }
@@ -244,7 +508,7 @@ select_as_user (TscopeEventList *self,
       self->pending_user = TRUE;
       return;
     }
-  gtk_single_selection_set_selected (self->selection, position);
+  gtk_single_selection_set_selected (self->selection, view_position (self, position));
   scroll_to (self, position);
 }
 
@@ -282,7 +546,7 @@ on_activate (GtkListView     *view,
              guint            position,
              TscopeEventList *self)
 {
-  toggle_fold (self, position);
+  toggle_fold (self, model_position (self, position));
 }
 
 /**
@@ -294,7 +558,7 @@ void
 tscope_event_list_restyle (TscopeEventList *self)
 {
   TscopeEventItem *selected = gtk_single_selection_get_selected_item (self->selection);
-  guint sel = gtk_single_selection_get_selected (self->selection);
+  guint sel = selected_position (self);
 
   if (self->model == NULL)
     return;
@@ -303,9 +567,9 @@ tscope_event_list_restyle (TscopeEventList *self)
   self->syncing = TRUE;
   tscope_event_model_restyle (self->model);
   if (selected != NULL && sel != GTK_INVALID_LIST_POSITION
-      && gtk_single_selection_get_selected (self->selection) != sel
+      && selected_position (self) != sel
       && sel < g_list_model_get_n_items (G_LIST_MODEL (self->model)))
-    gtk_single_selection_set_selected (self->selection, sel);
+    gtk_single_selection_set_selected (self->selection, view_position (self, sel));
   self->syncing = FALSE;
 }
 
@@ -328,6 +592,12 @@ on_selection_changed (TscopeEventList *self)
   TscopeSpan v;
   TscopeTime ts;
 
+  if (self->moving)
+    return;
+  if (item)
+    self->selected_row = tscope_event_item_get_row (item);
+  else if (!self->syncing)
+    self->selected_row = G_MAXUINT64;
   show_stack (self, item);
   if (item == NULL || self->session == NULL || self->syncing || !tscope_session_check_file (self->session))
     return;
@@ -832,7 +1102,7 @@ search (TscopeEventList *self,
         gboolean         forward)
 {
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
-  guint sel = gtk_single_selection_get_selected (self->selection);
+  guint sel = selected_position (self);
   guint from;
 
   if (self->model == NULL || *text == '\0')
@@ -974,7 +1244,9 @@ attach_when_shown (GtkWidget     *widget,
       || gdk_frame_clock_get_frame_counter (clock) <= self->attach_after)
     return G_SOURCE_CONTINUE;
   self->attach_tick = 0;
-  gtk_single_selection_set_model (self->selection, self->model ? G_LIST_MODEL (self->model) : NULL);
+  tscope_slice_model_set_model (self->slice, self->model ? G_LIST_MODEL (self->model) : NULL);
+  gtk_single_selection_set_model (self->selection, self->model ? G_LIST_MODEL (self->slice) : NULL);
+  update_rows_bar (self);
   if (self->model && self->pending_row != G_MAXUINT64)
     {
       guint position = tscope_event_model_position_of (self->model, self->pending_row);
@@ -1001,6 +1273,9 @@ attach_model (TscopeEventList *self)
    * among all the new ones, a get_item() each (tscope-event-model.c,
    * replace_all()) */
   gtk_single_selection_set_model (self->selection, NULL);
+  tscope_slice_model_set_model (self->slice, NULL);
+  self->selected_row = G_MAXUINT64;
+  update_rows_bar (self);
   if (self->model == NULL)
     return;
   /* on screen, the rows come the frame after the next: the first frame
@@ -1131,6 +1406,17 @@ tscope_event_list_dispose (GObject *object)
   self->attach_tick = 0;
   if (self->selection)
     gtk_single_selection_set_model (self->selection, NULL);
+  g_clear_handle_id (&self->recentre_idle, g_source_remove);
+  if (self->settle_tick)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->view), self->settle_tick);
+  self->settle_tick = 0;
+  if (self->scroller)
+    g_signal_handlers_disconnect_by_data (gtk_scrolled_window_get_vadjustment (self->scroller), self);
+  self->scroller = NULL;
+  if (self->rows_adj)
+    g_signal_handlers_disconnect_by_data (self->rows_adj, self);
+  if (self->slice)
+    tscope_slice_model_set_model (self->slice, NULL);
   g_clear_object (&self->model);
   g_clear_pointer (&self->cpu_set, g_array_unref);
   g_clear_pointer (&self->event_set, g_strfreev);
@@ -1145,6 +1431,8 @@ tscope_event_list_finalize (GObject *object)
   TscopeEventList *self = TSCOPE_EVENT_LIST (object);
 
   g_clear_object (&self->selection);
+  g_clear_object (&self->slice);
+  g_clear_object (&self->rows_adj);
   G_OBJECT_CLASS (tscope_event_list_parent_class)->finalize (object);
 }
 
@@ -1233,6 +1521,8 @@ tscope_event_list_init (TscopeEventList *self)
   gtk_search_bar_set_show_close_button (self->search_bar, TRUE);
   gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->search_bar));
 
+  self->slice = tscope_slice_model_new (SLICE_ROWS);
+  self->selected_row = G_MAXUINT64;
   self->selection = gtk_single_selection_new (NULL);
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
@@ -1262,6 +1552,15 @@ tscope_event_list_init (TscopeEventList *self)
   }
   tscope_table_header_set_changed_func (self->header, columns_changed, self);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->view));
+  self->scroller = GTK_SCROLLED_WINDOW (scroller);
+  self->rows_adj = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, 1, 1, 1));
+  self->rows_bar = gtk_scrollbar_new (GTK_ORIENTATION_VERTICAL, self->rows_adj);
+  gtk_widget_set_visible (self->rows_bar, FALSE);
+  g_signal_connect_swapped (self->rows_adj, "value-changed", G_CALLBACK (bar_scrolled), self);
+  g_signal_connect_swapped (gtk_scrolled_window_get_vadjustment (self->scroller), "value-changed",
+                            G_CALLBACK (view_scrolled), self);
+  g_signal_connect_swapped (gtk_scrolled_window_get_vadjustment (self->scroller), "changed",
+                            G_CALLBACK (view_scrolled), self);
   /* narrower than its columns, the list scrolls sideways, the header's
    * titles with it */
   tscope_table_header_set_hadjustment (self->header, gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->view)));
@@ -1269,7 +1568,14 @@ tscope_event_list_init (TscopeEventList *self)
   gtk_widget_set_hexpand (scroller, TRUE);
   rows = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_append (GTK_BOX (rows), GTK_WIDGET (self->header));
-  gtk_box_append (GTK_BOX (rows), scroller);
+  {
+    GtkWidget *beside = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+
+    gtk_box_append (GTK_BOX (beside), scroller);
+    gtk_box_append (GTK_BOX (beside), self->rows_bar);
+    gtk_widget_set_vexpand (beside, TRUE);
+    gtk_box_append (GTK_BOX (rows), beside);
+  }
   {
     GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
     GtkWidget *pane = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);

@@ -54,5 +54,9 @@ void       tscope_event_list_save_filters (TscopeEventList   *self,
 void       tscope_event_list_restyle     (TscopeEventList *self);
 GtkListView *tscope_event_list_get_view  (TscopeEventList *self);
 TscopeTableHeader *tscope_event_list_get_header (TscopeEventList *self);
+/* the tests' */
+void       _tscope_event_list_set_slice_rows      (TscopeEventList *self,
+                                                   guint            rows);
+GtkAdjustment *_tscope_event_list_get_rows_adjustment (TscopeEventList *self);
 
 G_END_DECLS

@@ -1261,6 +1261,107 @@ test_event_list_scrolls (void)
   close_window (window);
 }
 
+/* The number (# column) of the model's row at @position, as shown */
+static char *
+row_number (GListModel *model,
+            guint       position)
+{
+  g_autoptr(TscopeEventItem) item = g_list_model_get_item (model, position);
+
+  return g_strdup_printf ("%" G_GUINT64_FORMAT, tscope_event_item_get_row (item));
+}
+
+/* More rows than the view may hold (GTK 4.8 lays them out in int pixels:
+ * 89 million rows of 24 overflow, and the list showed one row): the view
+ * holds a slice of the rows that follows where they are read, and a
+ * scroll bar of its own goes over all of them.  Here a slice of 1000 rows
+ * of sched.dat's 97,909. */
+static void
+test_event_list_slice (void)
+{
+  TscopeWindow *window = open_window ("sched");
+  TscopeSession *session = tscope_window_get_session (window);
+  TscopeEventList *list = TSCOPE_EVENT_LIST (tscope_window_get_event_list (window));
+  GtkListView *view = tscope_event_list_get_view (list);
+  GtkAdjustment *v = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
+  GtkAdjustment *rows = _tscope_event_list_get_rows_adjustment (list);
+  GListModel *model = tscope_event_list_get_model (list);
+  GtkSingleSelection *selection;
+  g_autofree char *last = NULL;
+  g_autofree char *middle = NULL;
+  g_autofree char *bottom = NULL;
+  g_autoptr(TscopeEventItem) first = NULL;
+  g_autoptr(TscopeEventItem) moved = NULL;
+  Shown s = { list, 0 };
+  guint n;
+
+  spin_frames (5);
+  n = g_list_model_get_n_items (model);
+  g_assert_cmpuint (n, >, 10000);
+  _tscope_event_list_set_slice_rows (list, 1000);
+  spin_frames (3);
+  selection = GTK_SINGLE_SELECTION (gtk_list_view_get_model (view));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (selection)), ==, 1000);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (rows), ==, n);
+
+  /* the last row, selected as a search's match is: shown, selected, the
+   * marker on it */
+  tscope_event_list_select (list, n - 1);
+  spin_frames (5);
+  last = row_number (model, n - 1);
+  g_assert_nonnull (find_row_showing (list, TSCOPE_EVENT_COL_ROW, last));
+  g_assert_cmpstr (row_number (G_LIST_MODEL (selection), gtk_single_selection_get_selected (selection)), ==, last);
+  {
+    g_autoptr(TscopeEventItem) item = g_list_model_get_item (model, n - 1);
+
+    g_assert_cmpint (tscope_session_get_marker (session, TSCOPE_MARKER_A), ==, tscope_event_item_get_ts (item));
+  }
+  g_assert_cmpfloat (gtk_adjustment_get_value (rows) + gtk_adjustment_get_page_size (rows), >=, n - 2);
+
+  /* its scroll bar dragged to the middle: the rows there, at the top */
+  gtk_adjustment_set_value (rows, n / 2);
+  spin_frames (5);
+  middle = row_number (model, n / 2 + 1);
+  g_assert_nonnull (find_row_showing (list, TSCOPE_EVENT_COL_ROW, middle));
+  g_assert_cmpfloat (fabs (gtk_adjustment_get_value (rows) - n / 2), <=, 2);
+
+  /* scrolled down in the view past the slice's last quarter: the slice
+   * moves on, the rows shown stay where they were */
+  first = g_list_model_get_item (G_LIST_MODEL (selection), 0);
+  gtk_adjustment_set_value (v, gtk_adjustment_get_upper (v) - gtk_adjustment_get_page_size (v) - 24 * 10);
+  {
+    double h = gtk_adjustment_get_upper (v) / 1000;
+    guint top = (guint) (gtk_adjustment_get_value (v) / h);
+    guint64 first_row = tscope_event_item_get_row (first);
+    guint at = tscope_event_model_position_of (TSCOPE_EVENT_MODEL (model), first_row);
+
+    bottom = row_number (model, at + top + 3);
+  }
+  spin_frames (6);
+  moved = g_list_model_get_item (G_LIST_MODEL (selection), 0);
+  g_assert_cmpuint (tscope_event_item_get_row (moved), >, tscope_event_item_get_row (first));
+  g_assert_nonnull (find_row_showing (list, TSCOPE_EVENT_COL_ROW, bottom));
+
+  /* filtered to fewer rows than a slice: the view holds them all */
+  {
+    g_autoptr(GHashTable) counts = tscope_trace_dup_event_counts (tscope_session_get_trace (session, 0));
+
+    s.want = (guint) *(guint64 *) g_hash_table_lookup (counts, "sched_migrate_task");
+  }
+  g_assert_cmpuint (s.want, >, 0);
+  g_assert_cmpuint (s.want, <, 1000);
+  tscope_event_list_set_filter (list, -1, NULL, "sched_migrate_task");
+  spin_until (shows, &s, 120);
+  spin_frames (3);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_list_view_get_model (view))), ==, s.want);
+  tscope_event_list_set_filter (list, -1, NULL, NULL);
+  s.want = n;
+  spin_until (shows, &s, 120);
+  spin_frames (3);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_list_view_get_model (view))), ==, 1000);
+  close_window (window);
+}
+
 static const char *
 visible_page (TscopeWindow *window)
 {
@@ -4285,6 +4386,7 @@ main (int    argc,
   g_test_add_func ("/gui/event-leaves", test_event_leaves);
   g_test_add_func ("/gui/row-menu", test_row_menu);
   g_test_add_func ("/gui/event-list-scrolls", test_event_list_scrolls);
+  g_test_add_func ("/gui/event-list-slice", test_event_list_slice);
   g_test_add_func ("/gui/cancel-load", test_cancel_load);
   g_test_add_func ("/gui/recent", test_recent);
   g_test_add_func ("/gui/window-keys", test_window_keys);
