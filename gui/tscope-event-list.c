@@ -302,6 +302,32 @@ bar_scrolled (TscopeEventList *self)
   self->moving = FALSE;
 }
 
+static void select_as_user (TscopeEventList *self,
+                            guint            position);
+
+/* Home and End in the view go to the first and last row of the list,
+ * not of the slice it holds. */
+static gboolean
+view_key (GtkEventControllerKey *controller,
+          guint                  keyval,
+          guint                  keycode,
+          GdkModifierType        state,
+          TscopeEventList       *self)
+{
+  guint n;
+
+  if (self->model == NULL || !tscope_slice_model_is_sliced (self->slice)
+      || (state & (GDK_SHIFT_MASK | GDK_ALT_MASK))
+      || (keyval != GDK_KEY_Home && keyval != GDK_KEY_End && keyval != GDK_KEY_KP_Home && keyval != GDK_KEY_KP_End))
+    return FALSE;
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->model));
+  if (n == 0)
+    return FALSE;
+  select_as_user (self, keyval == GDK_KEY_Home || keyval == GDK_KEY_KP_Home ? 0 : n - 1);
+  gtk_widget_grab_focus (GTK_WIDGET (self->view));
+  return TRUE;
+}
+
 /**
  * _tscope_event_list_set_slice_rows:
  *
@@ -1605,6 +1631,13 @@ tscope_event_list_init (TscopeEventList *self)
     gtk_box_append (GTK_BOX (self), paned);
   }
   g_signal_connect (self->view, "activate", G_CALLBACK (on_activate), self);
+  {
+    GtkEventController *keys = gtk_event_controller_key_new ();
+
+    gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+    g_signal_connect (keys, "key-pressed", G_CALLBACK (view_key), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->view), keys);
+  }
 
   g_signal_connect_swapped (self->selection, "selection-changed", G_CALLBACK (on_selection_changed), self);
   g_signal_connect_swapped (self->cpu_filter, "notify::selected", G_CALLBACK (apply_filters), self);

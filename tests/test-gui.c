@@ -1310,7 +1310,11 @@ test_event_list_slice (void)
   spin_frames (5);
   last = row_number (model, n - 1);
   g_assert_nonnull (find_row_showing (list, TSCOPE_EVENT_COL_ROW, last));
-  g_assert_cmpstr (row_number (G_LIST_MODEL (selection), gtk_single_selection_get_selected (selection)), ==, last);
+  {
+    g_autofree char *selected = row_number (G_LIST_MODEL (selection), gtk_single_selection_get_selected (selection));
+
+    g_assert_cmpstr (selected, ==, last);
+  }
   {
     g_autoptr(TscopeEventItem) item = g_list_model_get_item (model, n - 1);
 
@@ -1341,6 +1345,39 @@ test_event_list_slice (void)
   moved = g_list_model_get_item (G_LIST_MODEL (selection), 0);
   g_assert_cmpuint (tscope_event_item_get_row (moved), >, tscope_event_item_get_row (first));
   g_assert_nonnull (find_row_showing (list, TSCOPE_EVENT_COL_ROW, bottom));
+
+  /* Home, then End, in the view: the list's first and last rows, not
+   * the slice's */
+  {
+    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (view));
+    g_autofree char *zero = row_number (model, 0);
+    guint keys[] = { GDK_KEY_Home, GDK_KEY_End };
+    const char *want[] = { zero, last };
+    guint sent = 0;
+
+    for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+      {
+        for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+          {
+            g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+            gboolean handled = FALSE;
+
+            if (!GTK_IS_EVENT_CONTROLLER_KEY (c) || gtk_event_controller_get_propagation_phase (c) != GTK_PHASE_CAPTURE)
+              continue;
+            g_signal_emit_by_name (c, "key-pressed", keys[k], 0, (GdkModifierType) 0, &handled);
+            sent += handled;
+          }
+        spin_frames (5);
+        g_assert_nonnull (find_row_showing (list, TSCOPE_EVENT_COL_ROW, want[k]));
+        {
+          g_autofree char *selected = row_number (G_LIST_MODEL (selection),
+                                                  gtk_single_selection_get_selected (selection));
+
+          g_assert_cmpstr (selected, ==, want[k]);
+        }
+      }
+    g_assert_cmpuint (sent, ==, 2);
+  }
 
   /* filtered to fewer rows than a slice: the view holds them all */
   {
