@@ -26,10 +26,11 @@
 #include "tscope-slice-model.h"
 
 /* The most rows the list view holds at once (GTK 4.8 lays them out in int
- * pixels: 24 a row, G_MAXINT is 89 million rows); a longer list shows a
- * slice of them that follows where it is read, with a scroll bar of its
- * own over all of them (tscope-slice-model.c). */
-#define SLICE_ROWS (1u << 22)
+ * pixels: 24 a row, G_MAXINT is 89 million rows; twice that height, with
+ * a big font, 44 million); a longer list shows a slice of them that
+ * follows where it is read, with a scroll bar of its own over all of them
+ * (tscope-slice-model.c).  A 10M-event trace is shown whole. */
+#define SLICE_ROWS (1u << 24)
 
 struct _TscopeEventList
 {
@@ -100,6 +101,8 @@ selected_position (TscopeEventList *self)
   return model_position (self, gtk_single_selection_get_selected (self->selection));
 }
 
+static void update_rows_bar (TscopeEventList *self);
+
 /* The slice from @base on (as near as the rows allow); the row that was
  * selected is again if it is in it (not the user's doing: the markers
  * stay). */
@@ -135,7 +138,11 @@ view_position (TscopeEventList *self,
   guint limit = tscope_slice_model_get_limit (self->slice);
 
   if (tscope_slice_model_is_sliced (self->slice) && (position < base || position - base >= limit))
-    move_slice (self, position > limit / 2 ? position - limit / 2 : 0);
+    {
+      move_slice (self, position > limit / 2 ? position - limit / 2 : 0);
+      /* the view may stay where it was in the slice, the slice not */
+      update_rows_bar (self);
+    }
   return position - tscope_slice_model_get_base (self->slice);
 }
 

@@ -1329,6 +1329,16 @@ test_event_list_slice (void)
   g_assert_nonnull (find_row_showing (list, TSCOPE_EVENT_COL_ROW, middle));
   g_assert_cmpfloat (fabs (gtk_adjustment_get_value (rows) - n / 2), <=, 2);
 
+  /* rows selected far apart, each in the middle of its slice (the view
+   * stays where it was in the slice): the bar follows */
+  for (guint k = 1; k <= 3; k += 2)
+    {
+      tscope_event_list_select (list, n * k / 4);
+      spin_frames (5);
+      g_assert_cmpfloat (gtk_adjustment_get_value (rows), <=, n * k / 4);
+      g_assert_cmpfloat (gtk_adjustment_get_value (rows) + gtk_adjustment_get_page_size (rows), >=, n * k / 4);
+    }
+
   /* scrolled down in the view past the slice's last quarter: the slice
    * moves on, the rows shown stay where they were */
   first = g_list_model_get_item (G_LIST_MODEL (selection), 0);
