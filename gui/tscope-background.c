@@ -32,6 +32,13 @@ typedef struct
   GTaskThreadFunc  func;
 } Job;
 
+static gboolean
+unref_task (gpointer data)
+{
+  g_object_unref (data);
+  return G_SOURCE_REMOVE;
+}
+
 static gpointer
 job_thread (gpointer data)
 {
@@ -40,7 +47,9 @@ job_thread (gpointer data)
   tscope_background_lower_priority ();
   job->func (job->task, g_task_get_source_object (job->task), g_task_get_task_data (job->task),
              g_task_get_cancellable (job->task));
-  g_object_unref (job->task);
+  /* let go of it where it was made: the last reference, if this is it,
+   * finalizes the task and drops its source object (a widget) there */
+  g_main_context_invoke (g_task_get_context (job->task), unref_task, job->task);
   g_free (job);
   return NULL;
 }

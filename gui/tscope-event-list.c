@@ -94,11 +94,32 @@ model_position (TscopeEventList *self,
   return position == GTK_INVALID_LIST_POSITION ? position : tscope_slice_model_get_base (self->slice) + position;
 }
 
-/* The model's position of the row selected, or GTK_INVALID_LIST_POSITION. */
+/* The model's position of the row selected, or GTK_INVALID_LIST_POSITION:
+ * the view's, or the one it had before the slice moved off it. */
 static guint
 selected_position (TscopeEventList *self)
 {
-  return model_position (self, gtk_single_selection_get_selected (self->selection));
+  guint sel = gtk_single_selection_get_selected (self->selection);
+  guint at;
+
+  if (sel != GTK_INVALID_LIST_POSITION)
+    return model_position (self, sel);
+  if (self->model == NULL || self->selected_row == G_MAXUINT64
+      || (at = tscope_event_model_position_of (self->model, self->selected_row))
+             >= g_list_model_get_n_items (G_LIST_MODEL (self->model))
+      || tscope_event_model_get_row (self->model, at) != self->selected_row)
+    return GTK_INVALID_LIST_POSITION;
+  return at;
+}
+
+/* No move of the slice pending: the rows are others now. */
+static void
+cancel_settle (TscopeEventList *self)
+{
+  g_clear_handle_id (&self->recentre_idle, g_source_remove);
+  if (self->settle_tick)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->view), self->settle_tick);
+  self->settle_tick = 0;
 }
 
 static void update_rows_bar (TscopeEventList *self);
@@ -137,7 +158,8 @@ view_position (TscopeEventList *self,
   guint base = tscope_slice_model_get_base (self->slice);
   guint limit = tscope_slice_model_get_limit (self->slice);
 
-  if (tscope_slice_model_is_sliced (self->slice) && (position < base || position - base >= limit))
+  if (tscope_slice_model_is_sliced (self->slice)
+      && (position < base || position - base >= g_list_model_get_n_items (G_LIST_MODEL (self->slice))))
     {
       move_slice (self, position > limit / 2 ? position - limit / 2 : 0);
       /* the view may stay where it was in the slice, the slice not */
@@ -192,7 +214,7 @@ settle (GtkWidget     *widget,
   guint base = tscope_slice_model_get_base (self->slice);
   guint length = g_list_model_get_n_items (G_LIST_MODEL (self->slice));
 
-  if (h <= 0)
+  if (h <= 0 && length > 0)
     return G_SOURCE_CONTINUE;
   if (self->settle_top < base || self->settle_top - base >= length)
     {
@@ -600,7 +622,7 @@ tscope_event_list_restyle (TscopeEventList *self)
   self->syncing = TRUE;
   tscope_event_model_restyle (self->model);
   if (selected != NULL && sel != GTK_INVALID_LIST_POSITION
-      && selected_position (self) != sel
+      && model_position (self, gtk_single_selection_get_selected (self->selection)) != sel
       && sel < g_list_model_get_n_items (G_LIST_MODEL (self->model)))
     gtk_single_selection_set_selected (self->selection, view_position (self, sel));
   self->syncing = FALSE;
@@ -716,8 +738,8 @@ filtered (GObject      *source,
 {
   TscopeEventList *self = data;
   g_autoptr(GError) error = NULL;
-  TscopeEventItem *selected = gtk_single_selection_get_selected_item (self->selection);
-  guint64 row = selected ? tscope_event_item_get_row (selected) : G_MAXUINT64;
+  /* the view's selection, or the row selected before the slice moved off it */
+  guint64 row = self->selected_row;
   gboolean ok;
 
   /* the rows are all replaced, which drops the selection (not the
@@ -727,6 +749,7 @@ filtered (GObject      *source,
   self->syncing = TRUE;
   ok = tscope_event_model_filter_finish (TSCOPE_EVENT_MODEL (source), result, &error);
   self->syncing = FALSE;
+  cancel_settle (self);
   if (ok && row != G_MAXUINT64 && TSCOPE_EVENT_MODEL (source) == self->model)
     {
       guint n = g_list_model_get_n_items (G_LIST_MODEL (self->model));
@@ -1305,6 +1328,7 @@ attach_model (TscopeEventList *self)
    * of another in one change has the view look for the rows it holds
    * among all the new ones, a get_item() each (tscope-event-model.c,
    * replace_all()) */
+  cancel_settle (self);
   gtk_single_selection_set_model (self->selection, NULL);
   tscope_slice_model_set_model (self->slice, NULL);
   self->selected_row = G_MAXUINT64;
@@ -1439,10 +1463,7 @@ tscope_event_list_dispose (GObject *object)
   self->attach_tick = 0;
   if (self->selection)
     gtk_single_selection_set_model (self->selection, NULL);
-  g_clear_handle_id (&self->recentre_idle, g_source_remove);
-  if (self->settle_tick)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self->view), self->settle_tick);
-  self->settle_tick = 0;
+  cancel_settle (self);
   if (self->scroller)
     g_signal_handlers_disconnect_by_data (gtk_scrolled_window_get_vadjustment (self->scroller), self);
   self->scroller = NULL;

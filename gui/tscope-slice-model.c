@@ -97,6 +97,10 @@ replace (TscopeSliceModel *self,
     g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, self->length);
 }
 
+/* Rows added in one change past this many are added in a change of their
+ * own, after the rows removed (replace()'s reason). */
+#define ADD_ALONE 4096
+
 static void
 inner_changed (GListModel       *inner,
                guint             position,
@@ -105,34 +109,70 @@ inner_changed (GListModel       *inner,
                TscopeSliceModel *self)
 {
   guint n = inner_n (self);
-  guint end = self->base + self->length;
+  guint old_n = n - added + removed;
+  guint old_base = self->base;
+  guint old_len = self->length;
+  guint base;
+  guint max_base = self->limit && n > self->limit ? n - self->limit : 0;
+  guint p;
+  guint r;
+  guint a;
+  guint count;
+  guint len;
 
-  /* shown whole: as it comes */
-  if (self->base == 0 && (self->limit == 0 || (n <= self->limit && n + removed - added <= self->limit)))
+  /* shown whole, before and after: as it comes */
+  if (self->limit == 0 || (old_n <= self->limit && n <= self->limit))
     {
+      self->base = 0;
       self->length = n;
       g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
       return;
     }
-  /* after the slice: nothing shown changes */
-  if (position >= end && self->length == self->limit)
-    return;
-  /* before it: the rows shown move along */
-  if (position + removed <= self->base && position < self->base)
+  /* where the slice starts now: after a change before it, the same rows */
+  if (position + removed <= old_base && position < old_base)
+    base = old_base + added - removed;
+  else if (position >= old_base)
+    base = old_base;
+  else
+    base = MIN (old_base, position);
+  /* the rows it held are not where they were (a change across its
+   * start, or too few rows after it now): every row new */
+  if (base > max_base || (position < old_base && position + removed > old_base))
     {
-      self->base = self->base + added - removed;
+      replace (self, MIN (base, max_base));
       return;
     }
-  /* inside it, the slice still within its limit (a stack unfolded) */
-  if (position >= self->base && position + removed <= end && self->length + added - removed <= self->limit)
+  self->base = base;
+  len = length_from (self, base);
+  /* before it: the same rows, as many */
+  if (position < old_base)
     {
-      self->length = self->length + added - removed;
-      g_list_model_items_changed (G_LIST_MODEL (self), position - self->base, removed, added);
+      self->length = len;
+      if (len != old_len)
+        replace (self, base);
       return;
     }
-  /* the rows replaced (a filter): the slice starts where it did, or as
-   * near as the rows left allow */
-  replace (self, n > self->limit ? MIN (self->base, n - self->limit) : 0);
+  /* inside or after it: the rows removed from it, those added into it,
+   * then its tail cut or filled to its length (rows after it came in or
+   * went out) */
+  p = MIN (position - old_base, old_len);
+  r = position - old_base < old_len ? MIN (removed, old_len - p) : 0;
+  a = p < len ? MIN (added, len - p) : 0;
+  count = old_len - r + a;
+  if (r > 0 && a > ADD_ALONE)
+    {
+      self->length = old_len - r;
+      g_list_model_items_changed (G_LIST_MODEL (self), p, r, 0);
+      r = 0;
+    }
+  self->length = count;
+  if (r > 0 || a > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), p, r, a);
+  self->length = len;
+  if (count > len)
+    g_list_model_items_changed (G_LIST_MODEL (self), len, count - len, 0);
+  else if (count < len)
+    g_list_model_items_changed (G_LIST_MODEL (self), count, 0, len - count);
 }
 
 static void

@@ -29,6 +29,7 @@
 #include "tscope-record-dialog.h"
 #include "tscope-recorder.h"
 #include "tscope-ruler.h"
+#include "tscope-slice-model.h"
 #include "tscope-stats-panel.h"
 #include "tscope-vcpu-panel.h"
 #include "tscope-syscalls.h"
@@ -1261,6 +1262,94 @@ test_event_list_scrolls (void)
   close_window (window);
 }
 
+/* A copy of a slice kept by its items-changed signals alone */
+static void
+mirror_changed (GListModel *slice,
+                guint       position,
+                guint       removed,
+                guint       added,
+                GPtrArray  *mirror)
+{
+  g_assert_cmpuint (position + removed, <=, mirror->len);
+  g_ptr_array_remove_range (mirror, position, removed);
+  for (guint i = 0; i < added; i++)
+    g_ptr_array_insert (mirror, (gint) (position + i), g_list_model_get_item (slice, position + i));
+  g_assert_cmpuint (mirror->len, ==, g_list_model_get_n_items (slice));
+}
+
+/* The slice holds rows [base, base + min (limit, n - base)) of the list,
+ * base 0 when the list fits, and what its signals said matches */
+static void
+assert_slice (GListModel *slice,
+              GListModel *inner,
+              GPtrArray  *mirror,
+              guint       limit)
+{
+  guint n = g_list_model_get_n_items (inner);
+  guint base = tscope_slice_model_get_base (TSCOPE_SLICE_MODEL (slice));
+  guint len = g_list_model_get_n_items (slice);
+
+  g_assert_cmpuint (len, ==, MIN (limit, n - MIN (base, n)));
+  g_assert_true (n > limit ? base <= n - limit : base == 0);
+  g_assert_true (tscope_slice_model_is_sliced (TSCOPE_SLICE_MODEL (slice)) == (n > limit));
+  g_assert_cmpuint (mirror->len, ==, len);
+  for (guint i = 0; i < len; i++)
+    {
+      g_autoptr(GObject) a = g_list_model_get_item (slice, i);
+      g_autoptr(GObject) b = g_list_model_get_item (inner, base + i);
+
+      g_assert_true (a == b);
+      g_assert_true (mirror->pdata[i] == a);
+    }
+}
+
+/* The event list's slice of a long list: every change to the list (rows
+ * added or removed before, inside, across, after the slice; the list
+ * growing past the limit or shrinking below it) and every move keeps the
+ * slice where it should be, its length, and its signals true (a stack
+ * folded in a full slice once left it a row short, and GTK aborted). */
+static void
+test_slice_model (void)
+{
+  const guint limit = 50;
+  g_autoptr(GListStore) inner = g_list_store_new (G_TYPE_OBJECT);
+  g_autoptr(TscopeSliceModel) slice = tscope_slice_model_new (limit);
+  g_autoptr(GPtrArray) mirror = g_ptr_array_new_with_free_func (g_object_unref);
+  GRand *rand = g_rand_new_with_seed (38);
+
+  g_signal_connect (slice, "items-changed", G_CALLBACK (mirror_changed), mirror);
+  for (guint i = 0; i < 30; i++)
+    {
+      g_autoptr(GObject) o = g_object_new (G_TYPE_OBJECT, NULL);
+
+      g_list_store_append (inner, o);
+    }
+  tscope_slice_model_set_model (slice, G_LIST_MODEL (inner));
+  assert_slice (G_LIST_MODEL (slice), G_LIST_MODEL (inner), mirror, limit);
+  for (guint step = 0; step < 4000; step++)
+    {
+      guint n = g_list_model_get_n_items (G_LIST_MODEL (inner));
+      guint what = g_rand_int_range (rand, 0, 10);
+
+      if (what < 2)
+        tscope_slice_model_set_base (slice, g_rand_int_range (rand, 0, (gint) n + 10));
+      else
+        {
+          guint at = g_rand_int_range (rand, 0, (gint) n + 1);
+          guint removed = g_rand_int_range (rand, 0, (gint) MIN (n - at, what == 9 ? n : 3) + 1);
+          guint added = g_rand_int_range (rand, 0, what == 9 ? 120 : (n < 40 ? 8 : 4));
+          g_autoptr(GPtrArray) adds = g_ptr_array_new_with_free_func (g_object_unref);
+
+          for (guint i = 0; i < added; i++)
+            g_ptr_array_add (adds, g_object_new (G_TYPE_OBJECT, NULL));
+          g_list_store_splice (inner, at, removed, adds->pdata, added);
+        }
+      assert_slice (G_LIST_MODEL (slice), G_LIST_MODEL (inner), mirror, limit);
+    }
+  g_rand_free (rand);
+  g_signal_handlers_disconnect_by_data (slice, mirror);
+}
+
 /* The number (# column) of the model's row at @position, as shown */
 static char *
 row_number (GListModel *model,
@@ -1389,6 +1478,14 @@ test_event_list_slice (void)
     g_assert_cmpuint (sent, ==, 2);
   }
 
+  /* a row selected, then the slice moved off it by the bar: a filter
+   * selects it again, or the first row after it that passes */
+  tscope_event_list_select (list, n / 4);
+  spin_frames (3);
+  gtk_adjustment_set_value (rows, n * 3 / 4);
+  spin_frames (5);
+  g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, GTK_INVALID_LIST_POSITION);
+
   /* filtered to fewer rows than a slice: the view holds them all */
   {
     g_autoptr(GHashTable) counts = tscope_trace_dup_event_counts (tscope_session_get_trace (session, 0));
@@ -1401,11 +1498,90 @@ test_event_list_slice (void)
   spin_until (shows, &s, 120);
   spin_frames (3);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_list_view_get_model (view))), ==, s.want);
+  {
+    TscopeEventItem *now = gtk_single_selection_get_selected_item (selection);
+    guint64 was = (guint64) n / 4;
+
+    /* sched.dat's rows are numbered as placed: row n/4 was selected */
+    g_assert_nonnull (now);
+    g_assert_cmpuint (tscope_event_item_get_row (now), >=, was);
+    g_assert_cmpuint (tscope_event_model_position_of (TSCOPE_EVENT_MODEL (tscope_event_list_get_model (list)), was),
+                      ==, gtk_single_selection_get_selected (selection));
+  }
   tscope_event_list_set_filter (list, -1, NULL, NULL);
   s.want = n;
   spin_until (shows, &s, 120);
   spin_frames (3);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_list_view_get_model (view))), ==, 1000);
+  close_window (window);
+}
+
+/* A stack unfolded and folded in a full slice (stacks.dat through a
+ * slice of 1,000 rows): the slice stays 1,000 rows, the view stays where
+ * it was (an unfold replaced every row and the view jumped to the
+ * slice's top; a fold left the slice a row short), the last row can
+ * still be selected. */
+static void
+test_event_list_slice_stacks (void)
+{
+  TscopeWindow *window = open_window ("stacks");
+  TscopeTrace *trace = tscope_session_get_trace (tscope_window_get_session (window), 0);
+  g_autoptr(GHashTable) counts = tscope_trace_dup_event_counts (trace);
+  TscopeEventList *list = TSCOPE_EVENT_LIST (tscope_window_get_event_list (window));
+  GListModel *model = tscope_event_list_get_model (list);
+  GtkListView *view = tscope_event_list_get_view (list);
+  GtkAdjustment *v = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
+  GtkSingleSelection *selection;
+  g_autofree char *stack_number = NULL;
+  g_autofree char *last = NULL;
+  Shown s = { list, 0 };
+  guint pos = G_MAXUINT;
+  guint n;
+  double before;
+
+  s.want = (guint) (tscope_trace_get_n_events (trace) - *(guint64 *) g_hash_table_lookup (counts, "kernel_stack"));
+  spin_until (shows, &s, 300);
+  spin_frames (5);
+  _tscope_event_list_set_slice_rows (list, 1000);
+  spin_frames (3);
+  n = tscope_event_list_get_n_shown (list);
+  for (guint i = n / 2; i < n && pos == G_MAXUINT; i++)
+    {
+      g_autoptr(TscopeEventItem) item = g_list_model_get_item (model, i);
+
+      if (tscope_event_item_get_stack_row (item) != G_MAXUINT64)
+        {
+          pos = i;
+          stack_number = g_strdup_printf ("%" G_GUINT64_FORMAT, tscope_event_item_get_stack_row (item));
+        }
+    }
+  g_assert_cmpuint (pos, !=, G_MAXUINT);
+  tscope_event_list_select (list, pos);
+  spin_frames (5);
+  selection = GTK_SINGLE_SELECTION (gtk_list_view_get_model (view));
+  before = gtk_adjustment_get_value (v);
+  g_assert_cmpfloat (before, >, 0);
+  tscope_event_list_toggle_stack (list, pos);
+  spin_frames (3);
+  g_assert_cmpuint (tscope_event_list_get_n_shown (list), ==, n + 1);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (selection)), ==, 1000);
+  g_assert_cmpfloat (fabs (gtk_adjustment_get_value (v) - before), <, 1);
+  g_assert_nonnull (find_row_showing (list, TSCOPE_EVENT_COL_ROW, stack_number));
+  tscope_event_list_toggle_stack (list, pos);
+  spin_frames (3);
+  g_assert_cmpuint (tscope_event_list_get_n_shown (list), ==, n);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (selection)), ==, 1000);
+  g_assert_cmpfloat (fabs (gtk_adjustment_get_value (v) - before), <, 1);
+  tscope_event_list_select (list, n - 1);
+  spin_frames (5);
+  last = row_number (model, n - 1);
+  {
+    g_autofree char *selected = row_number (G_LIST_MODEL (selection), gtk_single_selection_get_selected (selection));
+
+    g_assert_cmpstr (selected, ==, last);
+  }
+  tscope_event_list_restyle (list);
+  spin_frames (2);
   close_window (window);
 }
 
@@ -4434,6 +4610,8 @@ main (int    argc,
   g_test_add_func ("/gui/row-menu", test_row_menu);
   g_test_add_func ("/gui/event-list-scrolls", test_event_list_scrolls);
   g_test_add_func ("/gui/event-list-slice", test_event_list_slice);
+  g_test_add_func ("/gui/slice-model", test_slice_model);
+  g_test_add_func ("/gui/event-list-slice/stacks", test_event_list_slice_stacks);
   g_test_add_func ("/gui/cancel-load", test_cancel_load);
   g_test_add_func ("/gui/recent", test_recent);
   g_test_add_func ("/gui/window-keys", test_window_keys);
