@@ -13,9 +13,5 @@ G_BEGIN_DECLS
 
 gpointer _tscope_new_filled      (gsize    n,
                                   gsize    size);
-void     _tscope_memory_want_huge (gpointer p,
-                                  gsize    len);
-void     _tscope_memory_want_huge_mapping (gpointer p,
-                                          gsize    len);
 
 G_END_DECLS

@@ -21,12 +21,8 @@
  * (mallopt) would make every big short-lived block of the process (a
  * frame's image, a sort's scratch) a fresh mapping, its pages faulted in
  * again each time.
- * From 4 MiB on such a mapping is asked for in huge pages, the whole of
- * it (_tscope_memory_want_huge_mapping(): an advice on a part splits it,
- * and mremap() does not grow a split mapping).  It is the column's own,
- * most often placed by the kernel on a 2 MiB boundary (86 % of
- * big100m-v6.dat's anonymous memory was in huge pages mid-load), so they
- * are not split as it grows.
+ * Its pages are small ones, not huge pages: on this kind of VM a huge
+ * page's first write costs 4-5 times a small page's (tscope-memory.c).
  *
  * The columns are freed by _tscope_spill_free() (free_col() of
  * tscope-model-store.c), which knows them from a table of their addresses.
@@ -44,7 +40,6 @@
 #include <glib/gstdio.h>
 
 #include "tscope-builder-private.h"
-#include "tscope-memory-private.h"
 #include "tscope-model-private.h"
 
 #define SPILL_MIN (4u << 20)      /* smaller columns do not spill */
@@ -124,8 +119,7 @@ spill_new (gsize len,
   return p;
 }
 
-/* A new anonymous mapping of @len bytes, asked for in huge pages whole, or
- * NULL. */
+/* A new anonymous mapping of @len bytes, or NULL. */
 static guint8 *
 anon_new (gsize len)
 {
@@ -133,7 +127,6 @@ anon_new (gsize len)
 
   if (q == MAP_FAILED)
     return NULL;
-  _tscope_memory_want_huge_mapping (q, len);
   return q;
 }
 
@@ -401,8 +394,6 @@ resize:
     {
       anon_bytes -= s->len;
       anon_bytes += len;
-      if (len > s->len)
-        _tscope_memory_want_huge_mapping (q, len);
     }
   g_hash_table_steal (spills, p);
   s->len = len;
@@ -416,7 +407,7 @@ resize:
  * @bytes: the size of a new column
  *
  * g_malloc0() for the model's columns and the builder's big tables: a
- * fresh anonymous mapping is zero already, and faulted in by huge pages.
+ * fresh anonymous mapping is zero already.
  */
 gpointer
 _tscope_spill_alloc0 (gsize bytes)
