@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "tscope-cursor.h"
+#include "tscope-line-match.h"
 #include "tscope-event-model.h"
 
 /* ---- items ---- */
@@ -1126,28 +1127,6 @@ search_job_free (SearchJob *job)
   g_free (job);
 }
 
-/* Whether @line, case folded, holds @needle (folded).  Lines of ASCII alone
- * (nearly all) are folded in place: for them g_utf8_casefold() is
- * g_ascii_tolower(), without an allocation a line. */
-static gboolean
-matches (TscopeDocumentCursor *c,
-         GString              *line,
-         const char           *needle)
-{
-  g_autofree char *folded = NULL;
-  gsize i;
-
-  g_string_truncate (line, 0);
-  tscope_cursor_format_line (tscope_document_cursor_current (c), line);
-  for (i = 0; i < line->len && !(line->str[i] & 0x80); i++)
-    if (line->str[i] >= 'A' && line->str[i] <= 'Z')
-      line->str[i] += 'a' - 'A';
-  if (i == line->len)
-    return strstr (line->str, needle) != NULL;
-  folded = g_utf8_casefold (line->str, (gssize) line->len);
-  return strstr (folded, needle) != NULL;
-}
-
 /* Block @k's positions: going down from job->from, or up from it. */
 static void
 search_block (SearchJob *job,
@@ -1186,7 +1165,7 @@ found_nearer (SearchJob *job,
 static gint64
 scan (SearchJob            *job,
       TscopeDocumentCursor *c,
-      GString              *line,
+      TscopeLineMatch      *match,
       guint                 lo,
       guint                 hi)
 {
@@ -1200,7 +1179,7 @@ scan (SearchJob            *job,
         return -2;
       if (!cursor_to_row (c, row))
         break;
-      if (matches (c, line, job->needle))
+      if (tscope_line_match_test (match, tscope_document_cursor_current (c)))
         {
           found = pos;
           if (job->forward)
@@ -1217,7 +1196,7 @@ search_blocks (gpointer data)
 {
   SearchJob *job = data;
   g_autoptr(TscopeDocumentCursor) c = tscope_document_cursor_new (job->doc);
-  g_autoptr(GString) line = g_string_new (NULL);
+  g_autoptr(TscopeLineMatch) match = tscope_line_match_new (job->needle);
   gboolean alone = FALSE;
 
   /* the threads print at once, each with libtraceevent handles of its
@@ -1248,7 +1227,7 @@ search_blocks (gpointer data)
           g_mutex_unlock (&job->lock);
           break;
         }
-      found = scan (job, c, line, lo, hi);
+      found = scan (job, c, match, lo, hi);
       g_atomic_int_inc (&job->progress->done);
       if (!alone && job->n_threads > 1)
         {

@@ -9,6 +9,9 @@
 
 #include "tscope-cursor.h"
 #include "tscope-cursor-private.h"
+#include "tscope-line-match.h"
+
+#include <traceevent/event-parse.h>
 #include "tscope-test-util.h"
 
 typedef struct
@@ -455,6 +458,176 @@ test_print_alone (gconstpointer data)
     g_assert_cmpuint (jobs[i].differ, ==, 0);
 }
 
+/* ---- the search's matcher (tscope-line-match.c) ---- */
+
+/* What the search did before the matcher: the whole line folded */
+static char *
+fold_line (const char *line)
+{
+  char *s = g_strdup (line);
+  gsize i;
+
+  for (i = 0; s[i] && !(s[i] & 0x80); i++)
+    if (s[i] >= 'A' && s[i] <= 'Z')
+      s[i] += 'a' - 'A';
+  if (s[i] == '\0')
+    return s;
+  g_free (s);
+  return g_utf8_casefold (line, -1);
+}
+
+/* For needles cut from the lines (across the head and the event's name,
+ * inside the info, longer than the name, in capitals) and one no line
+ * holds, tscope_line_match_test() on every record says what a strstr() in
+ * the whole folded line says; and the kept tails did spare formatting. */
+static void
+test_line_match (gconstpointer data)
+{
+  g_autofree char *path = tscope_test_data (data, ".dat");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
+  g_autoptr(GPtrArray) folded = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) needles = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) line = g_string_new (NULL);
+  g_autoptr(TscopeCursor) c = NULL;
+  GRand *rand = g_rand_new_with_seed (11);
+  guint64 all_lines = 0, all_formatted = 0;
+  guint n_needles;
+
+  g_assert_no_error (error);
+  tscope_trace_load_plugins (trace);
+  c = tscope_cursor_new (trace);
+  /* the first 150,000 records of the bigger traces (stacks.dat: 1.1M) */
+  for (gboolean ok = tscope_cursor_seek_row (c, 0); ok && folded->len < 150000; ok = tscope_cursor_next (c))
+    {
+      g_string_truncate (line, 0);
+      tscope_cursor_format_line (c, line);
+      g_ptr_array_add (folded, fold_line (line->str));
+    }
+  g_ptr_array_add (needles, g_strdup ("no line holds this text"));
+  g_ptr_array_add (needles, g_strdup (""));
+  /* fewer needles on the bigger traces: about two million lines in all */
+  n_needles = CLAMP (2000000 / MAX (folded->len, 1), 8, 30);
+  for (guint k = 0; k < n_needles && folded->len > 0; k++)
+    {
+      /* the raw line: its case, and where its head ends */
+      guint row = (guint) g_rand_int_range (rand, 0, (gint32) folded->len);
+      const char *f = folded->pdata[row];
+      const char *name = strstr (f, "]");
+      gsize len = strlen (f), at, n;
+
+      name = name ? strstr (name, ": ") : NULL;
+      if (name == NULL || len < 4)
+        continue;
+      switch (k % 5)
+        {
+        case 0:                 /* across the head and the event's name */
+          at = (gsize) (name - f) - MIN ((gsize) (name - f), (gsize) g_rand_int_range (rand, 1, 6));
+          n = (gsize) g_rand_int_range (rand, 3, 20);
+          break;
+        case 1:                 /* in the info */
+          at = (gsize) g_rand_int_range (rand, (gint32) MIN (len - 1, (gsize) (name - f) + 24), (gint32) len);
+          n = (gsize) g_rand_int_range (rand, 1, 12);
+          break;
+        case 2:                 /* longer than the event's name */
+          at = (gsize) g_rand_int_range (rand, 0, (gint32) (name - f) + 1);
+          n = (gsize) g_rand_int_range (rand, 30, 60);
+          break;
+        case 3:                 /* the comm and pid */
+          at = 0;
+          while (f[at] == ' ')
+            at++;
+          n = (gsize) g_rand_int_range (rand, 2, 10);
+          break;
+        default:                /* anywhere */
+          at = (gsize) g_rand_int_range (rand, 0, (gint32) len);
+          n = (gsize) g_rand_int_range (rand, 1, 25);
+          break;
+        }
+      at = MIN (at, len - 1);
+      n = MIN (n, len - at);
+      /* whole UTF-8 characters only */
+      while (at > 0 && (f[at] & 0xc0) == 0x80)
+        at--;
+      while (at + n < len && (f[at + n] & 0xc0) == 0x80)
+        n++;
+      g_ptr_array_add (needles, g_strndup (f + at, n));
+    }
+  for (guint k = 0; k < needles->len; k++)
+    {
+      g_autoptr(TscopeLineMatch) m = NULL;
+      g_autofree char *upper = g_utf8_strup (needles->pdata[k], -1);
+      g_autofree char *needle = g_utf8_casefold (upper, -1);
+      guint row = 0, hits = 0;
+      guint64 lines, formatted;
+
+      /* a needle typed in capitals is folded before it is looked for */
+      m = tscope_line_match_new (needle);
+      for (gboolean ok = tscope_cursor_seek_row (c, 0); ok && row < folded->len; ok = tscope_cursor_next (c), row++)
+        {
+          gboolean want = strstr (folded->pdata[row], needle) != NULL;
+
+          if (tscope_line_match_test (m, c) != want)
+            g_error ("%s: row %u, needle \"%s\": %s, the line \"%s\"", (const char *) data, row, needle,
+                     want ? "not found" : "found", (const char *) folded->pdata[row]);
+          hits += want;
+        }
+      g_assert_cmpuint (row, ==, folded->len);
+      if (k == 0)
+        g_assert_cmpuint (hits, ==, 0);
+      else if (k > 1)
+        g_assert_cmpuint (hits, >, 0);
+      _tscope_line_match_counts (m, &lines, &formatted);
+      g_assert_cmpuint (lines, ==, folded->len);
+      all_lines += lines;
+      all_formatted += formatted;
+    }
+  /* the sched traces repeat most records' bytes */
+  if (g_str_has_prefix (data, "sched"))
+    g_assert_cmpuint (all_formatted, <, all_lines / 2);
+  g_rand_free (rand);
+}
+
+/* Which events' info may be kept by their bytes without the common
+ * fields: none whose print format reads one, however deep */
+static void
+test_info_start (void)
+{
+  static const struct
+  {
+    const char *print;
+    gboolean    common;
+  } cases[] = {
+    { "\"a=%d b=%s\", REC->a, __get_str(b)", FALSE },
+    { "\"pid=%d\", REC->common_pid", TRUE },
+    { "\"a=%d\", REC->a + REC->common_preempt_count", TRUE },
+    { "\"f=%s\", __print_flags(REC->common_flags, \"|\", { 1, \"X\" })", TRUE },
+    { "\"s=%s\", __print_symbolic(REC->a, { 1, \"one\" })", FALSE },
+    { "\"a=%d\", (int)(REC->a > 0 ? REC->common_pid : 0)", TRUE },
+    { "\"a=%lx\", (unsigned long)REC->a", FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      struct tep_handle *tep = tep_alloc ();
+      struct tep_event *e = NULL;
+      g_autofree char *format = g_strdup_printf (
+        "name: ev\nID: 7\nformat:\n"
+        "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+        "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+        "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+        "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+        "\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n"
+        "\tfield:__data_loc char[] b;\toffset:12;\tsize:4;\tsigned:0;\n\n"
+        "print fmt: %s\n", cases[i].print);
+
+      g_assert_cmpint (tep_parse_format (tep, &e, format, strlen (format), "sys"), ==, 0);
+      g_assert_nonnull (e);
+      g_assert_cmpuint (_tscope_event_info_start (e), ==, cases[i].common ? 0 : 8);
+      tep_free (tep);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -496,5 +669,20 @@ main (int    argc,
 
       g_test_add_data_func (find, tscope_test_valid_traces[i], test_find);
     }
+  for (guint i = 0; i < G_N_ELEMENTS (tscope_test_valid_traces); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/cursor/line-match/%s", tscope_test_valid_traces[i]);
+
+      g_test_add_data_func (name, tscope_test_valid_traces[i], test_line_match);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (tscope_test_funcgraph_traces); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/cursor/line-match/%s", tscope_test_funcgraph_traces[i]);
+
+      g_test_add_data_func (name, tscope_test_funcgraph_traces[i], test_line_match);
+    }
+  g_test_add_data_func ("/cursor/line-match/stacks", "stacks", test_line_match);
+  g_test_add_data_func ("/cursor/line-match/public-func-i386", "public-func-i386", test_line_match);
+  g_test_add_func ("/cursor/info-start", test_info_start);
   return g_test_run ();
 }

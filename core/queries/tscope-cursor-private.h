@@ -7,6 +7,7 @@
 #pragma once
 
 #include "tscope-cursor.h"
+#include "tscope-line-match.h"
 
 G_BEGIN_DECLS
 
@@ -21,5 +22,13 @@ void     _tscope_format_line_head    (GString             *out,
                                       guint                cpu,
                                       TscopeTime           ts,
                                       const char          *event_name);
+
+struct tep_event;
+guint    _tscope_event_info_start    (const struct tep_event *event);
+
+/* tscope-line-match.c: lines asked about, and those formatted */
+void     _tscope_line_match_counts   (TscopeLineMatch     *match,
+                                      guint64             *lines,
+                                      guint64             *formatted);
 
 G_END_DECLS

@@ -40,6 +40,7 @@ struct _TscopeCursor
   gboolean       print_alone;       /* prints with a libtraceevent handle of its own */
   TscopePrinter *printer;           /* that handle, from the first line on; NULL: the trace's */
   GHashTable    *comms;             /* pid -> the trace's name for it, when printing alone */
+  GHashTable    *info_starts;       /* event id -> where the bytes its info reads start */
 
   /* function_graph: a leaf's exit is printed on its entry's line */
   gboolean       funcgraph_ready;   /* funcgraph looked up (on the first line formatted) */
@@ -130,6 +131,7 @@ tscope_cursor_free (TscopeCursor *c)
   if (c->printer)
     _tscope_tep_give_printer (c->trace->tep, c->printer);
   g_clear_pointer (&c->comms, g_hash_table_unref);
+  g_clear_pointer (&c->info_starts, g_hash_table_unref);
   g_object_unref (c->trace);
   g_free (c);
 }
@@ -776,6 +778,168 @@ tscope_cursor_format_info (TscopeCursor *c,
   g_string_append_len (out, c->seq.buffer, c->seq.len);
 }
 
+/* Events whose plugin handler prints from the record's fields alone (the
+ * handle's comm table it adds to is not read back by its lines) */
+static gboolean
+handler_is_pure (const struct tep_event *e)
+{
+  static const char *const pure[][2] = {
+    { "sched", "sched_switch" },
+    { "sched", "sched_wakeup" },
+    { "sched", "sched_wakeup_new" },
+    { "kvm", "kvm_exit" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (pure); i++)
+    if (g_strcmp0 (e->system, pure[i][0]) == 0 && g_strcmp0 (e->name, pure[i][1]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Whether printing @arg (and the args after it) may read a common field
+ * (common_pid, common_flags...): unknown kinds of argument are taken to */
+static gboolean
+args_read_common (const struct tep_print_arg *arg)
+{
+  for (; arg != NULL; arg = arg->next)
+    switch (arg->type)
+      {
+      case TEP_PRINT_NULL:
+      case TEP_PRINT_ATOM:
+      case TEP_PRINT_STRING:
+      case TEP_PRINT_BSTRING:
+      case TEP_PRINT_BITMASK:
+      case TEP_PRINT_CPUMASK:
+        break;
+      case TEP_PRINT_FIELD:
+        if (arg->field.name == NULL || g_str_has_prefix (arg->field.name, "common_"))
+          return TRUE;
+        break;
+      case TEP_PRINT_DYNAMIC_ARRAY:
+      case TEP_PRINT_DYNAMIC_ARRAY_LEN:
+        if (arg->dynarray.field == NULL || g_str_has_prefix (arg->dynarray.field->name, "common_")
+            || args_read_common (arg->dynarray.index))
+          return TRUE;
+        break;
+      case TEP_PRINT_TYPE:
+        if (args_read_common (arg->typecast.item))
+          return TRUE;
+        break;
+      case TEP_PRINT_FLAGS:
+        if (args_read_common (arg->flags.field))
+          return TRUE;
+        break;
+      case TEP_PRINT_SYMBOL:
+        if (args_read_common (arg->symbol.field))
+          return TRUE;
+        break;
+      case TEP_PRINT_HEX:
+      case TEP_PRINT_HEX_STR:
+        if (args_read_common (arg->hex.field) || args_read_common (arg->hex.size))
+          return TRUE;
+        break;
+      case TEP_PRINT_INT_ARRAY:
+        if (args_read_common (arg->int_array.field) || args_read_common (arg->int_array.count)
+            || args_read_common (arg->int_array.el_size))
+          return TRUE;
+        break;
+      case TEP_PRINT_OP:
+        if (args_read_common (arg->op.left) || args_read_common (arg->op.right))
+          return TRUE;
+        break;
+      case TEP_PRINT_FUNC:
+        if (args_read_common (arg->func.args))
+          return TRUE;
+        break;
+      default:
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/**
+ * _tscope_event_info_start:
+ *
+ * Returns: where the bytes @e's info is printed from start: after the
+ *   common fields when neither its print format nor its handler reads them
+ */
+guint
+_tscope_event_info_start (const struct tep_event *e)
+{
+  guint end = 0;
+
+  if (e->flags & (TEP_EVENT_FL_PRINTRAW | TEP_EVENT_FL_NOHANDLE | TEP_EVENT_FL_FAILED))
+    return 0;
+  /* the handlers allowed (handler_is_pure()) read their own fields only */
+  if (e->handler == NULL && args_read_common (e->print_fmt.args))
+    return 0;
+  for (const struct tep_format_field *f = e->format.common_fields; f != NULL; f = f->next)
+    end = MAX (end, (guint) (f->offset + f->size));
+  for (const struct tep_format_field *f = e->format.fields; f != NULL; f = f->next)
+    if ((guint) f->offset < end)
+      return 0;
+  return end;
+}
+
+/**
+ * tscope_cursor_info_key:
+ * @event_id: (out): the current record's event id
+ * @data: (out): its bytes
+ * @size: (out): their length
+ *
+ * Whether what tscope_cursor_format_info() appends for the current record
+ * depends on nothing but @cursor's trace, the event id and the record's
+ * bytes: then a caller that formats many records may keep what it found
+ * in one by those bytes, for the next record with the same.  Not so for
+ * function_graph (a leaf's line reads the next record), the function
+ * tracer (its indentation follows the records before), or a handler a
+ * plugin added that is not known to print from the fields alone.
+ */
+gboolean
+tscope_cursor_info_key (TscopeCursor  *c,
+                        guint         *event_id,
+                        const guint8 **data,
+                        guint         *size)
+{
+  struct tep_event *e;
+  gpointer start;
+  guint id, skip;
+
+  if (c->current == NULL)
+    return FALSE;
+  /* the plugins loaded, as formatting loads them, before their handlers
+   * are looked at */
+  ensure_symbols (c);
+  id = record_id (c, c->current);
+  e = id != G_MAXUINT ? _tscope_tep_event (c->trace->tep, id) : NULL;
+  if (e == NULL)
+    return FALSE;
+  if (!c->funcgraph_ready)
+    {
+      _tscope_funcgraph_init (&c->funcgraph, c->trace->tep->tep, c->trace->tep->kallsyms);
+      c->funcgraph_ready = TRUE;
+    }
+  if (e == c->funcgraph.entry || e == c->funcgraph.exit)
+    return FALSE;
+  if (e->handler != NULL && !(e->flags & (TEP_EVENT_FL_PRINTRAW | TEP_EVENT_FL_NOHANDLE)) && !handler_is_pure (e))
+    return FALSE;
+  /* the common fields (the flags, the preempt count, the pid) left out
+   * when the info does not read them: a task switched out the same way
+   * keeps its bytes then */
+  if (c->info_starts == NULL)
+    c->info_starts = g_hash_table_new (NULL, NULL);
+  if (!g_hash_table_lookup_extended (c->info_starts, GUINT_TO_POINTER (id), NULL, &start))
+    {
+      start = GUINT_TO_POINTER (_tscope_event_info_start (e));
+      g_hash_table_insert (c->info_starts, GUINT_TO_POINTER (id), start);
+    }
+  skip = MIN (GPOINTER_TO_UINT (start), c->current->rec_size);
+  *event_id = id;
+  *data = c->current->rec + skip;
+  *size = c->current->rec_size - skip;
+  return TRUE;
+}
+
 /**
  * tscope_cursor_is_folded:
  *
@@ -820,6 +984,18 @@ tscope_cursor_comm (TscopeCursor *c)
   return comm;
 }
 
+static const char spaces[] = "                        ";   /* 24 */
+
+/* @n spaces */
+static void
+append_spaces (GString *out,
+               gsize    n)
+{
+  for (; n > sizeof spaces - 1; n -= sizeof spaces - 1)
+    g_string_append_len (out, spaces, sizeof spaces - 1);
+  g_string_append_len (out, spaces, (gssize) n);
+}
+
 /* @text, right-aligned in @width columns (or whole when longer) */
 static void
 append_right (GString    *out,
@@ -827,8 +1003,8 @@ append_right (GString    *out,
               gsize       len,
               gsize       width)
 {
-  for (gsize i = len; i < width; i++)
-    g_string_append_c (out, ' ');
+  if (len < width)
+    append_spaces (out, width - len);
   g_string_append_len (out, text, (gssize) len);
 }
 
@@ -874,14 +1050,14 @@ _tscope_format_line_head (GString    *out,
     *--p = '-';
   len = (gsize) (buf + 24 - p);
   g_string_append_len (out, p, (gssize) len);
-  for (; len < 5; len++)
-    g_string_append_c (out, ' ');
-  g_string_append (out, " [");
+  if (len < 5)
+    append_spaces (out, 5 - len);
+  g_string_append_len (out, " [", 2);
   p = digits (cpu, buf);
   for (len = (gsize) (buf + 24 - p); len < 3; len++)
     g_string_append_c (out, '0');
   g_string_append_len (out, p, buf + 24 - p);
-  g_string_append (out, "] ");
+  g_string_append_len (out, "] ", 2);
   /* seconds, a point, nine decimals */
   if (ts < 0)
     ts_buf[n++] = '-';
@@ -895,11 +1071,10 @@ _tscope_format_line_head (GString    *out,
   memcpy (ts_buf + n, p, (gsize) (buf + 24 - p));
   n += (gsize) (buf + 24 - p);
   append_right (out, ts_buf, n, 15);
-  g_string_append (out, ": ");
+  g_string_append_len (out, ": ", 2);
   g_string_append_len (out, event_name, (gssize) name_len);
   g_string_append_c (out, ':');
-  for (gsize i = 0; i < MAX (1, 21 - (gssize) name_len); i++)
-    g_string_append_c (out, ' ');
+  append_spaces (out, (gsize) MAX (1, 21 - (gssize) name_len));
 }
 
 /**

@@ -81,6 +81,10 @@ typedef struct
 
 gboolean      tscope_cursor_passes          (TscopeCursor             *cursor,
                                              const TscopeRecordSelect *sel);
+gboolean      tscope_cursor_info_key        (TscopeCursor             *cursor,
+                                             guint                    *event_id,
+                                             const guint8            **data,
+                                             guint                    *size);
 gboolean      tscope_cursor_find            (TscopeCursor             *cursor,
                                              const TscopeRecordSelect *sel,
                                              TscopeTime                to);
