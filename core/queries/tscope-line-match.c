@@ -214,7 +214,6 @@ tscope_line_match_test (TscopeLineMatch *m,
   g_string_append_len (m->tail, m->line->str + head_len, (gssize) name_len);
   if (m->len - 1 > name_len)
     return line_holds (m, c);
-  g_string_append_len (m->line, m->tail->str, (gssize) m->tail->len);
   if (!fold_ascii (m->line->str, m->line->len))
     return line_holds (m, c);
   if (strstr (m->line->str, m->needle) != NULL)
