@@ -476,35 +476,58 @@ fold_line (const char *line)
   return g_utf8_casefold (line, -1);
 }
 
-/* For needles cut from the lines (across the head and the event's name,
- * inside the info, longer than the name, in capitals) and one no line
- * holds, tscope_line_match_test() on every record says what a strstr() in
- * the whole folded line says; and the kept tails did spare formatting. */
-static void
-test_line_match (gconstpointer data)
+/* The first @limit lines of a trace loaded afresh, folded: printed
+ * through the trace's own handle, or by a cursor that prints alone */
+static GPtrArray *
+list_folded (const char *path,
+             gboolean    alone,
+             guint       limit)
 {
-  g_autofree char *path = tscope_test_data (data, ".dat");
   g_autoptr(GError) error = NULL;
   g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
-  g_autoptr(GPtrArray) folded = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) needles = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) extra = g_ptr_array_new ();     /* those no line need hold */
-  g_autoptr(GString) line = g_string_new (NULL);
   g_autoptr(TscopeCursor) c = NULL;
-  GRand *rand = g_rand_new_with_seed (11);
-  guint64 all_lines = 0, all_formatted = 0;
-  guint n_needles, n_cut;
+  g_autoptr(GString) line = g_string_new (NULL);
+  GPtrArray *folded = g_ptr_array_new_with_free_func (g_free);
 
   g_assert_no_error (error);
   tscope_trace_load_plugins (trace);
   c = tscope_cursor_new (trace);
-  /* the first 150,000 records of the bigger traces (stacks.dat: 1.1M) */
-  for (gboolean ok = tscope_cursor_seek_row (c, 0); ok && folded->len < 150000; ok = tscope_cursor_next (c))
+  if (alone)
+    tscope_cursor_print_alone (c);
+  for (gboolean ok = tscope_cursor_seek_row (c, 0); ok && folded->len < limit; ok = tscope_cursor_next (c))
     {
       g_string_truncate (line, 0);
       tscope_cursor_format_line (c, line);
       g_ptr_array_add (folded, fold_line (line->str));
     }
+  return folded;
+}
+
+/* For needles cut from the lines (across the head and the event's name,
+ * inside the info, longer than the name, in capitals, from the padding
+ * into the name) and one no line holds, tscope_line_match_test() on every
+ * record of a trace loaded afresh says what a strstr() in the whole
+ * folded line said, the lines printed in order from a trace loaded
+ * afresh: through the trace's handle (whose task names, which the
+ * sched_switch plugin adds to as it prints, the heads show) and by a
+ * cursor printing alone, in turn; and the kept tails did spare
+ * formatting. */
+static void
+test_line_match (gconstpointer data)
+{
+  g_autofree char *path = tscope_test_data (data, ".dat");
+  g_autoptr(GPtrArray) needles = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) extra = g_ptr_array_new ();     /* those no line need hold */
+  GPtrArray *refs[2];
+  GPtrArray *folded;
+  GRand *rand = g_rand_new_with_seed (11);
+  guint64 all_lines = 0, all_formatted = 0;
+  guint n_needles, n_cut;
+
+  /* the first 150,000 records of the bigger traces (stacks.dat: 1.1M) */
+  refs[0] = list_folded (path, FALSE, 150000);
+  refs[1] = list_folded (path, TRUE, 150000);
+  folded = refs[0];
   g_ptr_array_add (needles, g_strdup ("no line holds this text"));
   g_ptr_array_add (needles, g_strdup (""));
   /* fewer needles on the bigger traces: about two million lines in all */
@@ -568,41 +591,77 @@ test_line_match (gconstpointer data)
         n++;
       g_ptr_array_add (needles, g_strndup (f + at, n));
     }
+  /* the task names of heads here and there, each looked for both ways:
+   * a sched_switch whose head holds the needle still names the task it
+   * switches to, for the heads after it */
+  if (needles->len % 2)
+    g_ptr_array_add (needles, g_strdup ("no line holds this either"));
+  for (guint q = 1; q <= 4 && folded->len > 0; q++)
+    {
+      const char *f = folded->pdata[MIN (folded->len - 1, (guint) ((guint64) folded->len * q / 4))];
+      const char *dash = strstr (f, " [");
+      const char *start = f;
+
+      while (*start == ' ')
+        start++;
+      while (dash && dash > start && *dash != '-')
+        dash--;
+      if (dash == NULL || dash - start < 2)
+        continue;
+      g_ptr_array_add (needles, g_strndup (start, (gsize) (dash - start)));
+      g_ptr_array_add (needles, g_strndup (start, (gsize) (dash - start)));
+    }
   n_cut = needles->len;
   for (guint k = 0; k < extra->len; k++)
     g_ptr_array_add (needles, extra->pdata[k]);
   for (guint k = 0; k < needles->len; k++)
     {
       g_autoptr(TscopeLineMatch) m = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
+      g_autoptr(TscopeCursor) c = NULL;
       g_autofree char *upper = g_utf8_strup (needles->pdata[k], -1);
       g_autofree char *needle = g_utf8_casefold (upper, -1);
+      gboolean alone = k % 2;
+      GPtrArray *ref = refs[alone];
       guint row = 0, hits = 0;
       guint64 lines, formatted;
 
+      g_assert_no_error (error);
+      tscope_trace_load_plugins (trace);
+      c = tscope_cursor_new (trace);
+      if (alone)
+        tscope_cursor_print_alone (c);
       /* a needle typed in capitals is folded before it is looked for */
       m = tscope_line_match_new (needle);
-      for (gboolean ok = tscope_cursor_seek_row (c, 0); ok && row < folded->len; ok = tscope_cursor_next (c), row++)
+      for (gboolean ok = tscope_cursor_seek_row (c, 0); ok && row < ref->len; ok = tscope_cursor_next (c), row++)
         {
-          gboolean want = strstr (folded->pdata[row], needle) != NULL;
+          gboolean want = strstr (ref->pdata[row], needle) != NULL;
 
           if (tscope_line_match_test (m, c) != want)
-            g_error ("%s: row %u, needle \"%s\": %s, the line \"%s\"", (const char *) data, row, needle,
-                     want ? "not found" : "found", (const char *) folded->pdata[row]);
+            g_error ("%s: row %u, needle \"%s\"%s: %s, the line \"%s\"", (const char *) data, row, needle,
+                     alone ? " (printing alone)" : "", want ? "not found" : "found",
+                     (const char *) ref->pdata[row]);
           hits += want;
         }
-      g_assert_cmpuint (row, ==, folded->len);
+      g_assert_cmpuint (row, ==, ref->len);
       if (k == 0)
         g_assert_cmpuint (hits, ==, 0);
-      else if (k > 1 && k < n_cut)
+      else if (k > 1 && k < n_cut && ref == folded)
         g_assert_cmpuint (hits, >, 0);
       _tscope_line_match_counts (m, &lines, &formatted);
-      g_assert_cmpuint (lines, ==, folded->len);
-      all_lines += lines;
-      all_formatted += formatted;
+      g_assert_cmpuint (lines, ==, ref->len);
+      if (alone)
+        {
+          all_lines += lines;
+          all_formatted += formatted;
+        }
     }
   /* the sched traces repeat most records' bytes */
   if (g_str_has_prefix (data, "sched"))
     g_assert_cmpuint (all_formatted, <, all_lines / 2);
+  g_ptr_array_unref (refs[0]);
+  g_ptr_array_unref (refs[1]);
   g_rand_free (rand);
 }
 
@@ -623,6 +682,7 @@ test_info_start (void)
     { "\"s=%s\", __print_symbolic(REC->a, { 1, \"one\" })", FALSE },
     { "\"a=%d\", (int)(REC->a > 0 ? REC->common_pid : 0)", TRUE },
     { "\"a=%lx\", (unsigned long)REC->a", FALSE },
+    { "\"s=%s\", __get_str(common_pid)", TRUE },       /* found among the common fields first */
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -642,6 +702,20 @@ test_info_start (void)
       g_assert_cmpint (tep_parse_format (tep, &e, format, strlen (format), "sys"), ==, 0);
       g_assert_nonnull (e);
       g_assert_cmpuint (_tscope_event_info_start (e), ==, cases[i].common ? 0 : 8);
+      if (i == 0)
+        {
+          /* a record: common fields, a, b's place (offset 16, 4 bytes) */
+          guint8 rec[20] = { 7, 0, 1, 2, 0x34, 0x12, 0, 0, 5, 0, 0, 0, 16, 0, 4, 0, 'a', 'b', 'c', 0 };
+
+          g_assert_cmpuint (_tscope_event_key_skip (tep, e, rec, sizeof rec), ==, 8);
+          /* b's place among the common fields: it prints their bytes */
+          rec[12] = 4;
+          g_assert_cmpuint (_tscope_event_key_skip (tep, e, rec, sizeof rec), ==, 0);
+          /* shorter than its common fields: no key */
+          g_assert_cmpuint (_tscope_event_key_skip (tep, e, rec, 6), ==, G_MAXUINT);
+          /* b's place past the record's end */
+          g_assert_cmpuint (_tscope_event_key_skip (tep, e, rec, 14), ==, 0);
+        }
       tep_free (tep);
     }
 }

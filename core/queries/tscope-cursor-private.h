@@ -24,7 +24,12 @@ void     _tscope_format_line_head    (GString             *out,
                                       const char          *event_name);
 
 struct tep_event;
+struct tep_handle;
 guint    _tscope_event_info_start    (const struct tep_event *event);
+guint    _tscope_event_key_skip      (struct tep_handle      *tep,
+                                      const struct tep_event *event,
+                                      const guint8           *rec,
+                                      guint                   size);
 
 /* tscope-line-match.c: lines asked about, and those formatted */
 void     _tscope_line_match_counts   (TscopeLineMatch     *match,

@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <string.h>
 
 #include <traceevent/trace-seq.h>
@@ -40,7 +41,7 @@ struct _TscopeCursor
   gboolean       print_alone;       /* prints with a libtraceevent handle of its own */
   TscopePrinter *printer;           /* that handle, from the first line on; NULL: the trace's */
   GHashTable    *comms;             /* pid -> the trace's name for it, when printing alone */
-  GHashTable    *info_starts;       /* event id -> where the bytes its info reads start */
+  GHashTable    *info_keyed;        /* event id + 1 -> InfoKeyed: what its info is printed from */
 
   /* function_graph: a leaf's exit is printed on its entry's line */
   gboolean       funcgraph_ready;   /* funcgraph looked up (on the first line formatted) */
@@ -131,7 +132,7 @@ tscope_cursor_free (TscopeCursor *c)
   if (c->printer)
     _tscope_tep_give_printer (c->trace->tep, c->printer);
   g_clear_pointer (&c->comms, g_hash_table_unref);
-  g_clear_pointer (&c->info_starts, g_hash_table_unref);
+  g_clear_pointer (&c->info_keyed, g_hash_table_unref);
   g_object_unref (c->trace);
   g_free (c);
 }
@@ -778,21 +779,43 @@ tscope_cursor_format_info (TscopeCursor *c,
   g_string_append_len (out, c->seq.buffer, c->seq.len);
 }
 
-/* Events whose plugin handler prints from the record's fields alone (the
- * handle's comm table it adds to is not read back by its lines) */
-static gboolean
-handler_is_pure (const struct tep_event *e)
+/* The handlers of libtraceevent's own plugins that print from the
+ * record's fields alone, by event and the plugin that set them; those
+ * of plugin_sched_switch also add the names they print to the handle's
+ * table of task names (tep_register_comm()) */
+static const struct
 {
-  static const char *const pure[][2] = {
-    { "sched", "sched_switch" },
-    { "sched", "sched_wakeup" },
-    { "sched", "sched_wakeup_new" },
-    { "kvm", "kvm_exit" },
-  };
+  const char *system, *name, *plugin;
+  gboolean    names_tasks;
+} pure_handlers[] = {
+  { "sched", "sched_switch", "plugin_sched_switch.so", TRUE },
+  { "sched", "sched_wakeup", "plugin_sched_switch.so", TRUE },
+  { "sched", "sched_wakeup_new", "plugin_sched_switch.so", TRUE },
+  { "kvm", "kvm_exit", "plugin_kvm.so", FALSE },
+};
 
-  for (guint i = 0; i < G_N_ELEMENTS (pure); i++)
-    if (g_strcmp0 (e->system, pure[i][0]) == 0 && g_strcmp0 (e->name, pure[i][1]) == 0)
-      return TRUE;
+/* Whether @e's info, printed through a handle whose task names the
+ * lines' heads read (@names_read), follows from its record's bytes:
+ * no handler, or one of pure_handlers[] (set by that plugin) that adds no
+ * name the heads would read */
+static gboolean
+handler_is_pure (const struct tep_event *e,
+                 gboolean                names_read)
+{
+  Dl_info where;
+
+  if (e->handler == NULL || (e->flags & (TEP_EVENT_FL_PRINTRAW | TEP_EVENT_FL_NOHANDLE)))
+    return TRUE;
+  if (dladdr ((void *) e->handler, &where) == 0 || where.dli_fname == NULL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (pure_handlers); i++)
+    if (g_strcmp0 (e->system, pure_handlers[i].system) == 0 && g_strcmp0 (e->name, pure_handlers[i].name) == 0)
+      {
+        const char *base = strrchr (where.dli_fname, '/');
+
+        return g_strcmp0 (base ? base + 1 : where.dli_fname, pure_handlers[i].plugin) == 0
+               && !(names_read && pure_handlers[i].names_tasks);
+      }
   return FALSE;
 }
 
@@ -806,10 +829,16 @@ args_read_common (const struct tep_print_arg *arg)
       {
       case TEP_PRINT_NULL:
       case TEP_PRINT_ATOM:
-      case TEP_PRINT_STRING:
-      case TEP_PRINT_BSTRING:
+      case TEP_PRINT_BSTRING:             /* a bprint's text, not a field */
+        break;
+      case TEP_PRINT_STRING:              /* __get_str(name): found among the common fields first */
+        if (arg->string.string == NULL || g_str_has_prefix (arg->string.string, "common_"))
+          return TRUE;
+        break;
       case TEP_PRINT_BITMASK:
       case TEP_PRINT_CPUMASK:
+        if (arg->bitmask.bitmask == NULL || g_str_has_prefix (arg->bitmask.bitmask, "common_"))
+          return TRUE;
         break;
       case TEP_PRINT_FIELD:
         if (arg->field.name == NULL || g_str_has_prefix (arg->field.name, "common_"))
@@ -862,6 +891,8 @@ args_read_common (const struct tep_print_arg *arg)
  *
  * Returns: where the bytes @e's info is printed from start: after the
  *   common fields when neither its print format nor its handler reads them
+ *   (a record's own __data_loc strings may still point back into them:
+ *   tscope_cursor_info_key() looks)
  */
 guint
 _tscope_event_info_start (const struct tep_event *e)
@@ -870,8 +901,9 @@ _tscope_event_info_start (const struct tep_event *e)
 
   if (e->flags & (TEP_EVENT_FL_PRINTRAW | TEP_EVENT_FL_NOHANDLE | TEP_EVENT_FL_FAILED))
     return 0;
-  /* the handlers allowed (handler_is_pure()) read their own fields only */
-  if (e->handler == NULL && args_read_common (e->print_fmt.args))
+  /* the handlers allowed (handler_is_pure()) read their own fields only,
+   * and fall back to the print format when one is missing */
+  if (args_read_common (e->print_fmt.args))
     return 0;
   for (const struct tep_format_field *f = e->format.common_fields; f != NULL; f = f->next)
     end = MAX (end, (guint) (f->offset + f->size));
@@ -881,28 +913,98 @@ _tscope_event_info_start (const struct tep_event *e)
   return end;
 }
 
+/* What tscope_cursor_info_key() keeps of an event */
+typedef struct
+{
+  guint      start;                 /* _tscope_event_info_start() */
+  guint      n_locs;
+  const struct tep_format_field *locs[];   /* its __data_loc fields */
+} InfoKeyed;
+
+static InfoKeyed *
+info_keyed_new (const struct tep_event *e)
+{
+  guint n = 0;
+  InfoKeyed *k;
+
+  for (const struct tep_format_field *f = e->format.fields; f != NULL; f = f->next)
+    n += (f->flags & TEP_FIELD_IS_DYNAMIC) && !(f->flags & TEP_FIELD_IS_RELATIVE);
+  k = g_malloc (sizeof *k + n * sizeof k->locs[0]);
+  k->start = _tscope_event_info_start (e);
+  k->n_locs = 0;
+  for (const struct tep_format_field *f = e->format.fields; f != NULL; f = f->next)
+    if ((f->flags & TEP_FIELD_IS_DYNAMIC) && !(f->flags & TEP_FIELD_IS_RELATIVE))
+      k->locs[k->n_locs++] = f;
+  return k;
+}
+
+/* How much of the record @rec of @size bytes the key leaves out, or
+ * G_MAXUINT when it is shorter than its common fields.  A string's place,
+ * read from the record, may be among the common fields (damage, or a
+ * crafted file): then the record whole. */
+static guint
+key_skip (struct tep_handle *tep,
+          const InfoKeyed   *k,
+          const guint8      *rec,
+          guint              size)
+{
+  guint skip = k->start;
+
+  if (size < k->start)
+    return G_MAXUINT;
+  for (guint i = 0; i < k->n_locs && skip > 0; i++)
+    {
+      const struct tep_format_field *f = k->locs[i];
+
+      if ((guint) f->offset + 4 > size || (tep_read_number (tep, rec + f->offset, 4) & 0xffff) < skip)
+        skip = 0;
+    }
+  return skip;
+}
+
+/**
+ * _tscope_event_key_skip:
+ *
+ * Returns: how much of the record @rec of @event the search's key leaves
+ *   out (tscope_cursor_info_key()), or G_MAXUINT when it has no key
+ */
+guint
+_tscope_event_key_skip (struct tep_handle      *tep,
+                        const struct tep_event *event,
+                        const guint8           *rec,
+                        guint                   size)
+{
+  g_autofree InfoKeyed *k = info_keyed_new (event);
+
+  return key_skip (tep, k, rec, size);
+}
+
 /**
  * tscope_cursor_info_key:
- * @event_id: (out): the current record's event id
- * @data: (out): its bytes
+ * @key_id: (out): with @data, what identifies the current record's info:
+ *   its event id, and how much of the record @data leaves out
+ * @data: (out): the record's bytes the info is printed from
  * @size: (out): their length
  *
  * Whether what tscope_cursor_format_info() appends for the current record
- * depends on nothing but @cursor's trace, the event id and the record's
- * bytes: then a caller that formats many records may keep what it found
- * in one by those bytes, for the next record with the same.  Not so for
- * function_graph (a leaf's line reads the next record), the function
- * tracer (its indentation follows the records before), or a handler a
- * plugin added that is not known to print from the fields alone.
+ * depends on nothing but @cursor's trace, @key_id and @data: then a caller
+ * that formats many records may keep what it found in one by those, for
+ * the next record with the same.  Not so for function_graph (a leaf's line
+ * reads the next record), the function tracer (its indentation follows the
+ * records before), a handler a plugin added that is not known to print
+ * from the fields alone, a record shorter than its common fields, or,
+ * when @cursor prints through the trace's own handle, the sched events
+ * whose printing names tasks that later lines' heads show
+ * (tscope_cursor_comm()).
  */
 gboolean
 tscope_cursor_info_key (TscopeCursor  *c,
-                        guint         *event_id,
+                        guint64       *key_id,
                         const guint8 **data,
                         guint         *size)
 {
   struct tep_event *e;
-  gpointer start;
+  InfoKeyed *k;
   guint id, skip;
 
   if (c->current == NULL)
@@ -921,20 +1023,23 @@ tscope_cursor_info_key (TscopeCursor  *c,
     }
   if (e == c->funcgraph.entry || e == c->funcgraph.exit)
     return FALSE;
-  if (e->handler != NULL && !(e->flags & (TEP_EVENT_FL_PRINTRAW | TEP_EVENT_FL_NOHANDLE)) && !handler_is_pure (e))
+  if (!handler_is_pure (e, !c->print_alone))
     return FALSE;
   /* the common fields (the flags, the preempt count, the pid) left out
    * when the info does not read them: a task switched out the same way
    * keeps its bytes then */
-  if (c->info_starts == NULL)
-    c->info_starts = g_hash_table_new (NULL, NULL);
-  if (!g_hash_table_lookup_extended (c->info_starts, GUINT_TO_POINTER (id), NULL, &start))
+  if (c->info_keyed == NULL)
+    c->info_keyed = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  k = g_hash_table_lookup (c->info_keyed, GUINT_TO_POINTER (id + 1));
+  if (k == NULL)
     {
-      start = GUINT_TO_POINTER (_tscope_event_info_start (e));
-      g_hash_table_insert (c->info_starts, GUINT_TO_POINTER (id), start);
+      k = info_keyed_new (e);
+      g_hash_table_insert (c->info_keyed, GUINT_TO_POINTER (id + 1), k);
     }
-  skip = MIN (GPOINTER_TO_UINT (start), c->current->rec_size);
-  *event_id = id;
+  skip = key_skip (c->trace->tep->tep, k, c->current->rec, c->current->rec_size);
+  if (skip == G_MAXUINT)
+    return FALSE;
+  *key_id = (guint64) id << 32 | skip;
   *data = c->current->rec + skip;
   *size = c->current->rec_size - skip;
   return TRUE;

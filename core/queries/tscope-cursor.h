@@ -82,7 +82,7 @@ typedef struct
 gboolean      tscope_cursor_passes          (TscopeCursor             *cursor,
                                              const TscopeRecordSelect *sel);
 gboolean      tscope_cursor_info_key        (TscopeCursor             *cursor,
-                                             guint                    *event_id,
+                                             guint64                  *key_id,
                                              const guint8            **data,
                                              guint                    *size);
 gboolean      tscope_cursor_find            (TscopeCursor             *cursor,

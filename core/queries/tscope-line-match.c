@@ -47,7 +47,7 @@ typedef struct
 typedef struct
 {
   TscopeCursor *cursor;
-  guint64       event_id;
+  guint64       key_id;         /* tscope_cursor_info_key()'s */
 } KeyHead;
 
 struct _TscopeLineMatch
@@ -147,11 +147,11 @@ line_holds (TscopeLineMatch *m,
 
 static guint64
 hash_key (TscopeCursor *c,
-          guint         event_id,
+          guint64       key_id,
           const guint8 *data,
           guint         size)
 {
-  guint64 h = ((guint64) (guintptr) c * 0x9e3779b97f4a7c15u) ^ ((guint64) event_id << 32 | size);
+  guint64 h = ((guint64) (guintptr) c * 0x9e3779b97f4a7c15u) ^ key_id ^ ((guint64) size << 16);
   gsize i = 0;
 
   for (; i + 8 <= size; i += 8)
@@ -190,7 +190,8 @@ tscope_line_match_test (TscopeLineMatch *m,
   TscopeEvent e;
   KeyHead key;
   const guint8 *data;
-  guint event_id, size;
+  guint64 key_id;
+  guint size;
   gsize head_len, name_len;
   guint64 h;
   guint mask = (1u << SLOTS_BITS) - 1, i;
@@ -202,7 +203,7 @@ tscope_line_match_test (TscopeLineMatch *m,
     return TRUE;
   if (!tscope_cursor_get (c, &e))
     return FALSE;
-  if (!tscope_cursor_info_key (c, &event_id, &data, &size))
+  if (!tscope_cursor_info_key (c, &key_id, &data, &size))
     return line_holds (m, c);
   /* the head, and the tail's start: the event's name and its padding */
   g_string_truncate (m->line, 0);
@@ -220,8 +221,8 @@ tscope_line_match_test (TscopeLineMatch *m,
     return TRUE;
 
   /* the tail: kept by the record's bytes */
-  h = hash_key (c, event_id, data, size);
-  key = (KeyHead) { c, event_id };
+  h = hash_key (c, key_id, data, size);
+  key = (KeyHead) { c, key_id };
   for (i = (guint) h & mask;; i = (i + 1) & mask)
     {
       slot = &m->slots[i];
