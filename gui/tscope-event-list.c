@@ -80,6 +80,9 @@ struct _TscopeEventList
   guint               settle_tick;    /* the view to scroll to settle_top once laid out */
   guint               settle_top;     /* a row of model, to show at the top */
   gboolean            settle_shown;   /* the view was asked to show it */
+  gboolean            settle_placed;  /* and scrolled to have it at the top */
+  guint               refocus_tick;   /* the focus put back on the selected row, after a slice move */
+  guint               refocus_frames;
 };
 
 G_DEFINE_FINAL_TYPE (TscopeEventList, tscope_event_list, GTK_TYPE_BOX)
@@ -120,6 +123,9 @@ cancel_settle (TscopeEventList *self)
   if (self->settle_tick)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self->view), self->settle_tick);
   self->settle_tick = 0;
+  if (self->refocus_tick)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->view), self->refocus_tick);
+  self->refocus_tick = 0;
 }
 
 static void update_rows_bar (TscopeEventList *self);
@@ -149,6 +155,48 @@ move_slice (TscopeEventList *self,
   self->syncing = syncing;
 }
 
+/* The keyboard's focus, when it is in the view, back on the selected
+ * row: the slice's rows were all replaced under the row it was on, and
+ * GTK left it on whichever row came first. */
+static void
+focus_selected (TscopeEventList *self)
+{
+  GtkWidget *view = GTK_WIDGET (self->view);
+  GtkRoot *root = gtk_widget_get_root (view);
+  GtkWidget *focus = root ? gtk_root_get_focus (root) : NULL;
+  guint pos = gtk_single_selection_get_selected (self->selection);
+
+  if (focus == NULL || (focus != view && !gtk_widget_is_ancestor (focus, view)) || pos == GTK_INVALID_LIST_POSITION)
+    return;
+  for (GtkWidget *c = gtk_widget_get_first_child (view); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *row = gtk_widget_get_first_child (c);
+      GtkListItem *item = row ? g_object_get_data (G_OBJECT (row), "list-item") : NULL;
+
+      if (item != NULL && gtk_list_item_get_position (item) == pos)
+        {
+          if (focus != c && !gtk_widget_is_ancestor (focus, c))
+            gtk_widget_grab_focus (c);
+          return;
+        }
+    }
+}
+
+static gboolean
+refocus (GtkWidget     *widget,
+         GdkFrameClock *clock,
+         gpointer       data)
+{
+  TscopeEventList *self = data;
+
+  /* the rows of the slice's new place made (a layout) first */
+  if (++self->refocus_frames < 2)
+    return G_SOURCE_CONTINUE;
+  self->refocus_tick = 0;
+  focus_selected (self);
+  return G_SOURCE_REMOVE;
+}
+
 /* The view's position of the model's @position, the slice moved to hold
  * it (centred) when it did not. */
 static guint
@@ -164,6 +212,9 @@ view_position (TscopeEventList *self,
       move_slice (self, position > limit / 2 ? position - limit / 2 : 0);
       /* the view may stay where it was in the slice, the slice not */
       update_rows_bar (self);
+      self->refocus_frames = 0;
+      if (self->refocus_tick == 0)
+        self->refocus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->view), refocus, self, NULL);
     }
   return position - tscope_slice_model_get_base (self->slice);
 }
@@ -203,7 +254,8 @@ update_rows_bar (TscopeEventList *self)
  * again.  Its scroll position means nothing until the rows are laid out
  * again (a value set before is lost): the view is first asked to show the
  * row (GTK 4.8 scrolls to show an item, no more: at the top or the
- * bottom), then, laid out, scrolled to have it at the top. */
+ * bottom), then, laid out, scrolled to have it at the top; then, its rows
+ * made, the focus goes back on the selected one. */
 static gboolean
 settle (GtkWidget     *widget,
         GdkFrameClock *clock,
@@ -221,6 +273,12 @@ settle (GtkWidget     *widget,
       self->settle_tick = 0;
       return G_SOURCE_REMOVE;
     }
+  if (self->settle_placed)
+    {
+      focus_selected (self);
+      self->settle_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
   self->moving = TRUE;
   if (!self->settle_shown)
     gtk_widget_activate_action (GTK_WIDGET (self->view), "list.scroll-to-item", "u", self->settle_top - base);
@@ -232,9 +290,9 @@ settle (GtkWidget     *widget,
       self->settle_shown = TRUE;
       return G_SOURCE_CONTINUE;
     }
-  self->settle_tick = 0;
+  self->settle_placed = TRUE;
   update_rows_bar (self);
-  return G_SOURCE_REMOVE;
+  return G_SOURCE_CONTINUE;
 }
 
 /* The slice moved to have row @top (of model) in its middle, shown at the
@@ -250,6 +308,7 @@ recentre (TscopeEventList *self,
   move_slice (self, top > limit / 2 ? top - limit / 2 : 0);
   self->settle_top = top;
   self->settle_shown = FALSE;
+  self->settle_placed = FALSE;
   if (self->settle_tick == 0)
     self->settle_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->view), settle, self, NULL);
 }
@@ -422,8 +481,12 @@ setup_row (GtkSignalListItemFactory *factory,
            GtkListItem              *item,
            TscopeEventList          *self)
 {
+  GtkWidget *row = tscope_table_row_new (self->header, fold_clicked, item);
+
   g_object_set_data (G_OBJECT (item), "list", self);
-  gtk_list_item_set_child (item, tscope_table_row_new (self->header, fold_clicked, item));
+  /* the row's item, for focus_selected() (the item holds the row) */
+  g_object_set_data (G_OBJECT (row), "list-item", item);
+  gtk_list_item_set_child (item, row);
 }
 
 static void

@@ -1474,6 +1474,16 @@ test_event_list_slice (void)
 
           g_assert_cmpstr (selected, ==, want[k]);
         }
+        /* the keyboard's focus on the row selected, in the slice moved:
+         * the arrow keys go on from it */
+        {
+          GtkWidget *row = GTK_WIDGET (find_row_showing (list, TSCOPE_EVENT_COL_ROW, want[k]));
+          GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (GTK_WIDGET (view)));
+
+          g_assert_nonnull (focus);
+          if (focus != gtk_widget_get_parent (row) && !gtk_widget_is_ancestor (focus, gtk_widget_get_parent (row)))
+            g_error ("the focus is on a %s, not on row %s's", G_OBJECT_TYPE_NAME (focus), want[k]);
+        }
       }
     g_assert_cmpuint (sent, ==, 2);
   }
