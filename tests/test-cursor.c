@@ -621,6 +621,23 @@ test_line_match (gconstpointer data)
       g_ptr_array_add (needles, g_strndup (start, (gsize) (dash - start)));
       g_ptr_array_add (needles, g_strndup (start, (gsize) (dash - start)));
     }
+  /* across a sched_switch's " ==> ", and in each half: the halves are
+   * kept apart (_tscope_cursor_info_halves()), each looked for both ways */
+  for (guint q = 0, r = 0; q < 3 && r < folded->len; r += 997)
+    {
+      const char *f = folded->pdata[(r * 7919u) % folded->len];
+      const char *arrow = strstr (f, " ==> ");
+
+      if (arrow == NULL || arrow - f < 6 || strlen (arrow) < 12)
+        continue;
+      for (guint b = 0; b < 2; b++)
+        g_ptr_array_add (needles, g_strndup (arrow - 4, 12));
+      for (guint b = 0; b < 2; b++)
+        g_ptr_array_add (needles, g_strndup (arrow - 6, 6));
+      for (guint b = 0; b < 2; b++)
+        g_ptr_array_add (needles, g_strndup (arrow + 5, 6));
+      q++;
+    }
   n_cut = needles->len;
   for (guint k = 0; k < extra->len; k++)
     g_ptr_array_add (needles, extra->pdata[k]);

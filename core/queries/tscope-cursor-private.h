@@ -16,6 +16,13 @@ gboolean _tscope_cursor_record       (TscopeCursor        *cursor,
                                       guint               *size,
                                       guint               *cpu);
 guint    _tscope_record_filter_flags (TscopeRecordFilter  *filter);
+gsize    _tscope_format_line_head_buf (char               *out,
+                                       gsize               size,
+                                       const char         *comm,
+                                       gint32              pid,
+                                       guint               cpu,
+                                       TscopeTime          ts,
+                                       const char         *event_name);
 void     _tscope_format_line_head    (GString             *out,
                                       const char          *comm,
                                       gint32               pid,
@@ -30,6 +37,10 @@ guint    _tscope_event_key_skip      (struct tep_handle      *tep,
                                       const struct tep_event *event,
                                       const guint8           *rec,
                                       guint                   size);
+
+gboolean _tscope_cursor_info_halves  (TscopeCursor        *cursor,
+                                      const guint8       **half,
+                                      guint               *half_size);
 
 /* tscope-line-match.c: lines asked about, and those formatted */
 void     _tscope_line_match_counts   (TscopeLineMatch     *match,

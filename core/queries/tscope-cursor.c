@@ -41,7 +41,10 @@ struct _TscopeCursor
   gboolean       print_alone;       /* prints with a libtraceevent handle of its own */
   TscopePrinter *printer;           /* that handle, from the first line on; NULL: the trace's */
   GHashTable    *comms;             /* pid -> the trace's name for it, when printing alone */
-  GHashTable    *info_keyed;        /* event id + 1 -> InfoKeyed: what its info is printed from */
+  gint32         comm_pid;          /* the last pid comms gave a name for, */
+  const char    *comm_last;         /* and that name (NULL: none yet) */
+  gpointer      *info_keyed;        /* [tep's max_id]: InfoKeyed, what an event's info is printed from */
+  gconstpointer  keyed_last;        /* the InfoKeyed of the last record tscope_cursor_info_key() keyed */
 
   /* function_graph: a leaf's exit is printed on its entry's line */
   gboolean       funcgraph_ready;   /* funcgraph looked up (on the first line formatted) */
@@ -132,7 +135,9 @@ tscope_cursor_free (TscopeCursor *c)
   if (c->printer)
     _tscope_tep_give_printer (c->trace->tep, c->printer);
   g_clear_pointer (&c->comms, g_hash_table_unref);
-  g_clear_pointer (&c->info_keyed, g_hash_table_unref);
+  for (guint i = 0; c->info_keyed && i < c->trace->tep->max_id; i++)
+    g_free (c->info_keyed[i]);
+  g_clear_pointer (&c->info_keyed, g_free);
   g_object_unref (c->trace);
   g_free (c);
 }
@@ -913,10 +918,69 @@ _tscope_event_info_start (const struct tep_event *e)
   return end;
 }
 
+/* The fields of each half of a sched_switch line: libtraceevent's
+ * sched_switch plugin prints "PREV_COMM:PREV_PID [PREV_PRIO] STATE ==>
+ * NEXT_COMM:NEXT_PID [NEXT_PRIO]", and the kernel's own print format
+ * "prev_comm=... prev_state=... ==> next_comm=... next_prio=...": what
+ * comes before " ==> " is printed from the first fields alone, what comes
+ * after from the others. */
+static const char *const switch_halves[2][4] = {
+  { "prev_comm", "prev_pid", "prev_prio", "prev_state" },
+  { "next_comm", "next_pid", "next_prio", NULL },
+};
+
+/* Whether @e's info is printed in two halves, each from one range of its
+ * record that holds that half's fields and no other field: @at and @size,
+ * the ranges */
+static gboolean
+info_halves (const struct tep_event *e,
+             guint                   at[2],
+             guint                   size[2])
+{
+  if (g_strcmp0 (e->system, "sched") != 0 || g_strcmp0 (e->name, "sched_switch") != 0)
+    return FALSE;
+  for (guint h = 0; h < 2; h++)
+    {
+      guint lo = G_MAXUINT, hi = 0, n = 0;
+
+      for (guint i = 0; i < G_N_ELEMENTS (switch_halves[h]) && switch_halves[h][i]; i++)
+        {
+          const struct tep_format_field *f = tep_find_field ((struct tep_event *) e, switch_halves[h][i]);
+
+          if (f == NULL || f->size <= 0 || f->offset < 0 || (f->flags & TEP_FIELD_IS_DYNAMIC))
+            return FALSE;
+          lo = MIN (lo, (guint) f->offset);
+          hi = MAX (hi, (guint) f->offset + (guint) f->size);
+          n++;
+        }
+      /* no other field in the range, the common ones included */
+      for (const struct tep_format_field *f = e->format.fields; f != NULL; f = f->next)
+        {
+          gboolean ours = FALSE;
+
+          for (guint i = 0; i < G_N_ELEMENTS (switch_halves[h]) && switch_halves[h][i]; i++)
+            ours |= g_strcmp0 (f->name, switch_halves[h][i]) == 0;
+          if (!ours && (guint) f->offset < hi && (guint) f->offset + (guint) MAX (f->size, 0) > lo)
+            return FALSE;
+        }
+      for (const struct tep_format_field *f = e->format.common_fields; f != NULL; f = f->next)
+        if ((guint) f->offset < hi && (guint) f->offset + (guint) MAX (f->size, 0) > lo)
+          return FALSE;
+      at[h] = lo;
+      size[h] = hi - lo;
+    }
+  return at[0] + size[0] <= at[1] || at[1] + size[1] <= at[0];
+}
+
 /* What tscope_cursor_info_key() keeps of an event */
 typedef struct
 {
   guint      start;                 /* _tscope_event_info_start() */
+  gconstpointer handler;            /* the event's handler when pure was found */
+  gint8      pure[2];               /* [names_read]: handler_is_pure(); -1: not known */
+  gboolean   split;                 /* its info is two halves, each printed from a range */
+  guint      half_at[2];            /* the halves' ranges in the record */
+  guint      half_size[2];
   guint      n_locs;
   const struct tep_format_field *locs[];   /* its __data_loc fields */
 } InfoKeyed;
@@ -931,6 +995,9 @@ info_keyed_new (const struct tep_event *e)
     n += (f->flags & TEP_FIELD_IS_DYNAMIC) && !(f->flags & TEP_FIELD_IS_RELATIVE);
   k = g_malloc (sizeof *k + n * sizeof k->locs[0]);
   k->start = _tscope_event_info_start (e);
+  k->handler = NULL;
+  k->pure[0] = k->pure[1] = -1;
+  k->split = info_halves (e, k->half_at, k->half_size);
   k->n_locs = 0;
   for (const struct tep_format_field *f = e->format.fields; f != NULL; f = f->next)
     if ((f->flags & TEP_FIELD_IS_DYNAMIC) && !(f->flags & TEP_FIELD_IS_RELATIVE))
@@ -1007,6 +1074,7 @@ tscope_cursor_info_key (TscopeCursor  *c,
   InfoKeyed *k;
   guint id, skip;
 
+  c->keyed_last = NULL;
   if (c->current == NULL)
     return FALSE;
   /* the plugins loaded, as formatting loads them, before their handlers
@@ -1023,25 +1091,66 @@ tscope_cursor_info_key (TscopeCursor  *c,
     }
   if (e == c->funcgraph.entry || e == c->funcgraph.exit)
     return FALSE;
-  if (!handler_is_pure (e, !c->print_alone))
-    return FALSE;
   /* the common fields (the flags, the preempt count, the pid) left out
    * when the info does not read them: a task switched out the same way
    * keeps its bytes then */
   if (c->info_keyed == NULL)
-    c->info_keyed = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  k = g_hash_table_lookup (c->info_keyed, GUINT_TO_POINTER (id + 1));
-  if (k == NULL)
+    c->info_keyed = g_new0 (gpointer, c->trace->tep->max_id);
+  if (id >= c->trace->tep->max_id)
+    return FALSE;
+  if ((k = c->info_keyed[id]) == NULL)
+    k = c->info_keyed[id] = info_keyed_new (e);
+  /* whether the handler is pure, asked once an event (dladdr() is a walk
+   * of the loaded objects) and again if the handler changed */
+  if (k->handler != (gconstpointer) e->handler)
     {
-      k = info_keyed_new (e);
-      g_hash_table_insert (c->info_keyed, GUINT_TO_POINTER (id + 1), k);
+      k->handler = (gconstpointer) e->handler;
+      k->pure[0] = k->pure[1] = -1;
     }
+  if (k->pure[!c->print_alone] < 0)
+    k->pure[!c->print_alone] = handler_is_pure (e, !c->print_alone);
+  if (!k->pure[!c->print_alone])
+    return FALSE;
   skip = key_skip (c->trace->tep->tep, k, c->current->rec, c->current->rec_size);
   if (skip == G_MAXUINT)
     return FALSE;
   *key_id = (guint64) id << 32 | skip;
   *data = c->current->rec + skip;
   *size = c->current->rec_size - skip;
+  c->keyed_last = k;
+  return TRUE;
+}
+
+/**
+ * _tscope_cursor_info_halves:
+ * @half: (out): the bytes each half of the info is printed from
+ * @half_size: (out): their lengths
+ *
+ * For the record tscope_cursor_info_key() last keyed, when its info is
+ * two halves joined by " ==> " (a sched_switch), each printed from a range
+ * of its record alone: then a caller may keep each half's text by the
+ * range's bytes.
+ *
+ * Returns: whether it is
+ */
+gboolean
+_tscope_cursor_info_halves (TscopeCursor  *c,
+                            const guint8 **half,
+                            guint         *half_size)
+{
+  const InfoKeyed *k = c->keyed_last;
+
+  /* the common fields read (a key from the record's start) are not in
+   * either range */
+  if (c->current == NULL || k == NULL || !k->split || k->start == 0)
+    return FALSE;
+  for (guint h = 0; h < 2; h++)
+    {
+      if (k->half_at[h] + k->half_size[h] > c->current->rec_size)
+        return FALSE;
+      half[h] = c->current->rec + k->half_at[h];
+      half_size[h] = k->half_size[h];
+    }
   return TRUE;
 }
 
@@ -1079,6 +1188,8 @@ tscope_cursor_comm (TscopeCursor *c)
    * name the list shows (the sched_switch plugin adds the names it prints
    * to the handle that prints them); asked once a pid, as print_lock
    * taken for every line would have the printing threads take turns */
+  if (c->comm_last != NULL && c->comm_pid == e.pid)
+    return c->comm_last;
   if (c->comms == NULL)
     c->comms = g_hash_table_new (NULL, NULL);
   if ((comm = g_hash_table_lookup (c->comms, GINT_TO_POINTER (e.pid))) == NULL)
@@ -1086,31 +1197,9 @@ tscope_cursor_comm (TscopeCursor *c)
       comm = _tscope_tep_comm (c->trace->tep, e.pid);
       g_hash_table_insert (c->comms, GINT_TO_POINTER (e.pid), (gpointer) comm);
     }
+  c->comm_pid = e.pid;
+  c->comm_last = comm;
   return comm;
-}
-
-static const char spaces[] = "                        ";   /* 24 */
-
-/* @n spaces */
-static void
-append_spaces (GString *out,
-               gsize    n)
-{
-  for (; n > sizeof spaces - 1; n -= sizeof spaces - 1)
-    g_string_append_len (out, spaces, sizeof spaces - 1);
-  g_string_append_len (out, spaces, (gssize) n);
-}
-
-/* @text, right-aligned in @width columns (or whole when longer) */
-static void
-append_right (GString    *out,
-              const char *text,
-              gsize       len,
-              gsize       width)
-{
-  if (len < width)
-    append_spaces (out, width - len);
-  g_string_append_len (out, text, (gssize) len);
 }
 
 /* The digits of @v, at the end of @buf[24]: where they start. */
@@ -1126,13 +1215,110 @@ digits (guint64 v,
   return p;
 }
 
+/* @text right-aligned in @width columns (or whole when longer), at @o:
+ * past it */
+static char *
+put_right (char       *o,
+           const char *text,
+           gsize       len,
+           gsize       width)
+{
+  if (len < width)
+    {
+      memset (o, ' ', width - len);
+      o += width - len;
+    }
+  memcpy (o, text, len);
+  return o + len;
+}
+
+/**
+ * _tscope_format_line_head_buf:
+ * @out: where to write, @size bytes (not terminated)
+ *
+ * What `trace-cmd report -t` prints before a record's info, as printf's
+ * "%16s-%-5d [%03u] %15s: %s:%*s" would (the timestamp with nine
+ * decimals, the name padded to 21 columns, at least one space): written
+ * by hand, as a search prints it for every record it passes.
+ *
+ * Returns: its length; nothing is written when that is more than @size
+ */
+gsize
+_tscope_format_line_head_buf (char       *out,
+                              gsize       size,
+                              const char *comm,
+                              gint32      pid,
+                              guint       cpu,
+                              TscopeTime  ts,
+                              const char *event_name)
+{
+  char pid_buf[24], cpu_buf[24], sec_buf[24], nsec_buf[24];
+  gsize comm_len = strlen (comm), name_len = strlen (event_name);
+  guint64 u = ts < 0 ? -(guint64) ts : (guint64) ts;
+  char *pid_p = digits (pid < 0 ? -(guint64) (gint64) pid : (guint64) pid, pid_buf);
+  char *cpu_p = digits (cpu, cpu_buf);
+  char *sec_p = digits (u / TSCOPE_NSEC_PER_SEC, sec_buf);
+  char *nsec_p = digits (u % TSCOPE_NSEC_PER_SEC, nsec_buf);
+  gsize pid_len, cpu_len = (gsize) (cpu_buf + 24 - cpu_p), sec_len = (gsize) (sec_buf + 24 - sec_p);
+  gsize nsec_len = (gsize) (nsec_buf + 24 - nsec_p), ts_len, pad = (gsize) MAX (1, 21 - (gssize) name_len);
+  gsize need;
+  char *o = out;
+
+  if (pid < 0)
+    *--pid_p = '-';
+  pid_len = (gsize) (pid_buf + 24 - pid_p);
+  ts_len = (ts < 0) + sec_len + 1 + 9;
+  need = MAX (comm_len, 16) + 1 + MAX (pid_len, 5) + 2 + MAX (cpu_len, 3) + 2 + MAX (ts_len, 15) + 2 + name_len + 1
+         + pad;
+  if (need > size)
+    return need;
+  o = put_right (o, comm, comm_len, 16);
+  *o++ = '-';
+  memcpy (o, pid_p, pid_len);
+  o += pid_len;
+  if (pid_len < 5)
+    {
+      memset (o, ' ', 5 - pid_len);
+      o += 5 - pid_len;
+    }
+  memcpy (o, " [", 2);
+  o += 2;
+  for (gsize len = cpu_len; len < 3; len++)
+    *o++ = '0';
+  memcpy (o, cpu_p, cpu_len);
+  o += cpu_len;
+  memcpy (o, "] ", 2);
+  o += 2;
+  /* seconds, a point, nine decimals, right-aligned in 15 columns */
+  if (ts_len < 15)
+    {
+      memset (o, ' ', 15 - ts_len);
+      o += 15 - ts_len;
+    }
+  if (ts < 0)
+    *o++ = '-';
+  memcpy (o, sec_p, sec_len);
+  o += sec_len;
+  *o++ = '.';
+  memset (o, '0', 9 - nsec_len);
+  o += 9 - nsec_len;
+  memcpy (o, nsec_p, nsec_len);
+  o += nsec_len;
+  memcpy (o, ": ", 2);
+  o += 2;
+  memcpy (o, event_name, name_len);
+  o += name_len;
+  *o++ = ':';
+  memset (o, ' ', pad);
+  o += pad;
+  g_assert ((gsize) (o - out) == need);
+  return need;
+}
+
 /**
  * _tscope_format_line_head:
  *
- * Appends what `trace-cmd report -t` prints before a record's info, as
- * printf's "%16s-%-5d [%03u] %15s: %s:%*s" would (the timestamp with nine
- * decimals, the name padded to 21 columns, at least one space): written
- * by hand, as a search prints it for every record it passes.
+ * Appends _tscope_format_line_head_buf()'s text to @out.
  */
 void
 _tscope_format_line_head (GString    *out,
@@ -1142,44 +1328,17 @@ _tscope_format_line_head (GString    *out,
                           TscopeTime  ts,
                           const char *event_name)
 {
-  char buf[24], ts_buf[48];
-  char *p;
-  gsize len, name_len = strlen (event_name);
-  guint64 u = ts < 0 ? -(guint64) ts : (guint64) ts;
-  gsize n = 0;
+  char buf[128];
+  gsize at = out->len;
+  gsize n = _tscope_format_line_head_buf (buf, sizeof buf, comm, pid, cpu, ts, event_name);
 
-  append_right (out, comm, strlen (comm), 16);
-  g_string_append_c (out, '-');
-  p = digits (pid < 0 ? -(guint64) (gint64) pid : (guint64) pid, buf);
-  if (pid < 0)
-    *--p = '-';
-  len = (gsize) (buf + 24 - p);
-  g_string_append_len (out, p, (gssize) len);
-  if (len < 5)
-    append_spaces (out, 5 - len);
-  g_string_append_len (out, " [", 2);
-  p = digits (cpu, buf);
-  for (len = (gsize) (buf + 24 - p); len < 3; len++)
-    g_string_append_c (out, '0');
-  g_string_append_len (out, p, buf + 24 - p);
-  g_string_append_len (out, "] ", 2);
-  /* seconds, a point, nine decimals */
-  if (ts < 0)
-    ts_buf[n++] = '-';
-  p = digits (u / TSCOPE_NSEC_PER_SEC, buf);
-  memcpy (ts_buf + n, p, (gsize) (buf + 24 - p));
-  n += (gsize) (buf + 24 - p);
-  ts_buf[n++] = '.';
-  p = digits (u % TSCOPE_NSEC_PER_SEC, buf);
-  for (len = (gsize) (buf + 24 - p); len < 9; len++)
-    ts_buf[n++] = '0';
-  memcpy (ts_buf + n, p, (gsize) (buf + 24 - p));
-  n += (gsize) (buf + 24 - p);
-  append_right (out, ts_buf, n, 15);
-  g_string_append_len (out, ": ", 2);
-  g_string_append_len (out, event_name, (gssize) name_len);
-  g_string_append_c (out, ':');
-  append_spaces (out, (gsize) MAX (1, 21 - (gssize) name_len));
+  if (n <= sizeof buf)
+    {
+      g_string_append_len (out, buf, (gssize) n);
+      return;
+    }
+  g_string_set_size (out, at + n);
+  _tscope_format_line_head_buf (out->str + at, n, comm, pid, cpu, ts, event_name);
 }
 
 /**

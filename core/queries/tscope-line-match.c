@@ -50,6 +50,23 @@ typedef struct
   guint64       key_id;         /* tscope_cursor_info_key()'s */
 } KeyHead;
 
+/* A half of a sched_switch's info (_tscope_cursor_info_halves()): its
+ * text, folded, kept in the arena after its key */
+typedef struct
+{
+  guint64 hash;                 /* 0: free */
+  guint32 offset;               /* the key, then the text, in the arena */
+  guint16 size;                 /* the key's bytes, the record's range */
+  guint16 text_len;
+} HalfSlot;
+
+typedef struct
+{
+  HalfSlot   *slots;
+  guint       n_used;
+  GByteArray *arena;
+} Halves;
+
 struct _TscopeLineMatch
 {
   char     *needle;             /* folded */
@@ -59,6 +76,8 @@ struct _TscopeLineMatch
   GByteArray *arena;
   GString  *line;
   GString  *tail;
+  Halves    halves;
+  gboolean  no_halves;          /* a half's text was not the same for the same bytes */
   guint64   n_lines;
   guint64   n_formatted;
 };
@@ -80,6 +99,8 @@ tscope_line_match_new (const char *needle)
   m->arena = g_byte_array_new ();
   m->line = g_string_new (NULL);
   m->tail = g_string_new (NULL);
+  m->halves.slots = g_new0 (HalfSlot, 1u << SLOTS_BITS);
+  m->halves.arena = g_byte_array_new ();
   return m;
 }
 
@@ -93,6 +114,8 @@ tscope_line_match_free (TscopeLineMatch *m)
   g_byte_array_unref (m->arena);
   g_string_free (m->line, TRUE);
   g_string_free (m->tail, TRUE);
+  g_free (m->halves.slots);
+  g_byte_array_unref (m->halves.arena);
   g_free (m);
 }
 
@@ -176,6 +199,102 @@ forget (TscopeLineMatch *m)
   g_byte_array_set_size (m->arena, 0);
 }
 
+/* The slot of a half's key, or the free slot where it would go */
+static HalfSlot *
+half_slot (Halves        *t,
+           const KeyHead *key,
+           const guint8  *data,
+           guint          size,
+           guint64        h)
+{
+  guint mask = (1u << SLOTS_BITS) - 1;
+
+  for (guint i = (guint) h & mask;; i = (i + 1) & mask)
+    {
+      HalfSlot *slot = &t->slots[i];
+
+      if (slot->hash == 0
+          || (slot->hash == h && slot->size == size && memcmp (t->arena->data + slot->offset, key, sizeof *key) == 0
+              && memcmp (t->arena->data + slot->offset + sizeof *key, data, size) == 0))
+        return slot;
+    }
+}
+
+/* Keeps @text as the half @half of @key_id's records whose range holds
+ * @data; FALSE when another text was kept for them */
+static gboolean
+half_learn (Halves       *t,
+            TscopeCursor *c,
+            guint64       key_id,
+            guint         half,
+            const guint8 *data,
+            guint         size,
+            const char   *text,
+            gsize         text_len)
+{
+  KeyHead key = { c, (key_id & ~G_GUINT64_CONSTANT (0xffffffff)) | half };
+  guint64 h = hash_key (c, key.key_id, data, size);
+  HalfSlot *slot = half_slot (t, &key, data, size, h);
+
+  if (slot->hash != 0)
+    return slot->text_len == text_len
+           && memcmp (t->arena->data + slot->offset + sizeof key + size, text, text_len) == 0;
+  if (size > G_MAXUINT16 || text_len > G_MAXUINT16)
+    return TRUE;
+  if (t->n_used >= (1u << SLOTS_BITS) / 2 || t->arena->len + sizeof key + size + text_len > ARENA_MAX)
+    {
+      memset (t->slots, 0, sizeof (HalfSlot) << SLOTS_BITS);
+      t->n_used = 0;
+      g_byte_array_set_size (t->arena, 0);
+      slot = half_slot (t, &key, data, size, h);
+    }
+  *slot = (HalfSlot) { .hash = h, .offset = t->arena->len, .size = (guint16) size, .text_len = (guint16) text_len };
+  g_byte_array_append (t->arena, (const guint8 *) &key, sizeof key);
+  g_byte_array_append (t->arena, data, size);
+  g_byte_array_append (t->arena, (const guint8 *) text, (guint) text_len);
+  t->n_used++;
+  return TRUE;
+}
+
+/* The text kept for a half (half_learn()), or NULL */
+static const char *
+half_find (Halves       *t,
+           TscopeCursor *c,
+           guint64       key_id,
+           guint         half,
+           const guint8 *data,
+           guint         size,
+           gsize        *text_len)
+{
+  KeyHead key = { c, (key_id & ~G_GUINT64_CONSTANT (0xffffffff)) | half };
+  HalfSlot *slot = half_slot (t, &key, data, size, hash_key (c, key.key_id, data, size));
+
+  if (slot->hash == 0)
+    return NULL;
+  *text_len = slot->text_len;
+  return (const char *) t->arena->data + slot->offset + sizeof key + size;
+}
+
+/* The halves of the info just formatted, folded (@info, @len), kept by
+ * their ranges' bytes: when it is cut by one " ==> " alone */
+static void
+halves_learn (TscopeLineMatch *m,
+              TscopeCursor    *c,
+              guint64          key_id,
+              const guint8    *half[2],
+              const guint      half_size[2],
+              const char      *info,
+              gsize            len)
+{
+  const char *cut = strstr (info, " ==> ");
+
+  if (cut == NULL || strlen (info) != len || strstr (cut + 1, " ==> ") != NULL)
+    return;
+  if (!half_learn (&m->halves, c, key_id, 0, half[0], half_size[0], info, (gsize) (cut - info))
+      || !half_learn (&m->halves, c, key_id, 1, half[1], half_size[1], cut + 5, len - (gsize) (cut + 5 - info)))
+    m->no_halves = TRUE;
+}
+
 /**
  * tscope_line_match_test:
  *
@@ -192,6 +311,12 @@ tscope_line_match_test (TscopeLineMatch *m,
   const guint8 *data;
   guint64 key_id;
   guint size;
+  char head[160];
+  const guint8 *half[2];
+  guint half_size[2];
+  const char *text[2];
+  gsize text_len[2];
+  gboolean split;
   gsize head_len, name_len;
   guint64 h;
   guint mask = (1u << SLOTS_BITS) - 1, i;
@@ -206,18 +331,18 @@ tscope_line_match_test (TscopeLineMatch *m,
   if (!tscope_cursor_info_key (c, &key_id, &data, &size))
     return line_holds (m, c);
   /* the head, and the tail's start: the event's name and its padding */
-  g_string_truncate (m->line, 0);
-  _tscope_format_line_head (m->line, tscope_cursor_comm (c), e.pid, e.cpu, e.ts, e.event_name);
+  head_len = _tscope_format_line_head_buf (head, sizeof head - 1, tscope_cursor_comm (c), e.pid, e.cpu, e.ts,
+                                           e.event_name);
+  if (head_len > sizeof head - 1)
+    return line_holds (m, c);
   name_len = strlen (e.event_name);
   name_len += 1 + (gsize) MAX (1, 21 - (gssize) name_len);
-  head_len = m->line->len - name_len;
-  g_string_truncate (m->tail, 0);
-  g_string_append_len (m->tail, m->line->str + head_len, (gssize) name_len);
   if (m->len - 1 > name_len)
     return line_holds (m, c);
-  if (!fold_ascii (m->line->str, m->line->len))
+  if (!fold_ascii (head, head_len))
     return line_holds (m, c);
-  if (strstr (m->line->str, m->needle) != NULL)
+  head[head_len] = '\0';
+  if (strstr (head, m->needle) != NULL)
     return TRUE;
 
   /* the tail: kept by the record's bytes */
@@ -232,11 +357,26 @@ tscope_line_match_test (TscopeLineMatch *m,
           && memcmp (m->arena->data + slot->offset + sizeof key, data, size) == 0)
         return slot->holds;
     }
+  g_string_truncate (m->tail, 0);
+  g_string_append_len (m->tail, head + head_len - name_len, (gssize) name_len);
+  /* a sched_switch whose two halves were printed before, each with
+   * another record */
+  split = !m->no_halves && _tscope_cursor_info_halves (c, half, half_size);
+  if (split && (text[0] = half_find (&m->halves, c, key_id, 0, half[0], half_size[0], &text_len[0])) != NULL
+      && (text[1] = half_find (&m->halves, c, key_id, 1, half[1], half_size[1], &text_len[1])) != NULL)
+    {
+      g_string_append_len (m->tail, text[0], (gssize) text_len[0]);
+      g_string_append_len (m->tail, " ==> ", 5);
+      g_string_append_len (m->tail, text[1], (gssize) text_len[1]);
+      return strstr (m->tail->str, m->needle) != NULL;
+    }
   tscope_cursor_format_info (c, m->tail);
   m->n_formatted++;
   if (!fold_ascii (m->tail->str, m->tail->len))
     return line_holds (m, c);
   holds = strstr (m->tail->str, m->needle) != NULL;
+  if (split)
+    halves_learn (m, c, key_id, half, half_size, m->tail->str + name_len, m->tail->len - name_len);
   if (size >= (1u << 31))
     return holds;
   if (m->n_used >= (1u << SLOTS_BITS) / 2 || m->arena->len + sizeof key + size > ARENA_MAX)
