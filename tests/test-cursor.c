@@ -620,6 +620,12 @@ test_line_match (gconstpointer data)
         continue;
       g_ptr_array_add (needles, g_strndup (start, (gsize) (dash - start)));
       g_ptr_array_add (needles, g_strndup (start, (gsize) (dash - start)));
+      /* the pid's end and the CPU: a task on one CPU, not on another */
+      for (guint b = 0; b < 2 && strlen (dash) > 12; b++)
+        g_ptr_array_add (needles, g_strndup (strstr (dash, " [") - 2, 9));
+      /* the CPU's bracket and the spaces before the time: no digit */
+      for (guint b = 0; b < 2 && strstr (dash, "] ") != NULL; b++)
+        g_ptr_array_add (needles, g_strndup (strstr (dash, "] "), 1 + strspn (strstr (dash, "] ") + 1, " ")));
     }
   /* across a sched_switch's " ==> ", and in each half: the halves are
    * kept apart (_tscope_cursor_info_halves()), each looked for both ways */

@@ -22,7 +22,10 @@ gsize    _tscope_format_line_head_buf (char               *out,
                                        gint32              pid,
                                        guint               cpu,
                                        TscopeTime          ts,
-                                       const char         *event_name);
+                                       const char         *event_name,
+                                       gsize               cuts[2]);
+gsize    _tscope_format_line_time     (char               *out,
+                                       TscopeTime          ts);
 void     _tscope_format_line_head    (GString             *out,
                                       const char          *comm,
                                       gint32               pid,

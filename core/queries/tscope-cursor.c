@@ -1241,6 +1241,9 @@ put_right (char       *o,
  * decimals, the name padded to 21 columns, at least one space): written
  * by hand, as a search prints it for every record it passes.
  *
+ * @cuts: (out) (optional): where the task's part ("COMM-PID [CPU] ") and
+ *   the time's (right-aligned in 15 columns) end
+ *
  * Returns: its length; nothing is written when that is more than @size
  */
 gsize
@@ -1250,7 +1253,8 @@ _tscope_format_line_head_buf (char       *out,
                               gint32      pid,
                               guint       cpu,
                               TscopeTime  ts,
-                              const char *event_name)
+                              const char *event_name,
+                              gsize       cuts[2])
 {
   char pid_buf[24], cpu_buf[24], sec_buf[24], nsec_buf[24];
   gsize comm_len = strlen (comm), name_len = strlen (event_name);
@@ -1289,6 +1293,8 @@ _tscope_format_line_head_buf (char       *out,
   o += cpu_len;
   memcpy (o, "] ", 2);
   o += 2;
+  if (cuts)
+    cuts[0] = (gsize) (o - out);
   /* seconds, a point, nine decimals, right-aligned in 15 columns */
   if (ts_len < 15)
     {
@@ -1304,6 +1310,8 @@ _tscope_format_line_head_buf (char       *out,
   o += 9 - nsec_len;
   memcpy (o, nsec_p, nsec_len);
   o += nsec_len;
+  if (cuts)
+    cuts[1] = (gsize) (o - out);
   memcpy (o, ": ", 2);
   o += 2;
   memcpy (o, event_name, name_len);
@@ -1313,6 +1321,37 @@ _tscope_format_line_head_buf (char       *out,
   o += pad;
   g_assert ((gsize) (o - out) == need);
   return need;
+}
+
+/**
+ * _tscope_format_line_time:
+ * @out: at least 32 bytes (not terminated)
+ *
+ * The time as _tscope_format_line_head_buf() writes it, without the
+ * spaces that right-align it in 15 columns.
+ *
+ * Returns: its length
+ */
+gsize
+_tscope_format_line_time (char       *out,
+                          TscopeTime  ts)
+{
+  char sec_buf[24], nsec_buf[24];
+  guint64 u = ts < 0 ? -(guint64) ts : (guint64) ts;
+  char *sec_p = digits (u / TSCOPE_NSEC_PER_SEC, sec_buf);
+  char *nsec_p = digits (u % TSCOPE_NSEC_PER_SEC, nsec_buf);
+  gsize sec_len = (gsize) (sec_buf + 24 - sec_p), nsec_len = (gsize) (nsec_buf + 24 - nsec_p);
+  char *o = out;
+
+  if (ts < 0)
+    *o++ = '-';
+  memcpy (o, sec_p, sec_len);
+  o += sec_len;
+  *o++ = '.';
+  memset (o, '0', 9 - nsec_len);
+  o += 9 - nsec_len;
+  memcpy (o, nsec_p, nsec_len);
+  return (gsize) (o + nsec_len - out);
 }
 
 /**
@@ -1330,7 +1369,7 @@ _tscope_format_line_head (GString    *out,
 {
   char buf[128];
   gsize at = out->len;
-  gsize n = _tscope_format_line_head_buf (buf, sizeof buf, comm, pid, cpu, ts, event_name);
+  gsize n = _tscope_format_line_head_buf (buf, sizeof buf, comm, pid, cpu, ts, event_name, NULL);
 
   if (n <= sizeof buf)
     {
@@ -1338,7 +1377,7 @@ _tscope_format_line_head (GString    *out,
       return;
     }
   g_string_set_size (out, at + n);
-  _tscope_format_line_head_buf (out->str + at, n, comm, pid, cpu, ts, event_name);
+  _tscope_format_line_head_buf (out->str + at, n, comm, pid, cpu, ts, event_name, NULL);
 }
 
 /**

@@ -67,10 +67,39 @@ typedef struct
   GByteArray *arena;
 } Halves;
 
+/* The needle's automaton over ASCII (Knuth-Morris-Pratt's, as a table):
+ * the state is how much of the needle the text read ends with; len, the
+ * needle found.  The heads' parts are read through it: a task's part
+ * ("COMM-PID [CPU] ") and an event's (": NAME:<pad>") once each, their
+ * states kept; a line's time every time. */
+#define HEAD_SLOTS 1024
+#define NAME_SLOTS 256
+#define COMM_KEPT  24
+
+typedef struct
+{
+  gboolean used;
+  gint32   pid;
+  guint    cpu;
+  guint8   state;               /* after the part, from the start */
+  char     comm[COMM_KEPT];
+} TaskPart;
+
+typedef struct
+{
+  const char *name;             /* NULL: free */
+  guint8      in;
+  guint8      out;
+} NamePart;
+
 struct _TscopeLineMatch
 {
   char     *needle;             /* folded */
   gsize     len;
+  guint8   *dfa;                /* [state * 128 + byte]; NULL: a needle too long */
+  gboolean  timeless;           /* no byte of a time (digits, ".", "-", " ") in the needle */
+  TaskPart *tasks;              /* [HEAD_SLOTS] */
+  NamePart *names;              /* [NAME_SLOTS] */
   Slot     *slots;
   guint     n_used;
   GByteArray *arena;
@@ -81,6 +110,131 @@ struct _TscopeLineMatch
   guint64   n_lines;
   guint64   n_formatted;
 };
+
+/* The needle's automaton, when it is shorter than 250 bytes (a longer one
+ * is looked for in whole lines, no head being that long): the line is
+ * read folded, so a capital goes where its small letter does */
+static void
+dfa_build (TscopeLineMatch *m)
+{
+  const guint8 *n = (const guint8 *) m->needle;
+  guint x = 0;
+
+  if (m->len == 0 || m->len >= 250)
+    return;
+  m->dfa = g_new0 (guint8, (m->len + 1) * 128);
+  m->tasks = g_new0 (TaskPart, HEAD_SLOTS);
+  m->names = g_new0 (NamePart, NAME_SLOTS);
+  m->timeless = strpbrk (m->needle, "0123456789.- ") == NULL;
+  /* a needle that is not ASCII is in no head that is: it never leaves 0 */
+  for (gsize i = 0; i < m->len; i++)
+    if (n[i] >= 0x80)
+      return;
+  m->dfa[n[0]] = 1;
+  for (gsize s = 1; s < m->len; s++)
+    {
+      memcpy (m->dfa + s * 128, m->dfa + x * 128, 128);
+      m->dfa[s * 128 + n[s]] = (guint8) (s + 1);
+      x = m->dfa[x * 128 + n[s]];
+    }
+  memset (m->dfa + m->len * 128, (int) m->len, 128);
+  for (gsize s = 0; s <= m->len; s++)
+    for (guint b = 'A'; b <= 'Z'; b++)
+      m->dfa[s * 128 + b] = m->dfa[s * 128 + b - 'A' + 'a'];
+}
+
+/* The state after @text, from @state; @text ASCII */
+static inline guint
+dfa_read (const TscopeLineMatch *m,
+          guint                  state,
+          const char            *text,
+          gsize                  len)
+{
+  for (gsize i = 0; i < len && state < m->len; i++)
+    state = m->dfa[state * 128 + (guint8) text[i]];
+  return state;
+}
+
+static gboolean
+is_ascii (const char *text,
+          gsize       len)
+{
+  for (gsize i = 0; i < len; i++)
+    if ((guint8) text[i] >= 0x80)
+      return FALSE;
+  return TRUE;
+}
+
+/* Whether the head of the line (as _tscope_format_line_head_buf() writes
+ * it) holds the needle: 1 or 0, or -1 when it is not ASCII alone */
+static gint
+head_holds (TscopeLineMatch   *m,
+            const char        *comm,
+            const TscopeEvent *e)
+{
+  guint slot = ((guint) e->pid * 0x9e3779b1u ^ e->cpu * 0x85ebca6bu) >> 22 & (HEAD_SLOTS - 1);
+  TaskPart *task = &m->tasks[slot];
+  NamePart *name;
+  char time[32], part[96];
+  gsize n, name_len;
+  guint state;
+
+  /* the task's part: "COMM-PID [CPU] " */
+  if (!task->used || task->pid != e->pid || task->cpu != e->cpu || strcmp (task->comm, comm) != 0)
+    {
+      char head[160];
+      gsize cuts[2];
+
+      n = _tscope_format_line_head_buf (head, sizeof head, comm, e->pid, e->cpu, 0, "", cuts);
+      if (n > sizeof head || !is_ascii (head, cuts[0]))
+        return -1;
+      state = dfa_read (m, 0, head, cuts[0]);
+      if (strlen (comm) >= COMM_KEPT)
+        {
+          if (state == m->len)
+            return 1;
+        }
+      else
+        {
+          *task = (TaskPart) { .used = TRUE, .pid = e->pid, .cpu = e->cpu, .state = (guint8) state };
+          strcpy (task->comm, comm);
+        }
+    }
+  else
+    state = task->state;
+  if (state == m->len)
+    return 1;
+  /* the time, right-aligned in 15 columns: none of it in the needle, the
+   * needle is not in it, nor does it run over it (the state falls to 0) */
+  if (m->timeless)
+    state = 0;
+  else
+    {
+      n = _tscope_format_line_time (time, e->ts);
+      for (gsize pad = n; pad < 15 && state < m->len; pad++)
+        state = m->dfa[state * 128 + ' '];
+      state = dfa_read (m, state, time, n);
+      if (state == m->len)
+        return 1;
+    }
+  /* the event's part: ": NAME:<pad>" */
+  name = &m->names[(((guintptr) e->event_name >> 4) * 31 + state) & (NAME_SLOTS - 1)];
+  if (name->name == e->event_name && name->in == state)
+    return name->out == m->len;
+  name_len = strlen (e->event_name);
+  if (name_len + 24 > sizeof part || !is_ascii (e->event_name, name_len))
+    return -1;
+  n = 0;
+  part[n++] = ':';
+  part[n++] = ' ';
+  memcpy (part + n, e->event_name, name_len);
+  n += name_len;
+  part[n++] = ':';
+  for (gssize pad = MAX (1, 21 - (gssize) name_len); pad > 0; pad--)
+    part[n++] = ' ';
+  *name = (NamePart) { .name = e->event_name, .in = (guint8) state, .out = (guint8) dfa_read (m, state, part, n) };
+  return name->out == m->len;
+}
 
 /**
  * tscope_line_match_new:
@@ -101,6 +255,7 @@ tscope_line_match_new (const char *needle)
   m->tail = g_string_new (NULL);
   m->halves.slots = g_new0 (HalfSlot, 1u << SLOTS_BITS);
   m->halves.arena = g_byte_array_new ();
+  dfa_build (m);
   return m;
 }
 
@@ -116,6 +271,9 @@ tscope_line_match_free (TscopeLineMatch *m)
   g_string_free (m->tail, TRUE);
   g_free (m->halves.slots);
   g_byte_array_unref (m->halves.arena);
+  g_free (m->dfa);
+  g_free (m->tasks);
+  g_free (m->names);
   g_free (m);
 }
 
@@ -311,13 +469,12 @@ tscope_line_match_test (TscopeLineMatch *m,
   const guint8 *data;
   guint64 key_id;
   guint size;
-  char head[160];
   const guint8 *half[2];
   guint half_size[2];
   const char *text[2];
   gsize text_len[2];
   gboolean split;
-  gsize head_len, name_len;
+  gsize name_len;
   guint64 h;
   guint mask = (1u << SLOTS_BITS) - 1, i;
   Slot *slot;
@@ -331,22 +488,24 @@ tscope_line_match_test (TscopeLineMatch *m,
   if (!tscope_cursor_info_key (c, &key_id, &data, &size))
     return line_holds (m, c);
   /* the head, and the tail's start: the event's name and its padding */
-  head_len = _tscope_format_line_head_buf (head, sizeof head - 1, tscope_cursor_comm (c), e.pid, e.cpu, e.ts,
-                                           e.event_name);
-  if (head_len > sizeof head - 1)
-    return line_holds (m, c);
   name_len = strlen (e.event_name);
   name_len += 1 + (gsize) MAX (1, 21 - (gssize) name_len);
-  if (m->len - 1 > name_len)
+  if (m->len - 1 > name_len || m->dfa == NULL)
     return line_holds (m, c);
-  if (!fold_ascii (head, head_len))
-    return line_holds (m, c);
-  head[head_len] = '\0';
-  if (strstr (head, m->needle) != NULL)
-    return TRUE;
+  /* the tail's slot asked for from memory while the head is read */
+  h = hash_key (c, key_id, data, size);
+  __builtin_prefetch (&m->slots[(guint) h & mask]);
+  switch (head_holds (m, tscope_cursor_comm (c), &e))
+    {
+    case 1:
+      return TRUE;
+    case 0:
+      break;
+    default:
+      return line_holds (m, c);
+    }
 
   /* the tail: kept by the record's bytes */
-  h = hash_key (c, key_id, data, size);
   key = (KeyHead) { c, key_id };
   for (i = (guint) h & mask;; i = (i + 1) & mask)
     {
@@ -357,8 +516,13 @@ tscope_line_match_test (TscopeLineMatch *m,
           && memcmp (m->arena->data + slot->offset + sizeof key, data, size) == 0)
         return slot->holds;
     }
+  /* the event's name, folded, and its padding */
   g_string_truncate (m->tail, 0);
-  g_string_append_len (m->tail, head + head_len - name_len, (gssize) name_len);
+  g_string_append (m->tail, e.event_name);
+  fold_ascii (m->tail->str, m->tail->len);
+  g_string_append_c (m->tail, ':');
+  while (m->tail->len < name_len)
+    g_string_append_c (m->tail, ' ');
   /* a sched_switch whose two halves were printed before, each with
    * another record */
   split = !m->no_halves && _tscope_cursor_info_halves (c, half, half_size);
