@@ -1233,102 +1233,12 @@ put_right (char       *o,
 }
 
 /**
- * _tscope_format_line_head_buf:
- * @out: where to write, @size bytes (not terminated)
- *
- * What `trace-cmd report -t` prints before a record's info, as printf's
- * "%16s-%-5d [%03u] %15s: %s:%*s" would (the timestamp with nine
- * decimals, the name padded to 21 columns, at least one space): written
- * by hand, as a search prints it for every record it passes.
- *
- * @cuts: (out) (optional): where the task's part ("COMM-PID [CPU] ") and
- *   the time's (right-aligned in 15 columns) end
- *
- * Returns: its length; nothing is written when that is more than @size
- */
-gsize
-_tscope_format_line_head_buf (char       *out,
-                              gsize       size,
-                              const char *comm,
-                              gint32      pid,
-                              guint       cpu,
-                              TscopeTime  ts,
-                              const char *event_name,
-                              gsize       cuts[2])
-{
-  char pid_buf[24], cpu_buf[24], sec_buf[24], nsec_buf[24];
-  gsize comm_len = strlen (comm), name_len = strlen (event_name);
-  guint64 u = ts < 0 ? -(guint64) ts : (guint64) ts;
-  char *pid_p = digits (pid < 0 ? -(guint64) (gint64) pid : (guint64) pid, pid_buf);
-  char *cpu_p = digits (cpu, cpu_buf);
-  char *sec_p = digits (u / TSCOPE_NSEC_PER_SEC, sec_buf);
-  char *nsec_p = digits (u % TSCOPE_NSEC_PER_SEC, nsec_buf);
-  gsize pid_len, cpu_len = (gsize) (cpu_buf + 24 - cpu_p), sec_len = (gsize) (sec_buf + 24 - sec_p);
-  gsize nsec_len = (gsize) (nsec_buf + 24 - nsec_p), ts_len, pad = (gsize) MAX (1, 21 - (gssize) name_len);
-  gsize need;
-  char *o = out;
-
-  if (pid < 0)
-    *--pid_p = '-';
-  pid_len = (gsize) (pid_buf + 24 - pid_p);
-  ts_len = (ts < 0) + sec_len + 1 + 9;
-  need = MAX (comm_len, 16) + 1 + MAX (pid_len, 5) + 2 + MAX (cpu_len, 3) + 2 + MAX (ts_len, 15) + 2 + name_len + 1
-         + pad;
-  if (need > size)
-    return need;
-  o = put_right (o, comm, comm_len, 16);
-  *o++ = '-';
-  memcpy (o, pid_p, pid_len);
-  o += pid_len;
-  if (pid_len < 5)
-    {
-      memset (o, ' ', 5 - pid_len);
-      o += 5 - pid_len;
-    }
-  memcpy (o, " [", 2);
-  o += 2;
-  for (gsize len = cpu_len; len < 3; len++)
-    *o++ = '0';
-  memcpy (o, cpu_p, cpu_len);
-  o += cpu_len;
-  memcpy (o, "] ", 2);
-  o += 2;
-  if (cuts)
-    cuts[0] = (gsize) (o - out);
-  /* seconds, a point, nine decimals, right-aligned in 15 columns */
-  if (ts_len < 15)
-    {
-      memset (o, ' ', 15 - ts_len);
-      o += 15 - ts_len;
-    }
-  if (ts < 0)
-    *o++ = '-';
-  memcpy (o, sec_p, sec_len);
-  o += sec_len;
-  *o++ = '.';
-  memset (o, '0', 9 - nsec_len);
-  o += 9 - nsec_len;
-  memcpy (o, nsec_p, nsec_len);
-  o += nsec_len;
-  if (cuts)
-    cuts[1] = (gsize) (o - out);
-  memcpy (o, ": ", 2);
-  o += 2;
-  memcpy (o, event_name, name_len);
-  o += name_len;
-  *o++ = ':';
-  memset (o, ' ', pad);
-  o += pad;
-  g_assert ((gsize) (o - out) == need);
-  return need;
-}
-
-/**
  * _tscope_format_line_time:
  * @out: at least 32 bytes (not terminated)
  *
- * The time as _tscope_format_line_head_buf() writes it, without the
- * spaces that right-align it in 15 columns.
+ * The time as `trace-cmd report` prints it, seconds, a point and nine
+ * decimals, without the spaces _tscope_format_line_head_buf() right-aligns
+ * it with in 15 columns.
  *
  * Returns: its length
  */
@@ -1352,6 +1262,79 @@ _tscope_format_line_time (char       *out,
   o += 9 - nsec_len;
   memcpy (o, nsec_p, nsec_len);
   return (gsize) (o + nsec_len - out);
+}
+
+/**
+ * _tscope_format_line_head_buf:
+ * @out: where to write, @size bytes (not terminated)
+ *
+ * What `trace-cmd report -t` prints before a record's info, as printf's
+ * "%16s-%-5d [%03u] %15s: %s:%*s" would (the timestamp with nine
+ * decimals, the name padded to 21 columns, at least one space): written
+ * by hand, as a search prints it for every record it passes.
+ *
+ * @cuts: (out) (optional): where the task's part ("COMM-PID [CPU] ") and
+ *   the time's (right-aligned in 15 columns) end
+ *
+ * Returns: its length; nothing is written when that is more than @size
+ */
+gsize
+_tscope_format_line_head_buf (char       *out,
+                              gsize       size,
+                              const char *comm,
+                              gint32      pid,
+                              guint       cpu,
+                              TscopeTime  ts,
+                              const char *event_name,
+                              gsize       cuts[2])
+{
+  char pid_buf[24], cpu_buf[24], time[32];
+  gsize comm_len = strlen (comm), name_len = strlen (event_name);
+  char *pid_p = digits (pid < 0 ? -(guint64) (gint64) pid : (guint64) pid, pid_buf);
+  char *cpu_p = digits (cpu, cpu_buf);
+  gsize pid_len, cpu_len = (gsize) (cpu_buf + 24 - cpu_p), ts_len = _tscope_format_line_time (time, ts);
+  gsize pad = (gsize) MAX (1, 21 - (gssize) name_len);
+  gsize need;
+  char *o = out;
+
+  if (pid < 0)
+    *--pid_p = '-';
+  pid_len = (gsize) (pid_buf + 24 - pid_p);
+  need = MAX (comm_len, 16) + 1 + MAX (pid_len, 5) + 2 + MAX (cpu_len, 3) + 2 + MAX (ts_len, 15) + 2 + name_len + 1
+         + pad;
+  if (need > size)
+    return need;
+  o = put_right (o, comm, comm_len, 16);
+  *o++ = '-';
+  memcpy (o, pid_p, pid_len);
+  o += pid_len;
+  if (pid_len < 5)
+    {
+      memset (o, ' ', 5 - pid_len);
+      o += 5 - pid_len;
+    }
+  memcpy (o, " [", 2);
+  o += 2;
+  for (gsize len = cpu_len; len < 3; len++)
+    *o++ = '0';
+  memcpy (o, cpu_p, cpu_len);
+  o += cpu_len;
+  memcpy (o, "] ", 2);
+  o += 2;
+  if (cuts)
+    cuts[0] = (gsize) (o - out);
+  o = put_right (o, time, ts_len, 15);
+  if (cuts)
+    cuts[1] = (gsize) (o - out);
+  memcpy (o, ": ", 2);
+  o += 2;
+  memcpy (o, event_name, name_len);
+  o += name_len;
+  *o++ = ':';
+  memset (o, ' ', pad);
+  o += pad;
+  g_assert ((gsize) (o - out) == need);
+  return need;
 }
 
 /**
