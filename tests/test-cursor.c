@@ -621,15 +621,15 @@ test_line_match (gconstpointer data)
       g_ptr_array_add (needles, g_strndup (start, (gsize) (dash - start)));
       g_ptr_array_add (needles, g_strndup (start, (gsize) (dash - start)));
       /* the pid's end and the CPU: a task on one CPU, not on another */
-      for (guint b = 0; b < 2 && strlen (dash) > 12; b++)
+      for (guint b = 0; b < 2 && q % 2 && strlen (dash) > 12; b++)
         g_ptr_array_add (needles, g_strndup (strstr (dash, " [") - 2, 9));
       /* the CPU's bracket and the spaces before the time: no digit */
-      for (guint b = 0; b < 2 && strstr (dash, "] ") != NULL; b++)
+      for (guint b = 0; b < 2 && q % 2 == 0 && strstr (dash, "] ") != NULL; b++)
         g_ptr_array_add (needles, g_strndup (strstr (dash, "] "), 1 + strspn (strstr (dash, "] ") + 1, " ")));
     }
   /* across a sched_switch's " ==> ", and in each half: the halves are
    * kept apart (_tscope_cursor_info_halves()), each looked for both ways */
-  for (guint q = 0, r = 0; q < 3 && r < folded->len; r += 997)
+  for (guint q = 0, r = 0; q < 1 && r < folded->len; r += 997)
     {
       const char *f = folded->pdata[(r * 7919u) % folded->len];
       const char *arrow = strstr (f, " ==> ");
