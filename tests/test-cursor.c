@@ -698,6 +698,53 @@ test_line_match (gconstpointer data)
   g_rand_free (rand);
 }
 
+/* Crafted sched_switch records (tests/data/gen-crafted-switch.py) whose
+ * lines the matcher once got wrong, after the two records before them had
+ * shown each half: needles from the third line and the fourth, each
+ * looked for in every line both ways of printing, against the whole line
+ * of a trace loaded afresh. */
+static void
+test_line_match_crafted (gconstpointer data)
+{
+  static const char *const needles[] = {
+    "failed", "==>", "alpha:101", "delta:104", "invalid!p=101", "p=101", "delta ==> alpha",
+    "bravo ==> charlie", "alpha ==> delta", "three", "four", "alpha", "[120]",
+  };
+  g_autofree char *path = tscope_test_data (data, ".dat");
+
+  for (guint alone = 0; alone < 2; alone++)
+    {
+      g_autoptr(GPtrArray) ref = list_folded (path, alone, 1000);
+
+      g_assert_nonnull (ref);
+      g_assert_cmpuint (ref->len, >=, 3);
+      for (guint k = 0; k < G_N_ELEMENTS (needles); k++)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
+          g_autoptr(TscopeCursor) c = NULL;
+          g_autoptr(TscopeLineMatch) m = tscope_line_match_new (needles[k]);
+          guint row = 0;
+
+          g_assert_no_error (error);
+          tscope_trace_load_plugins (trace);
+          c = tscope_cursor_new (trace);
+          if (alone)
+            tscope_cursor_print_alone (c);
+          for (gboolean ok = tscope_cursor_seek_row (c, 0); ok && row < ref->len; ok = tscope_cursor_next (c), row++)
+            {
+              gboolean want = strstr (ref->pdata[row], needles[k]) != NULL;
+
+              if (tscope_line_match_test (m, c) != want)
+                g_error ("%s: row %u, needle \"%s\"%s: %s, the line \"%s\"", (const char *) data, row, needles[k],
+                         alone ? " (printing alone)" : "", want ? "not found" : "found",
+                         (const char *) ref->pdata[row]);
+            }
+          g_assert_cmpuint (row, ==, ref->len);
+        }
+    }
+}
+
 /* Which events' info may be kept by their bytes without the common
  * fields: none whose print format reads one, however deep */
 static void
@@ -814,6 +861,10 @@ main (int    argc,
       g_test_add_data_func (name, tscope_test_funcgraph_traces[i], test_line_match);
     }
   g_test_add_data_func ("/cursor/line-match/stacks", "stacks", test_line_match);
+  g_test_add_data_func ("/cursor/line-match-crafted/short", "crafted-switch-short", test_line_match_crafted);
+  g_test_add_data_func ("/cursor/line-match-crafted/bang", "crafted-switch-bang", test_line_match_crafted);
+  g_test_add_data_func ("/cursor/line-match-crafted/swap", "crafted-switch-swap", test_line_match_crafted);
+  g_test_add_data_func ("/cursor/line-match-crafted/common", "crafted-switch-common", test_line_match_crafted);
   g_test_add_data_func ("/cursor/line-match/public-func-i386", "public-func-i386", test_line_match);
   g_test_add_func ("/cursor/info-start", test_info_start);
   /* the hostile files that load: their damaged records searched */

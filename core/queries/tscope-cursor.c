@@ -910,8 +910,15 @@ _tscope_event_info_start (const struct tep_event *e)
    * and fall back to the print format when one is missing */
   if (args_read_common (e->print_fmt.args))
     return 0;
+  /* a handler looks some fields up among the common ones first
+   * (tep_find_any_field(): the sched plugins' comms): a common field that
+   * is not one of the kernel's common_ ones may be what it prints */
   for (const struct tep_format_field *f = e->format.common_fields; f != NULL; f = f->next)
-    end = MAX (end, (guint) (f->offset + f->size));
+    {
+      if (f->name == NULL || !g_str_has_prefix (f->name, "common_"))
+        return 0;
+      end = MAX (end, (guint) (f->offset + f->size));
+    }
   for (const struct tep_format_field *f = e->format.fields; f != NULL; f = f->next)
     if ((guint) f->offset < end)
       return 0;
@@ -920,25 +927,61 @@ _tscope_event_info_start (const struct tep_event *e)
 
 /* The fields of each half of a sched_switch line: libtraceevent's
  * sched_switch plugin prints "PREV_COMM:PREV_PID [PREV_PRIO] STATE ==>
- * NEXT_COMM:NEXT_PID [NEXT_PRIO]", and the kernel's own print format
- * "prev_comm=... prev_state=... ==> next_comm=... next_prio=...": what
- * comes before " ==> " is printed from the first fields alone, what comes
- * after from the others. */
+ * NEXT_COMM:NEXT_PID [NEXT_PRIO]", what comes before " ==> " from the
+ * first fields alone, what comes after from the others. */
 static const char *const switch_halves[2][4] = {
   { "prev_comm", "prev_pid", "prev_prio", "prev_state" },
   { "next_comm", "next_pid", "next_prio", NULL },
 };
 
+/* Whether @e's handler was set by the plugin @plugin (libtraceevent's own,
+ * by the file's name) */
+static gboolean
+handler_from (const struct tep_event *e,
+              const char             *plugin)
+{
+  Dl_info where;
+  const char *base;
+
+  if (e->handler == NULL || (e->flags & (TEP_EVENT_FL_PRINTRAW | TEP_EVENT_FL_NOHANDLE)))
+    return FALSE;
+  if (dladdr ((void *) e->handler, &where) == 0 || where.dli_fname == NULL)
+    return FALSE;
+  base = strrchr (where.dli_fname, '/');
+  return g_strcmp0 (base ? base + 1 : where.dli_fname, plugin) == 0;
+}
+
 /* Whether @e's info is printed in two halves, each from one range of its
  * record that holds that half's fields and no other field: @at and @size,
- * the ranges */
+ * the ranges; @need, the size from which a record holds every field.
+ * Only the sched_switch plugin's printing is known to be so: the print
+ * format may read any field anywhere, and the plugin, when a field is
+ * missing or of a size it cannot read, prints the print format after its
+ * own text; it looks the comms up among the common fields first. */
 static gboolean
 info_halves (const struct tep_event *e,
              guint                   at[2],
-             guint                   size[2])
+             guint                   size[2],
+             guint                  *need)
 {
-  if (g_strcmp0 (e->system, "sched") != 0 || g_strcmp0 (e->name, "sched_switch") != 0)
+  const struct tep_format_field *lists[2] = { e->format.common_fields, e->format.fields };
+
+  if (g_strcmp0 (e->system, "sched") != 0 || g_strcmp0 (e->name, "sched_switch") != 0
+      || !handler_from (e, "plugin_sched_switch.so"))
     return FALSE;
+  *need = 0;
+  for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
+    for (const struct tep_format_field *f = lists[l]; f != NULL; f = f->next)
+      {
+        if (f->offset < 0 || f->size < 0 || (f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_RELATIVE)))
+          return FALSE;
+        *need = MAX (*need, (guint) f->offset + (guint) f->size);
+        /* a common field of a half's name is the one the plugin prints */
+        for (guint h = 0; l == 0 && h < 2; h++)
+          for (guint i = 0; i < G_N_ELEMENTS (switch_halves[h]) && switch_halves[h][i]; i++)
+            if (g_strcmp0 (f->name, switch_halves[h][i]) == 0)
+              return FALSE;
+      }
   for (guint h = 0; h < 2; h++)
     {
       guint lo = G_MAXUINT, hi = 0, n = 0;
@@ -946,8 +989,12 @@ info_halves (const struct tep_event *e,
       for (guint i = 0; i < G_N_ELEMENTS (switch_halves[h]) && switch_halves[h][i]; i++)
         {
           const struct tep_format_field *f = tep_find_field ((struct tep_event *) e, switch_halves[h][i]);
+          gboolean number = !g_str_has_suffix (switch_halves[h][i], "_comm");
 
           if (f == NULL || f->size <= 0 || f->offset < 0 || (f->flags & TEP_FIELD_IS_DYNAMIC))
+            return FALSE;
+          /* the numbers libtraceevent reads (else it prints "INVALID!") */
+          if (number && f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
             return FALSE;
           lo = MIN (lo, (guint) f->offset);
           hi = MAX (hi, (guint) f->offset + (guint) f->size);
@@ -976,11 +1023,12 @@ info_halves (const struct tep_event *e,
 typedef struct
 {
   guint      start;                 /* _tscope_event_info_start() */
-  gconstpointer handler;            /* the event's handler when pure was found */
+  gconstpointer handler;            /* the event's handler when pure and split were found */
   gint8      pure[2];               /* [names_read]: handler_is_pure(); -1: not known */
   gboolean   split;                 /* its info is two halves, each printed from a range */
   guint      half_at[2];            /* the halves' ranges in the record */
   guint      half_size[2];
+  guint      half_need;             /* a record's size from which it holds every field */
   guint      n_locs;
   const struct tep_format_field *locs[];   /* its __data_loc fields */
 } InfoKeyed;
@@ -995,9 +1043,9 @@ info_keyed_new (const struct tep_event *e)
     n += (f->flags & TEP_FIELD_IS_DYNAMIC) && !(f->flags & TEP_FIELD_IS_RELATIVE);
   k = g_malloc (sizeof *k + n * sizeof k->locs[0]);
   k->start = _tscope_event_info_start (e);
-  k->handler = NULL;
+  k->handler = k;               /* no handler's: purity and halves found on first use */
   k->pure[0] = k->pure[1] = -1;
-  k->split = info_halves (e, k->half_at, k->half_size);
+  k->split = FALSE;
   k->n_locs = 0;
   for (const struct tep_format_field *f = e->format.fields; f != NULL; f = f->next)
     if ((f->flags & TEP_FIELD_IS_DYNAMIC) && !(f->flags & TEP_FIELD_IS_RELATIVE))
@@ -1106,6 +1154,7 @@ tscope_cursor_info_key (TscopeCursor  *c,
     {
       k->handler = (gconstpointer) e->handler;
       k->pure[0] = k->pure[1] = -1;
+      k->split = info_halves (e, k->half_at, k->half_size, &k->half_need);
     }
   if (k->pure[!c->print_alone] < 0)
     k->pure[!c->print_alone] = handler_is_pure (e, !c->print_alone);
@@ -1142,7 +1191,7 @@ _tscope_cursor_info_halves (TscopeCursor  *c,
 
   /* the common fields read (a key from the record's start) are not in
    * either range */
-  if (c->current == NULL || k == NULL || !k->split || k->start == 0)
+  if (c->current == NULL || k == NULL || !k->split || k->start == 0 || c->current->rec_size < k->half_need)
     return FALSE;
   for (guint h = 0; h < 2; h++)
     {
