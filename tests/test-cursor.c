@@ -507,6 +507,44 @@ list_folded (const char *path,
   return folded;
 }
 
+/* The matcher of @needle against every line of @ref (list_folded() of the
+ * trace named @name, printed @alone or not), on a trace loaded afresh:
+ * fails at the first line it gets wrong.  Returns: the lines that hold
+ * it; @lines and @formatted: the matcher's counts */
+static guint
+match_every_line (const char *name,
+                  GPtrArray  *ref,
+                  const char *needle,
+                  gboolean    alone,
+                  guint64    *lines,
+                  guint64    *formatted)
+{
+  g_autofree char *path = tscope_test_data (name, ".dat");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
+  g_autoptr(TscopeCursor) c = NULL;
+  g_autoptr(TscopeLineMatch) m = tscope_line_match_new (needle);
+  guint row = 0, hits = 0;
+
+  g_assert_no_error (error);
+  tscope_trace_load_plugins (trace);
+  c = tscope_cursor_new (trace);
+  if (alone)
+    tscope_cursor_print_alone (c);
+  for (gboolean ok = tscope_cursor_seek_row (c, 0); ok && row < ref->len; ok = tscope_cursor_next (c), row++)
+    {
+      gboolean want = strstr (ref->pdata[row], needle) != NULL;
+
+      if (tscope_line_match_test (m, c) != want)
+        g_error ("%s: row %u, needle \"%s\"%s: %s, the line \"%s\"", name, row, needle,
+                 alone ? " (printing alone)" : "", want ? "not found" : "found", (const char *) ref->pdata[row]);
+      hits += want;
+    }
+  g_assert_cmpuint (row, ==, ref->len);
+  _tscope_line_match_counts (m, lines, formatted);
+  return hits;
+}
+
 /* For needles cut from the lines (across the head and the event's name,
  * inside the info, longer than the name, in capitals, from the padding
  * into the name) and one no line holds, tscope_line_match_test() on every
@@ -649,40 +687,19 @@ test_line_match (gconstpointer data)
     g_ptr_array_add (needles, extra->pdata[k]);
   for (guint k = 0; k < needles->len; k++)
     {
-      g_autoptr(TscopeLineMatch) m = NULL;
-      g_autoptr(GError) error = NULL;
-      g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
-      g_autoptr(TscopeCursor) c = NULL;
       g_autofree char *upper = g_utf8_strup (needles->pdata[k], -1);
       g_autofree char *needle = g_utf8_casefold (upper, -1);
       gboolean alone = k % 2;
       GPtrArray *ref = refs[alone];
-      guint row = 0, hits = 0;
       guint64 lines, formatted;
+      guint hits;
 
-      g_assert_no_error (error);
-      tscope_trace_load_plugins (trace);
-      c = tscope_cursor_new (trace);
-      if (alone)
-        tscope_cursor_print_alone (c);
       /* a needle typed in capitals is folded before it is looked for */
-      m = tscope_line_match_new (needle);
-      for (gboolean ok = tscope_cursor_seek_row (c, 0); ok && row < ref->len; ok = tscope_cursor_next (c), row++)
-        {
-          gboolean want = strstr (ref->pdata[row], needle) != NULL;
-
-          if (tscope_line_match_test (m, c) != want)
-            g_error ("%s: row %u, needle \"%s\"%s: %s, the line \"%s\"", (const char *) data, row, needle,
-                     alone ? " (printing alone)" : "", want ? "not found" : "found",
-                     (const char *) ref->pdata[row]);
-          hits += want;
-        }
-      g_assert_cmpuint (row, ==, ref->len);
+      hits = match_every_line (data, ref, needle, alone, &lines, &formatted);
       if (k == 0)
         g_assert_cmpuint (hits, ==, 0);
       else if (k > 1 && k < n_cut && ref == folded)
         g_assert_cmpuint (hits, >, 0);
-      _tscope_line_match_counts (m, &lines, &formatted);
       g_assert_cmpuint (lines, ==, ref->len);
       if (alone)
         {
@@ -720,27 +737,9 @@ test_line_match_crafted (gconstpointer data)
       g_assert_cmpuint (ref->len, >=, 3);
       for (guint k = 0; k < G_N_ELEMENTS (needles); k++)
         {
-          g_autoptr(GError) error = NULL;
-          g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
-          g_autoptr(TscopeCursor) c = NULL;
-          g_autoptr(TscopeLineMatch) m = tscope_line_match_new (needles[k]);
-          guint row = 0;
+          guint64 lines, formatted;
 
-          g_assert_no_error (error);
-          tscope_trace_load_plugins (trace);
-          c = tscope_cursor_new (trace);
-          if (alone)
-            tscope_cursor_print_alone (c);
-          for (gboolean ok = tscope_cursor_seek_row (c, 0); ok && row < ref->len; ok = tscope_cursor_next (c), row++)
-            {
-              gboolean want = strstr (ref->pdata[row], needles[k]) != NULL;
-
-              if (tscope_line_match_test (m, c) != want)
-                g_error ("%s: row %u, needle \"%s\"%s: %s, the line \"%s\"", (const char *) data, row, needles[k],
-                         alone ? " (printing alone)" : "", want ? "not found" : "found",
-                         (const char *) ref->pdata[row]);
-            }
-          g_assert_cmpuint (row, ==, ref->len);
+          match_every_line (data, ref, needles[k], alone, &lines, &formatted);
         }
     }
 }
