@@ -799,6 +799,23 @@ static const struct
   { "kvm", "kvm_exit", "plugin_kvm.so", FALSE },
 };
 
+/* Whether @e's handler was set by the plugin @plugin (libtraceevent's own,
+ * by the file's name) */
+static gboolean
+handler_from (const struct tep_event *e,
+              const char             *plugin)
+{
+  Dl_info where;
+  const char *base;
+
+  if (e->handler == NULL || (e->flags & (TEP_EVENT_FL_PRINTRAW | TEP_EVENT_FL_NOHANDLE)))
+    return FALSE;
+  if (dladdr ((void *) e->handler, &where) == 0 || where.dli_fname == NULL)
+    return FALSE;
+  base = strrchr (where.dli_fname, '/');
+  return g_strcmp0 (base ? base + 1 : where.dli_fname, plugin) == 0;
+}
+
 /* Whether @e's info, printed through a handle whose task names the
  * lines' heads read (@names_read), follows from its record's bytes:
  * no handler, or one of pure_handlers[] (set by that plugin) that adds no
@@ -807,20 +824,11 @@ static gboolean
 handler_is_pure (const struct tep_event *e,
                  gboolean                names_read)
 {
-  Dl_info where;
-
   if (e->handler == NULL || (e->flags & (TEP_EVENT_FL_PRINTRAW | TEP_EVENT_FL_NOHANDLE)))
     return TRUE;
-  if (dladdr ((void *) e->handler, &where) == 0 || where.dli_fname == NULL)
-    return FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (pure_handlers); i++)
     if (g_strcmp0 (e->system, pure_handlers[i].system) == 0 && g_strcmp0 (e->name, pure_handlers[i].name) == 0)
-      {
-        const char *base = strrchr (where.dli_fname, '/');
-
-        return g_strcmp0 (base ? base + 1 : where.dli_fname, pure_handlers[i].plugin) == 0
-               && !(names_read && pure_handlers[i].names_tasks);
-      }
+      return handler_from (e, pure_handlers[i].plugin) && !(names_read && pure_handlers[i].names_tasks);
   return FALSE;
 }
 
@@ -933,23 +941,6 @@ static const char *const switch_halves[2][4] = {
   { "prev_comm", "prev_pid", "prev_prio", "prev_state" },
   { "next_comm", "next_pid", "next_prio", NULL },
 };
-
-/* Whether @e's handler was set by the plugin @plugin (libtraceevent's own,
- * by the file's name) */
-static gboolean
-handler_from (const struct tep_event *e,
-              const char             *plugin)
-{
-  Dl_info where;
-  const char *base;
-
-  if (e->handler == NULL || (e->flags & (TEP_EVENT_FL_PRINTRAW | TEP_EVENT_FL_NOHANDLE)))
-    return FALSE;
-  if (dladdr ((void *) e->handler, &where) == 0 || where.dli_fname == NULL)
-    return FALSE;
-  base = strrchr (where.dli_fname, '/');
-  return g_strcmp0 (base ? base + 1 : where.dli_fname, plugin) == 0;
-}
 
 /* Whether @e's info is printed in two halves, each from one range of its
  * record that holds that half's fields and no other field: @at and @size,
