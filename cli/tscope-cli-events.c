@@ -14,6 +14,7 @@
 
 #include "tscope-cli-private.h"
 #include "tscope-cursor.h"
+#include "tscope-line-cache.h"
 #include "tscope-scan.h"
 
 #define UNSET G_MININT
@@ -274,6 +275,7 @@ typedef struct
   int             prefix_width; /* 0: one source, no prefix */
   TscopeTime      from;
   TscopeTime      to;
+  TscopeLineCache **lines;      /* [n_sources]: each source's lines, written in order */
 } EventQuery;
 
 static void
@@ -283,6 +285,9 @@ event_query_clear (EventQuery *q)
   for (guint i = 0; q->filters && i < tscope_document_get_n_sources (q->doc); i++)
     tscope_record_filter_free (q->filters[i]);
   g_clear_pointer (&q->filters, g_free);
+  for (guint i = 0; q->lines && i < tscope_document_get_n_sources (q->doc); i++)
+    tscope_line_cache_free (q->lines[i]);
+  g_clear_pointer (&q->lines, g_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (EventQuery, event_query_clear)
@@ -408,7 +413,7 @@ format_event (EventQuery   *q,
       g_string_append_printf (line, "%*s", (int) MAX (q->prefix_width - width, 0), "");
     }
   start = line->len;
-  tscope_cursor_format_line (cursor, line);
+  tscope_line_cache_format (q->lines[source], cursor, line);
   if (offset != 0)
     {
       /* the line's "[CPU] SEC.NSEC: " holds the source's own time */
@@ -571,7 +576,7 @@ _tscope_cli_events (int    argc,
   g_autoptr(GOptionContext) ctx = _tscope_cli_context_new ("SOURCE...", entries, TRUE);
   g_autoptr(TscopeDocumentCursor) cursor = NULL;
   g_autoptr(GError) error = NULL;
-  g_auto(EventQuery) q = { NULL, NULL, NULL, 0, G_MININT64, G_MAXINT64 };
+  g_auto(EventQuery) q = { NULL, NULL, NULL, 0, G_MININT64, G_MAXINT64, NULL };
   g_autofree char *description = NULL;
   gint64 printed;
   int status;
@@ -593,8 +598,12 @@ _tscope_cli_events (int    argc,
     return status;
   if (tscope_document_get_n_sources (q.doc) > 1)
     q.prefix_width = name_width (q.doc, 0) + 2;
+  q.lines = g_new0 (TscopeLineCache *, tscope_document_get_n_sources (q.doc));
   for (guint i = 0; i < tscope_document_get_n_sources (q.doc); i++)
-    tscope_trace_load_plugins (tscope_document_get_trace (q.doc, i));
+    {
+      tscope_trace_load_plugins (tscope_document_get_trace (q.doc, i));
+      q.lines[i] = tscope_line_cache_new ();
+    }
   if (can_split (&q))
     printed = scan_events (&q, &error);
   else

@@ -9,6 +9,7 @@
 
 #include "tscope-cursor.h"
 #include "tscope-cursor-private.h"
+#include "tscope-line-cache.h"
 #include "tscope-line-match.h"
 
 #include <traceevent/event-parse.h>
@@ -744,6 +745,73 @@ test_line_match_crafted (gconstpointer data)
     }
 }
 
+/* Every line of a trace loaded afresh, through the trace's handle, as
+ * tscope_cursor_format_line() writes it (NULL: a hostile file refused) */
+static GPtrArray *
+list_lines (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
+  g_autoptr(TscopeCursor) c = NULL;
+  GPtrArray *lines;
+
+  if (trace == NULL && g_strstr_len (path, -1, "hostile") != NULL)
+    return NULL;
+  g_assert_no_error (error);
+  lines = g_ptr_array_new_with_free_func (g_free);
+  tscope_trace_load_plugins (trace);
+  c = tscope_cursor_new (trace);
+  for (gboolean ok = tscope_cursor_seek_row (c, 0); ok; ok = tscope_cursor_next (c))
+    {
+      GString *line = g_string_new (NULL);
+
+      tscope_cursor_format_line (c, line);
+      g_ptr_array_add (lines, g_string_free (line, FALSE));
+    }
+  return lines;
+}
+
+/* tscope_line_cache_format() writes every line of a trace loaded afresh
+ * as tscope_cursor_format_line() wrote it on another: the infos it kept
+ * (a sched_switch's halves among them), and the heads after them, whose
+ * task names the sched_switch plugin adds to the handle as it prints
+ * (sched-v6-nocmdlines.dat has no saved name: every head's is one of
+ * those); and on the sched traces it printed fewer than half the infos. */
+static void
+test_line_cache (gconstpointer data)
+{
+  g_autofree char *path = tscope_test_data (data, ".dat");
+  g_autoptr(GPtrArray) ref = list_lines (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeTrace) trace = NULL;
+  g_autoptr(TscopeCursor) c = NULL;
+  g_autoptr(TscopeLineCache) lc = tscope_line_cache_new ();
+  g_autoptr(GString) line = g_string_new (NULL);
+  guint64 lines, formatted;
+  guint row = 0;
+
+  if (ref == NULL)
+    return;
+  trace = tscope_trace_load (path, NULL, &error);
+  g_assert_no_error (error);
+  tscope_trace_load_plugins (trace);
+  c = tscope_cursor_new (trace);
+  for (gboolean ok = tscope_cursor_seek_row (c, 0); ok; ok = tscope_cursor_next (c), row++)
+    {
+      g_string_truncate (line, 0);
+      tscope_line_cache_format (lc, c, line);
+      g_assert_cmpuint (row, <, ref->len);
+      if (strcmp (line->str, ref->pdata[row]) != 0)
+        g_error ("%s: row %u: \"%s\", not \"%s\"", (const char *) data, row, line->str,
+                 (const char *) ref->pdata[row]);
+    }
+  g_assert_cmpuint (row, ==, ref->len);
+  tscope_line_cache_counts (lc, &lines, &formatted);
+  g_assert_cmpuint (lines, ==, ref->len);
+  if (g_str_has_prefix (data, "sched"))
+    g_assert_cmpuint (formatted, <, lines / 2);
+}
+
 /* Which events' info may be kept by their bytes without the common
  * fields: none whose print format reads one, however deep */
 static void
@@ -866,6 +934,31 @@ main (int    argc,
   g_test_add_data_func ("/cursor/line-match-crafted/common", "crafted-switch-common", test_line_match_crafted);
   g_test_add_data_func ("/cursor/line-match/public-func-i386", "public-func-i386", test_line_match);
   g_test_add_func ("/cursor/info-start", test_info_start);
+  {
+    static const char *const others[] = {
+      "stacks", "public-func-i386", "sched-v6-nocmdlines", "crafted-switch-short", "crafted-switch-bang",
+      "crafted-switch-swap", "crafted-switch-common",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (tscope_test_valid_traces); i++)
+      {
+        g_autofree char *name = g_strdup_printf ("/cursor/line-cache/%s", tscope_test_valid_traces[i]);
+
+        g_test_add_data_func (name, tscope_test_valid_traces[i], test_line_cache);
+      }
+    for (guint i = 0; i < G_N_ELEMENTS (tscope_test_funcgraph_traces); i++)
+      {
+        g_autofree char *name = g_strdup_printf ("/cursor/line-cache/%s", tscope_test_funcgraph_traces[i]);
+
+        g_test_add_data_func (name, tscope_test_funcgraph_traces[i], test_line_cache);
+      }
+    for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+      {
+        g_autofree char *name = g_strdup_printf ("/cursor/line-cache/%s", others[i]);
+
+        g_test_add_data_func (name, others[i], test_line_cache);
+      }
+  }
   /* the hostile files that load: their damaged records searched */
   {
     g_autofree char *dir = g_build_filename (TSCOPE_TEST_DATA, "hostile", NULL);
@@ -882,7 +975,10 @@ main (int    argc,
         g_autofree char *test = g_strdup_printf ("/cursor/line-match/hostile/%s", (char *) names->pdata[i]);
         char *data = g_strconcat ("hostile/", names->pdata[i], NULL);
 
+        g_autofree char *cache = g_strdup_printf ("/cursor/line-cache/hostile/%s", (char *) names->pdata[i]);
+
         g_test_add_data_func_full (test, data, test_line_match, g_free);
+        g_test_add_data_func_full (cache, g_strdup (data), test_line_cache, g_free);
         g_free (names->pdata[i]);
       }
     g_ptr_array_unref (names);

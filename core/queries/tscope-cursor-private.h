@@ -44,6 +44,10 @@ guint    _tscope_event_key_skip      (struct tep_handle      *tep,
 gboolean _tscope_cursor_info_halves  (TscopeCursor        *cursor,
                                       const guint8       **half,
                                       guint               *half_size);
+gboolean _tscope_cursor_info_key_naming (TscopeCursor      *cursor,
+                                         guint64           *key_id,
+                                         const guint8     **data,
+                                         guint             *size);
 
 /* tscope-line-match.c: lines asked about, and those formatted */
 void     _tscope_line_match_counts   (TscopeLineMatch     *match,

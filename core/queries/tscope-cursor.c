@@ -41,6 +41,8 @@ struct _TscopeCursor
   gboolean       print_alone;       /* prints with a libtraceevent handle of its own */
   TscopePrinter *printer;           /* that handle, from the first line on; NULL: the trace's */
   GHashTable    *comms;             /* pid -> the trace's name for it, when printing alone */
+  GHashTable    *shared_comms;      /* pid -> the name the trace's handle found for it, when
+                                     * printing through that handle (shared_comm()) */
   gint32         comm_pid;          /* the last pid comms gave a name for, */
   const char    *comm_last;         /* and that name (NULL: none yet) */
   gpointer      *info_keyed;        /* [tep's max_id]: InfoKeyed, what an event's info is printed from */
@@ -135,6 +137,7 @@ tscope_cursor_free (TscopeCursor *c)
   if (c->printer)
     _tscope_tep_give_printer (c->trace->tep, c->printer);
   g_clear_pointer (&c->comms, g_hash_table_unref);
+  g_clear_pointer (&c->shared_comms, g_hash_table_unref);
   for (guint i = 0; c->info_keyed && i < c->trace->tep->max_id; i++)
     g_free (c->info_keyed[i]);
   g_clear_pointer (&c->info_keyed, g_free);
@@ -697,6 +700,8 @@ printer_lock (TscopeCursor *c)
       ensure_symbols (c);
       c->printer = _tscope_tep_take_printer (c->trace->tep, c->trace->file);
       c->print_alone = c->printer != NULL;
+      if (!c->print_alone)
+        c->comm_last = NULL;      /* printing alone's, which keeps "<...>" too */
     }
   if (c->printer)
     return c->printer->tep;
@@ -1085,29 +1090,13 @@ _tscope_event_key_skip (struct tep_handle      *tep,
   return key_skip (tep, k, rec, size);
 }
 
-/**
- * tscope_cursor_info_key:
- * @key_id: (out): with @data, what identifies the current record's info:
- *   its event id, and how much of the record @data leaves out
- * @data: (out): the record's bytes the info is printed from
- * @size: (out): their length
- *
- * Whether what tscope_cursor_format_info() appends for the current record
- * depends on nothing but @cursor's trace, @key_id and @data: then a caller
- * that formats many records may keep what it found in one by those, for
- * the next record with the same.  Not so for function_graph (a leaf's line
- * reads the next record), the function tracer (its indentation follows the
- * records before), a handler a plugin added that is not known to print
- * from the fields alone, a record shorter than its common fields, or,
- * when @cursor prints through the trace's own handle, the sched events
- * whose printing names tasks that later lines' heads show
- * (tscope_cursor_comm()).
- */
-gboolean
-tscope_cursor_info_key (TscopeCursor  *c,
-                        guint64       *key_id,
-                        const guint8 **data,
-                        guint         *size)
+/* tscope_cursor_info_key(); with @naming, _tscope_cursor_info_key_naming() */
+static gboolean
+info_key (TscopeCursor  *c,
+          gboolean       naming,
+          guint64       *key_id,
+          const guint8 **data,
+          guint         *size)
 {
   struct tep_event *e;
   InfoKeyed *k;
@@ -1150,7 +1139,16 @@ tscope_cursor_info_key (TscopeCursor  *c,
   if (k->pure[!c->print_alone] < 0)
     k->pure[!c->print_alone] = handler_is_pure (e, !c->print_alone);
   if (!k->pure[!c->print_alone])
-    return FALSE;
+    {
+      /* a handler that names tasks in the handle the heads read
+       * (_tscope_cursor_info_key_naming()) */
+      if (!naming || c->print_alone)
+        return FALSE;
+      if (k->pure[0] < 0)
+        k->pure[0] = handler_is_pure (e, FALSE);
+      if (!k->pure[0])
+        return FALSE;
+    }
   skip = key_skip (c->trace->tep->tep, k, c->current->rec, c->current->rec_size);
   if (skip == G_MAXUINT)
     return FALSE;
@@ -1159,6 +1157,56 @@ tscope_cursor_info_key (TscopeCursor  *c,
   *size = c->current->rec_size - skip;
   c->keyed_last = k;
   return TRUE;
+}
+
+/**
+ * tscope_cursor_info_key:
+ * @key_id: (out): with @data, what identifies the current record's info:
+ *   its event id, and how much of the record @data leaves out
+ * @data: (out): the record's bytes the info is printed from
+ * @size: (out): their length
+ *
+ * Whether what tscope_cursor_format_info() appends for the current record
+ * depends on nothing but @cursor's trace, @key_id and @data: then a caller
+ * that formats many records may keep what it found in one by those, for
+ * the next record with the same.  Not so for function_graph (a leaf's line
+ * reads the next record), the function tracer (its indentation follows the
+ * records before), a handler a plugin added that is not known to print
+ * from the fields alone, a record shorter than its common fields, or,
+ * when @cursor prints through the trace's own handle, the sched events
+ * whose printing names tasks that later lines' heads show
+ * (tscope_cursor_comm()).
+ */
+gboolean
+tscope_cursor_info_key (TscopeCursor  *c,
+                        guint64       *key_id,
+                        const guint8 **data,
+                        guint         *size)
+{
+  return info_key (c, FALSE, key_id, data, size);
+}
+
+/**
+ * _tscope_cursor_info_key_naming:
+ *
+ * tscope_cursor_info_key(), and for a cursor that prints through the
+ * trace's handle, the sched_switch plugin's records too, whose printing
+ * adds the tasks' names to that handle (the names later lines' heads
+ * read; tscope_cursor_comm()), for a caller that keeps texts it had
+ * printed through that same handle: the plugin names each task by the
+ * comm and pid it prints, bytes of the key (or of the half,
+ * _tscope_cursor_info_halves()), and libtraceevent keeps the first name a
+ * pid is given (tep_register_comm(), after the sort of
+ * _tscope_tep_ensure_cmdlines()).  So a record whose text was kept would
+ * name nobody anew: its names were given when the text was printed.
+ */
+gboolean
+_tscope_cursor_info_key_naming (TscopeCursor  *c,
+                                guint64       *key_id,
+                                const guint8 **data,
+                                guint         *size)
+{
+  return info_key (c, TRUE, key_id, data, size);
 }
 
 /**
@@ -1208,6 +1256,34 @@ tscope_cursor_is_folded (TscopeCursor *c)
   return c->current != NULL && c->current == c->folded && c->current->index == c->folded_index;
 }
 
+/* The name of @pid in the trace's handle, which printing sched records
+ * through it adds to: a name found is kept by the cursor (it stays the
+ * pid's, _tscope_tep_ensure_cmdlines()), "<...>" is asked again */
+static const char *
+shared_comm (TscopeCursor *c,
+             gint32        pid)
+{
+  const char *comm;
+
+  if (c->comm_last != NULL && c->comm_pid == pid)
+    return c->comm_last;
+  if (c->shared_comms != NULL && (comm = g_hash_table_lookup (c->shared_comms, GINT_TO_POINTER (pid))) != NULL)
+    {
+      c->comm_pid = pid;
+      c->comm_last = comm;
+      return comm;
+    }
+  comm = _tscope_tep_comm (c->trace->tep, pid);
+  if (!c->trace->tep->cmdlines_unique || strcmp (comm, "<...>") == 0)
+    return comm;
+  if (c->shared_comms == NULL)
+    c->shared_comms = g_hash_table_new (NULL, NULL);
+  g_hash_table_insert (c->shared_comms, GINT_TO_POINTER (pid), (gpointer) comm);
+  c->comm_pid = pid;
+  c->comm_last = comm;
+  return comm;
+}
+
 /**
  * tscope_cursor_comm:
  *
@@ -1223,7 +1299,7 @@ tscope_cursor_comm (TscopeCursor *c)
   if (!tscope_cursor_get (c, &e))
     return "";
   if (!c->print_alone)
-    return _tscope_tep_comm (c->trace->tep, e.pid);
+    return shared_comm (c, e.pid);
   /* the trace's handle's name even for a cursor that prints alone: the
    * name the list shows (the sched_switch plugin adds the names it prints
    * to the handle that prints them); asked once a pid, as print_lock

@@ -27,12 +27,13 @@
 
 #include "tscope-cursor.h"
 #include "tscope-cursor-private.h"
+#include "tscope-info-cache-private.h"
 #include "tscope-line-match.h"
 
 /* The table: a power of two of slots, half of them used at most; the
  * record bytes it keeps, at most ARENA_MAX.  Full, it starts again. */
-#define SLOTS_BITS 16
-#define ARENA_MAX  (8u << 20)
+#define SLOTS_BITS TSCOPE_INFO_SLOTS_BITS
+#define ARENA_MAX  TSCOPE_INFO_ARENA_MAX
 
 /* A slot: 16 bytes, four to a cache line.  The arena holds its key: the
  * source's cursor (its trace), the event id, then the record's bytes. */
@@ -43,29 +44,6 @@ typedef struct
   guint32 size : 31;            /* the record's bytes */
   guint32 holds : 1;            /* the tail holds the needle */
 } Slot;
-
-typedef struct
-{
-  TscopeCursor *cursor;
-  guint64       key_id;         /* tscope_cursor_info_key()'s */
-} KeyHead;
-
-/* A half of a sched_switch's info (_tscope_cursor_info_halves()): its
- * text, folded, kept in the arena after its key */
-typedef struct
-{
-  guint64 hash;                 /* 0: free */
-  guint32 offset;               /* the key, then the text, in the arena */
-  guint16 size;                 /* the key's bytes, the record's range */
-  guint16 text_len;
-} HalfSlot;
-
-typedef struct
-{
-  HalfSlot   *slots;
-  guint       n_used;
-  GByteArray *arena;
-} Halves;
 
 /* The needle's automaton over ASCII (Knuth-Morris-Pratt's, as a table):
  * the state is how much of the needle the text read ends with; len, the
@@ -105,8 +83,7 @@ struct _TscopeLineMatch
   GByteArray *arena;
   GString  *line;
   GString  *tail;
-  Halves    halves;
-  gboolean  no_halves;          /* a half's text was not the same for the same bytes */
+  TscopeHalves halves;
   guint64   n_lines;
   guint64   n_formatted;
 };
@@ -253,8 +230,7 @@ tscope_line_match_new (const char *needle)
   m->arena = g_byte_array_new ();
   m->line = g_string_new (NULL);
   m->tail = g_string_new (NULL);
-  m->halves.slots = g_new0 (HalfSlot, 1u << SLOTS_BITS);
-  m->halves.arena = g_byte_array_new ();
+  _tscope_halves_init (&m->halves);
   dfa_build (m);
   return m;
 }
@@ -269,8 +245,7 @@ tscope_line_match_free (TscopeLineMatch *m)
   g_byte_array_unref (m->arena);
   g_string_free (m->line, TRUE);
   g_string_free (m->tail, TRUE);
-  g_free (m->halves.slots);
-  g_byte_array_unref (m->halves.arena);
+  _tscope_halves_clear (&m->halves);
   g_free (m->dfa);
   g_free (m->tasks);
   g_free (m->names);
@@ -326,131 +301,12 @@ line_holds (TscopeLineMatch *m,
   return strstr (folded, m->needle) != NULL;
 }
 
-static guint64
-hash_key (TscopeCursor *c,
-          guint64       key_id,
-          const guint8 *data,
-          guint         size)
-{
-  guint64 h = ((guint64) (guintptr) c * 0x9e3779b97f4a7c15u) ^ key_id ^ ((guint64) size << 16);
-  gsize i = 0;
-
-  for (; i + 8 <= size; i += 8)
-    {
-      guint64 w;
-
-      memcpy (&w, data + i, 8);
-      h = (h ^ w) * 0xff51afd7ed558ccdu;
-      h ^= h >> 29;
-    }
-  for (; i < size; i++)
-    h = (h ^ data[i]) * 0xc4ceb9fe1a85ec53u;
-  h ^= h >> 32;
-  return h != 0 ? h : 1;
-}
-
 static void
 forget (TscopeLineMatch *m)
 {
   memset (m->slots, 0, sizeof (Slot) << SLOTS_BITS);
   m->n_used = 0;
   g_byte_array_set_size (m->arena, 0);
-}
-
-/* The slot of a half's key, or the free slot where it would go */
-static HalfSlot *
-half_slot (Halves        *t,
-           const KeyHead *key,
-           const guint8  *data,
-           guint          size,
-           guint64        h)
-{
-  guint mask = (1u << SLOTS_BITS) - 1;
-
-  for (guint i = (guint) h & mask;; i = (i + 1) & mask)
-    {
-      HalfSlot *slot = &t->slots[i];
-
-      if (slot->hash == 0
-          || (slot->hash == h && slot->size == size && memcmp (t->arena->data + slot->offset, key, sizeof *key) == 0
-              && memcmp (t->arena->data + slot->offset + sizeof *key, data, size) == 0))
-        return slot;
-    }
-}
-
-/* Keeps @text as the half @half of @key_id's records whose range holds
- * @data; FALSE when another text was kept for them */
-static gboolean
-half_learn (Halves       *t,
-            TscopeCursor *c,
-            guint64       key_id,
-            guint         half,
-            const guint8 *data,
-            guint         size,
-            const char   *text,
-            gsize         text_len)
-{
-  KeyHead key = { c, (key_id & ~G_GUINT64_CONSTANT (0xffffffff)) | half };
-  guint64 h = hash_key (c, key.key_id, data, size);
-  HalfSlot *slot = half_slot (t, &key, data, size, h);
-
-  if (slot->hash != 0)
-    return slot->text_len == text_len
-           && memcmp (t->arena->data + slot->offset + sizeof key + size, text, text_len) == 0;
-  if (size > G_MAXUINT16 || text_len > G_MAXUINT16)
-    return TRUE;
-  if (t->n_used >= (1u << SLOTS_BITS) / 2 || t->arena->len + sizeof key + size + text_len > ARENA_MAX)
-    {
-      memset (t->slots, 0, sizeof (HalfSlot) << SLOTS_BITS);
-      t->n_used = 0;
-      g_byte_array_set_size (t->arena, 0);
-      slot = half_slot (t, &key, data, size, h);
-    }
-  *slot = (HalfSlot) { .hash = h, .offset = t->arena->len, .size = (guint16) size, .text_len = (guint16) text_len };
-  g_byte_array_append (t->arena, (const guint8 *) &key, sizeof key);
-  g_byte_array_append (t->arena, data, size);
-  g_byte_array_append (t->arena, (const guint8 *) text, (guint) text_len);
-  t->n_used++;
-  return TRUE;
-}
-
-/* The text kept for a half (half_learn()), or NULL */
-static const char *
-half_find (Halves       *t,
-           TscopeCursor *c,
-           guint64       key_id,
-           guint         half,
-           const guint8 *data,
-           guint         size,
-           gsize        *text_len)
-{
-  KeyHead key = { c, (key_id & ~G_GUINT64_CONSTANT (0xffffffff)) | half };
-  HalfSlot *slot = half_slot (t, &key, data, size, hash_key (c, key.key_id, data, size));
-
-  if (slot->hash == 0)
-    return NULL;
-  *text_len = slot->text_len;
-  return (const char *) t->arena->data + slot->offset + sizeof key + size;
-}
-
-/* The halves of the info just formatted, folded (@info, @len), kept by
- * their ranges' bytes: when it is cut by one " ==> " alone */
-static void
-halves_learn (TscopeLineMatch *m,
-              TscopeCursor    *c,
-              guint64          key_id,
-              const guint8    *half[2],
-              const guint      half_size[2],
-              const char      *info,
-              gsize            len)
-{
-  const char *cut = strstr (info, " ==> ");
-
-  if (cut == NULL || strlen (info) != len || strstr (cut + 1, " ==> ") != NULL)
-    return;
-  if (!half_learn (&m->halves, c, key_id, 0, half[0], half_size[0], info, (gsize) (cut - info))
-      || !half_learn (&m->halves, c, key_id, 1, half[1], half_size[1], cut + 5, len - (gsize) (cut + 5 - info)))
-    m->no_halves = TRUE;
 }
 
 /**
@@ -465,7 +321,7 @@ tscope_line_match_test (TscopeLineMatch *m,
                         TscopeCursor    *c)
 {
   TscopeEvent e;
-  KeyHead key;
+  TscopeInfoKeyHead key;
   const guint8 *data;
   guint64 key_id;
   guint size;
@@ -493,7 +349,7 @@ tscope_line_match_test (TscopeLineMatch *m,
   if (m->len - 1 > name_len || m->dfa == NULL)
     return line_holds (m, c);
   /* the tail's slot asked for from memory while the head is read */
-  h = hash_key (c, key_id, data, size);
+  h = _tscope_info_hash (c, key_id, data, size);
   __builtin_prefetch (&m->slots[(guint) h & mask]);
   switch (head_holds (m, tscope_cursor_comm (c), &e))
     {
@@ -506,7 +362,7 @@ tscope_line_match_test (TscopeLineMatch *m,
     }
 
   /* the tail: kept by the record's bytes */
-  key = (KeyHead) { c, key_id };
+  key = (TscopeInfoKeyHead) { c, key_id };
   for (i = (guint) h & mask;; i = (i + 1) & mask)
     {
       slot = &m->slots[i];
@@ -525,9 +381,9 @@ tscope_line_match_test (TscopeLineMatch *m,
     g_string_append_c (m->tail, ' ');
   /* a sched_switch whose two halves were printed before, each with
    * another record */
-  split = !m->no_halves && _tscope_cursor_info_halves (c, half, half_size);
-  if (split && (text[0] = half_find (&m->halves, c, key_id, 0, half[0], half_size[0], &text_len[0])) != NULL
-      && (text[1] = half_find (&m->halves, c, key_id, 1, half[1], half_size[1], &text_len[1])) != NULL)
+  split = !m->halves.conflict && _tscope_cursor_info_halves (c, half, half_size);
+  if (split && (text[0] = _tscope_halves_find (&m->halves, c, key_id, 0, half[0], half_size[0], &text_len[0])) != NULL
+      && (text[1] = _tscope_halves_find (&m->halves, c, key_id, 1, half[1], half_size[1], &text_len[1])) != NULL)
     {
       g_string_append_len (m->tail, text[0], (gssize) text_len[0]);
       g_string_append_len (m->tail, " ==> ", 5);
@@ -540,7 +396,7 @@ tscope_line_match_test (TscopeLineMatch *m,
     return line_holds (m, c);
   holds = strstr (m->tail->str, m->needle) != NULL;
   if (split)
-    halves_learn (m, c, key_id, half, half_size, m->tail->str + name_len, m->tail->len - name_len);
+    _tscope_halves_learn (&m->halves, c, key_id, half, half_size, m->tail->str + name_len, m->tail->len - name_len);
   if (size >= (1u << 31))
     return holds;
   if (m->n_used >= (1u << SLOTS_BITS) / 2 || m->arena->len + sizeof key + size > ARENA_MAX)

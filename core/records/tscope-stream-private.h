@@ -48,6 +48,8 @@ struct _TscopeInflater
   GMutex              lock;
   GCond               cond;         /* a chunk is inflated: for the readers */
   GCond               room;         /* a ring has room for a batch: for the thread */
+  guint               readers_waiting;  /* on cond: GLib signals with a syscall even when none is */
+  gboolean            thread_waiting;   /* on room */
   TscopeInflaterRing *rings;
   guint               n;
   gboolean            stop;

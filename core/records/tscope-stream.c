@@ -488,7 +488,8 @@ inflate_one (TscopeInflater      *f,
     }
   else
     g_error_free (error);
-  g_cond_broadcast (&f->cond);
+  if (f->readers_waiting > 0)
+    g_cond_broadcast (&f->cond);
 }
 
 static gpointer
@@ -504,7 +505,11 @@ inflater_thread (gpointer data)
       TscopeInflaterRing *r;
 
       while (!f->stop && (r = neediest (f, TRUE)) == NULL)
-        g_cond_wait (&f->room, &f->lock);
+        {
+          f->thread_waiting = TRUE;
+          g_cond_wait (&f->room, &f->lock);
+          f->thread_waiting = FALSE;
+        }
       if (f->stop)
         break;
       inflate_one (f, r, &ctx, &scratch);
@@ -592,7 +597,7 @@ _tscope_inflater_next (TscopeInflater *f,
       r->released++;
       r->reading = FALSE;
       /* the thread sleeps until some ring is wanted(): this one is now */
-      if (!was && wanted (r))
+      if (!was && wanted (r) && f->thread_waiting)
         g_cond_signal (&f->room);
     }
   for (;;)
@@ -619,7 +624,11 @@ _tscope_inflater_next (TscopeInflater *f,
       if (r->claim == c)
         inflate_one (f, r, ctx, NULL);   /* nobody has started it: rather than wait */
       else
-        g_cond_wait (&f->cond, &f->lock);
+        {
+          f->readers_waiting++;
+          g_cond_wait (&f->cond, &f->lock);
+          f->readers_waiting--;
+        }
     }
   g_mutex_unlock (&f->lock);
   return buf;

@@ -104,6 +104,8 @@ typedef struct
   TscopeKallsyms    *kallsyms;         /* set once under symbols_lock; the printers share it */
   GBytes            *cmdlines;         /* the saved cmdlines, until parsed (lazily) */
   gint               cmdlines_parsed;  /* atomic; set under symbols_lock */
+  gboolean           cmdlines_unique;  /* no pid twice in them: a pid libtraceevent has a name
+                                        * for keeps that name (set before cmdlines_parsed) */
   GMutex             symbols_lock;
   GMutex             print_lock;       /* libtraceevent's printing caches the last event and
                                         * pid it looked up in the handle: one thread at a time */

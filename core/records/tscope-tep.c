@@ -653,16 +653,42 @@ parse_texts (TscopeTep  *t,
     t->cmdlines = g_bytes_ref (file->cmdlines);
 }
 
+/* Whether no pid has two of the lines (as tep_parse_saved_cmdlines()
+ * reads a pid, sscanf()'s "%d").  libtraceevent keeps such a pid twice,
+ * and which of its names a lookup finds may change as names are added;
+ * any other pid it has a name for keeps it (tep_register_comm() adds, it
+ * never replaces). */
+static gboolean
+pids_unique (const char *text)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+
+  for (const char *p = text; *p;)
+    {
+      const char *eol = strchr (p, '\n');
+      int pid;
+
+      if (sscanf (p, "%d", &pid) == 1 && !g_hash_table_add (seen, GINT_TO_POINTER (pid)))
+        return FALSE;
+      if (eol == NULL)
+        break;
+      p = eol + 1;
+    }
+  return TRUE;
+}
+
 /* Under symbols_lock: the saved cmdlines parsed, once. */
 static void
 parse_cmdlines_locked (TscopeTep *t)
 {
   if (g_atomic_int_get (&t->cmdlines_parsed))
     return;
+  t->cmdlines_unique = TRUE;
   if (t->cmdlines)
     {
       g_autofree char *text = good_lines (t->cmdlines, cmdline_line, "saved cmdline");
 
+      t->cmdlines_unique = pids_unique (text);
       tep_parse_saved_cmdlines (t->tep, text);
       g_clear_pointer (&t->cmdlines, g_bytes_unref);
     }

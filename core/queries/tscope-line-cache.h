@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Copyright 2026 The Tracescope developers
+ *
+ * Records' lines written in order, many of them (tscope-line-cache.c).
+ */
+#pragma once
+
+#include "tscope-cursor.h"
+
+G_BEGIN_DECLS
+
+typedef struct _TscopeLineCache TscopeLineCache;
+
+TscopeLineCache *tscope_line_cache_new    (void);
+void             tscope_line_cache_free   (TscopeLineCache *cache);
+void             tscope_line_cache_format (TscopeLineCache *cache,
+                                           TscopeCursor    *cursor,
+                                           GString         *out);
+void             tscope_line_cache_counts (TscopeLineCache *cache,
+                                           guint64         *lines,
+                                           guint64         *formatted);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TscopeLineCache, tscope_line_cache_free)
+
+G_END_DECLS
