@@ -475,6 +475,17 @@ can_split (EventQuery *q)
          && !(opt_event && q->event_ids[0] < 0) && tscope_scan_can_split (trace, opt_filter);
 }
 
+/* Every line of one source, as the records come: printed by several
+ * threads at once when the trace allows */
+static gboolean
+all_lines (EventQuery *q)
+{
+  return tscope_document_get_n_sources (q->doc) == 1 && opt_cpu == UNSET && opt_from == NULL && opt_to == NULL
+         && opt_pid == UNSET && opt_event == NULL && opt_filter == NULL && opt_limit == G_MININT64
+         && tscope_source_get_offset (tscope_document_get_source (q->doc, 0)) == 0
+         && tscope_trace_lines_can_split (tscope_document_get_trace (q->doc, 0));
+}
+
 static gint64
 scan_events (EventQuery *q,
              GError    **error)
@@ -604,7 +615,9 @@ _tscope_cli_events (int    argc,
       tscope_trace_load_plugins (tscope_document_get_trace (q.doc, i));
       q.lines[i] = tscope_line_cache_new ();
     }
-  if (can_split (&q))
+  if (all_lines (&q))
+    printed = tscope_trace_write_lines (tscope_document_get_trace (q.doc, 0), 0, write_found, NULL, &error);
+  else if (can_split (&q))
     printed = scan_events (&q, &error);
   else
     {

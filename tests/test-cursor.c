@@ -812,6 +812,64 @@ test_line_cache (gconstpointer data)
     g_assert_cmpuint (formatted, <, lines / 2);
 }
 
+static void
+append_text (const char *text,
+             gsize       len,
+             gpointer    data)
+{
+  g_assert_cmpuint (len, >, 0);
+  g_assert_cmpint (text[len - 1], ==, '\n');
+  g_string_append_len (data, text, (gssize) len);
+}
+
+/* tscope_trace_write_lines() writes the lines one cursor writes from the
+ * first record (the newline after each), on a trace loaded afresh each
+ * time: by 1 to 3 threads, in slices of 7 rows growing to 50 or of the
+ * default sizes; the heads of sched-v6-nocmdlines.dat show the names the
+ * records printed before them taught the handle, across slices. */
+static void
+test_write_lines (gconstpointer data)
+{
+  g_autofree char *path = tscope_test_data (data, ".dat");
+  g_autoptr(GPtrArray) ref = list_lines (path);
+  g_autoptr(GString) want = g_string_new (NULL);
+
+  for (guint i = 0; i < ref->len; i++)
+    {
+      const char *l = ref->pdata[i];
+
+      g_string_append (want, l);
+      if (l[0] == '\0' || l[strlen (l) - 1] != '\n')
+        g_string_append_c (want, '\n');
+    }
+  for (guint threads = 1; threads <= 3; threads++)
+    for (guint small = 0; small < 2; small++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
+        g_autoptr(GString) got = g_string_new (NULL);
+        gint64 n;
+
+        g_assert_no_error (error);
+        tscope_trace_load_plugins (trace);
+        g_assert_true (tscope_trace_lines_can_split (trace));
+        _tscope_lines_set_slice_rows (small ? 7 : 0, small ? 50 : 0);
+        n = tscope_trace_write_lines (trace, threads, append_text, got, &error);
+        _tscope_lines_set_slice_rows (0, 0);
+        g_assert_no_error (error);
+        g_assert_cmpint (n, ==, ref->len);
+        if (strcmp (got->str, want->str) != 0)
+          {
+            gsize at = 0;
+
+            while (got->str[at] == want->str[at])
+              at++;
+            g_error ("%s, %u threads%s: from byte %" G_GSIZE_FORMAT ": \"%.120s\", not \"%.120s\"",
+                     (const char *) data, threads, small ? ", small slices" : "", at, got->str + at, want->str + at);
+          }
+      }
+}
+
 /* Which events' info may be kept by their bytes without the common
  * fields: none whose print format reads one, however deep */
 static void
@@ -957,6 +1015,18 @@ main (int    argc,
         g_autofree char *name = g_strdup_printf ("/cursor/line-cache/%s", others[i]);
 
         g_test_add_data_func (name, others[i], test_line_cache);
+      }
+    /* the traces whose lines threads may make (tscope_trace_lines_can_split()) */
+    static const char *const split[] = {
+      "sched", "sched-v6", "sched-v6-nocmdlines", "kvm", "kvm-guest", "marker", "public-kvm-host",
+      "crafted-switch-common", "crafted-switch-swap", "crafted-switch-short",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (split); i++)
+      {
+        g_autofree char *name = g_strdup_printf ("/cursor/write-lines/%s", split[i]);
+
+        g_test_add_data_func (name, split[i], test_write_lines);
       }
   }
   /* the hostile files that load: their damaged records searched */

@@ -44,6 +44,15 @@ guint    _tscope_event_key_skip      (struct tep_handle      *tep,
 gboolean _tscope_cursor_info_halves  (TscopeCursor        *cursor,
                                       const guint8       **half,
                                       guint               *half_size);
+guint    _tscope_cursor_names        (TscopeCursor        *cursor,
+                                      gint32               pid[2],
+                                      const char          *comm[2],
+                                      guint                comm_len[2]);
+const char *_tscope_cursor_comm_of   (TscopeCursor        *cursor,
+                                      gint32               pid);
+gboolean _tscope_lines_can_split     (TscopeTrace         *trace);
+void     _tscope_lines_set_slice_rows (guint64             first,
+                                       guint64             most);
 gboolean _tscope_cursor_info_key_naming (TscopeCursor      *cursor,
                                          guint64           *key_id,
                                          const guint8     **data,

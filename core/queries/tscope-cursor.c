@@ -801,7 +801,11 @@ static const struct
   { "sched", "sched_switch", "plugin_sched_switch.so", TRUE },
   { "sched", "sched_wakeup", "plugin_sched_switch.so", TRUE },
   { "sched", "sched_wakeup_new", "plugin_sched_switch.so", TRUE },
+  /* the reason's name and the rip, the guest's function at it (a map the
+   * plugin is given, not one printing changes; its lock,
+   * _tscope_tep_plugin_lock()) */
   { "kvm", "kvm_exit", "plugin_kvm.so", FALSE },
+  { "kvm", "kvm_entry", "plugin_kvm.so", FALSE },
 };
 
 /* Whether @e's handler was set by the plugin @plugin (libtraceevent's own,
@@ -1015,6 +1019,52 @@ info_halves (const struct tep_event *e,
   return at[0] + size[0] <= at[1] || at[1] + size[1] <= at[0];
 }
 
+/* The (comm, pid) pairs the sched_switch plugin's handlers name tasks by
+ * (write_and_save_comm(), tep_register_comm()) as they print: each pid
+ * read as tep_get_field_val() reads it, from the event's own fields, its
+ * comm found by tep_find_any_field().  How many, or 0 when one is missing
+ * or of a size the handler cannot read (it then names fewer), or the
+ * event has dynamic fields; @fits_need, the size from which a record
+ * holds every field (record_fits()). */
+static guint
+names_of (const struct tep_event         *e,
+          const struct tep_format_field **comm,
+          const struct tep_format_field **pid,
+          guint                          *fits_need)
+{
+  static const char *const switch_names[] = { "prev_comm", "prev_pid", "next_comm", "next_pid" };
+  static const char *const wakeup_names[] = { "comm", "pid" };
+  const struct tep_format_field *lists[2] = { e->format.common_fields, e->format.fields };
+  const char *const *names;
+  guint n;
+
+  if (g_strcmp0 (e->system, "sched") != 0 || !handler_from (e, "plugin_sched_switch.so"))
+    return 0;
+  if (g_strcmp0 (e->name, "sched_switch") == 0)
+    names = switch_names, n = 2;
+  else if (g_strcmp0 (e->name, "sched_wakeup") == 0 || g_strcmp0 (e->name, "sched_wakeup_new") == 0)
+    names = wakeup_names, n = 1;
+  else
+    return 0;
+  *fits_need = 0;
+  for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
+    for (const struct tep_format_field *f = lists[l]; f != NULL; f = f->next)
+      {
+        if (f->offset < 0 || f->size < 0 || (f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_RELATIVE)))
+          return 0;
+        *fits_need = MAX (*fits_need, (guint) f->offset + (guint) f->size);
+      }
+  for (guint i = 0; i < n; i++)
+    {
+      comm[i] = tep_find_any_field ((struct tep_event *) e, names[2 * i]);
+      pid[i] = tep_find_field ((struct tep_event *) e, names[2 * i + 1]);
+      if (comm[i] == NULL || pid[i] == NULL || comm[i]->offset < 0 || comm[i]->size < 0
+          || (pid[i]->size != 1 && pid[i]->size != 2 && pid[i]->size != 4 && pid[i]->size != 8))
+        return 0;
+    }
+  return n;
+}
+
 /* What tscope_cursor_info_key() keeps of an event */
 typedef struct
 {
@@ -1025,6 +1075,10 @@ typedef struct
   guint      half_at[2];            /* the halves' ranges in the record */
   guint      half_size[2];
   guint      half_need;             /* a record's size from which it holds every field */
+  guint      n_names;               /* names_of(): the pairs its handler names tasks by */
+  const struct tep_format_field *name_comm[2];
+  const struct tep_format_field *name_pid[2];
+  guint      fits_need;
   guint      n_locs;
   const struct tep_format_field *locs[];   /* its __data_loc fields */
 } InfoKeyed;
@@ -1042,6 +1096,7 @@ info_keyed_new (const struct tep_event *e)
   k->handler = k;               /* no handler's: purity and halves found on first use */
   k->pure[0] = k->pure[1] = -1;
   k->split = FALSE;
+  k->n_names = 0;
   k->n_locs = 0;
   for (const struct tep_format_field *f = e->format.fields; f != NULL; f = f->next)
     if ((f->flags & TEP_FIELD_IS_DYNAMIC) && !(f->flags & TEP_FIELD_IS_RELATIVE))
@@ -1090,6 +1145,32 @@ _tscope_event_key_skip (struct tep_handle      *tep,
   return key_skip (tep, k, rec, size);
 }
 
+/* What the cursor keeps of event @id (@e): made on first use, its
+ * handler's purity, halves and names found again when the handler changed
+ * (asked once an event: dladdr() is a walk of the loaded objects) */
+static InfoKeyed *
+keyed_of (TscopeCursor     *c,
+          guint             id,
+          struct tep_event *e)
+{
+  InfoKeyed *k;
+
+  if (c->info_keyed == NULL)
+    c->info_keyed = g_new0 (gpointer, c->trace->tep->max_id);
+  if (id >= c->trace->tep->max_id)
+    return NULL;
+  if ((k = c->info_keyed[id]) == NULL)
+    k = c->info_keyed[id] = info_keyed_new (e);
+  if (k->handler != (gconstpointer) e->handler)
+    {
+      k->handler = (gconstpointer) e->handler;
+      k->pure[0] = k->pure[1] = -1;
+      k->split = info_halves (e, k->half_at, k->half_size, &k->half_need);
+      k->n_names = names_of (e, k->name_comm, k->name_pid, &k->fits_need);
+    }
+  return k;
+}
+
 /* tscope_cursor_info_key(); with @naming, _tscope_cursor_info_key_naming() */
 static gboolean
 info_key (TscopeCursor  *c,
@@ -1122,20 +1203,8 @@ info_key (TscopeCursor  *c,
   /* the common fields (the flags, the preempt count, the pid) left out
    * when the info does not read them: a task switched out the same way
    * keeps its bytes then */
-  if (c->info_keyed == NULL)
-    c->info_keyed = g_new0 (gpointer, c->trace->tep->max_id);
-  if (id >= c->trace->tep->max_id)
+  if ((k = keyed_of (c, id, e)) == NULL)
     return FALSE;
-  if ((k = c->info_keyed[id]) == NULL)
-    k = c->info_keyed[id] = info_keyed_new (e);
-  /* whether the handler is pure, asked once an event (dladdr() is a walk
-   * of the loaded objects) and again if the handler changed */
-  if (k->handler != (gconstpointer) e->handler)
-    {
-      k->handler = (gconstpointer) e->handler;
-      k->pure[0] = k->pure[1] = -1;
-      k->split = info_halves (e, k->half_at, k->half_size, &k->half_need);
-    }
   if (k->pure[!c->print_alone] < 0)
     k->pure[!c->print_alone] = handler_is_pure (e, !c->print_alone);
   if (!k->pure[!c->print_alone])
@@ -1207,6 +1276,104 @@ _tscope_cursor_info_key_naming (TscopeCursor  *c,
                                 guint         *size)
 {
   return info_key (c, TRUE, key_id, data, size);
+}
+
+/**
+ * _tscope_cursor_names:
+ * @pid: (out caller-allocates) (array fixed-size=2): the pids
+ * @comm: (out caller-allocates) (array fixed-size=2): their names' bytes in
+ *   the record (up to a NUL, at most @comm_len)
+ *
+ * The tasks that printing the current record through a handle names in it
+ * (tep_register_comm()), in that order, as the sched_switch plugin does:
+ * each comm printed "%.*s" of its field, each pid its field read whole.
+ * For events _tscope_lines_can_split() allows.
+ *
+ * Returns: how many (0 to 2)
+ */
+guint
+_tscope_cursor_names (TscopeCursor *c,
+                      gint32        pid[2],
+                      const char   *comm[2],
+                      guint         comm_len[2])
+{
+  struct tep_event *e;
+  InfoKeyed *k;
+  guint id;
+
+  if (c->current == NULL)
+    return 0;
+  ensure_symbols (c);
+  id = record_id (c, c->current);
+  e = id != G_MAXUINT ? _tscope_tep_event (c->trace->tep, id) : NULL;
+  if (e == NULL || (k = keyed_of (c, id, e)) == NULL || k->n_names == 0
+      || (e->flags & (TEP_EVENT_FL_PRINTRAW | TEP_EVENT_FL_NOHANDLE)))
+    return 0;
+  /* a record shorter than its format prints "[FAILED TO PARSE ...]": the
+   * handler does not run */
+  if (c->current->rec_size < k->fits_need)
+    return 0;
+  for (guint i = 0; i < k->n_names; i++)
+    {
+      const guint8 *rec = c->current->rec;
+
+      pid[i] = (gint32) (int) tep_read_number (c->trace->tep->tep, rec + k->name_pid[i]->offset,
+                                               k->name_pid[i]->size);
+      comm[i] = (const char *) rec + k->name_comm[i]->offset;
+      comm_len[i] = (guint) k->name_comm[i]->size;
+    }
+  return k->n_names;
+}
+
+static const char *shared_comm (TscopeCursor *c,
+                                gint32        pid);
+
+/**
+ * _tscope_cursor_comm_of:
+ *
+ * tscope_cursor_comm() of @pid rather than the current record's.
+ */
+const char *
+_tscope_cursor_comm_of (TscopeCursor *c,
+                        gint32        pid)
+{
+  g_return_val_if_fail (!c->print_alone, "");
+  return shared_comm (c, pid);
+}
+
+/**
+ * _tscope_lines_can_split:
+ *
+ * Whether @trace's lines may be made by several cursors printing alone,
+ * each a part of its records (tscope_trace_write_lines()): no record of
+ * function_graph (a leaf's line reads the next record) nor of an event
+ * whose printing may depend on the records before it or on the task names
+ * the handle learnt (any handler but those of pure_handlers[]), and the
+ * names the sched_switch plugin's records teach the handle are known
+ * (_tscope_cursor_names()).
+ */
+gboolean
+_tscope_lines_can_split (TscopeTrace *trace)
+{
+  TscopeTep *t = trace->tep;
+
+  _tscope_tep_ensure_symbols (t, trace->file);
+  for (guint id = 0; id < t->max_id; id++)
+    {
+      struct tep_event *e;
+      const struct tep_format_field *comm[2], *pid[2];
+      guint need;
+
+      if (trace->model.event_counts[id] == 0 || (e = _tscope_tep_event (t, id)) == NULL)
+        continue;
+      if (g_strcmp0 (e->system, "ftrace") == 0 && g_str_has_prefix (e->name, "funcgraph_"))
+        return FALSE;
+      if (!handler_is_pure (e, FALSE))
+        return FALSE;
+      if (!handler_is_pure (e, TRUE) && names_of (e, comm, pid, &need) == 0)
+        return FALSE;
+    }
+  return TRUE;
 }
 
 /**

@@ -136,6 +136,25 @@ tscope_line_cache_format (TscopeLineCache *lc,
                           GString         *out)
 {
   TscopeEvent e;
+
+  if (!tscope_cursor_get (c, &e))
+    return;
+  /* the head first: the names it reads are those before this record's */
+  _tscope_format_line_head (out, tscope_cursor_comm (c), e.pid, e.cpu, e.ts, e.event_name);
+  tscope_line_cache_format_info (lc, c, out);
+}
+
+/**
+ * tscope_line_cache_format_info:
+ *
+ * Appends the info of @cursor's current record, as
+ * tscope_cursor_format_info() does (tscope_line_cache_format()).
+ */
+void
+tscope_line_cache_format_info (TscopeLineCache *lc,
+                               TscopeCursor    *c,
+                               GString         *out)
+{
   TscopeInfoKeyHead key;
   const guint8 *data;
   guint64 key_id;
@@ -149,11 +168,7 @@ tscope_line_cache_format (TscopeLineCache *lc,
   Slot *slot;
   gsize at;
 
-  if (!tscope_cursor_get (c, &e))
-    return;
   lc->n_lines++;
-  /* the head first: the names it reads are those before this record's */
-  _tscope_format_line_head (out, tscope_cursor_comm (c), e.pid, e.cpu, e.ts, e.event_name);
   if (!_tscope_cursor_info_key_naming (c, &key_id, &data, &size))
     {
       tscope_cursor_format_info (c, out);

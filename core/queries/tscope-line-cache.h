@@ -6,6 +6,7 @@
 #pragma once
 
 #include "tscope-cursor.h"
+#include "tscope-scan.h"
 
 G_BEGIN_DECLS
 
@@ -16,9 +17,19 @@ void             tscope_line_cache_free   (TscopeLineCache *cache);
 void             tscope_line_cache_format (TscopeLineCache *cache,
                                            TscopeCursor    *cursor,
                                            GString         *out);
+void             tscope_line_cache_format_info (TscopeLineCache *cache,
+                                                TscopeCursor    *cursor,
+                                                GString         *out);
 void             tscope_line_cache_counts (TscopeLineCache *cache,
                                            guint64         *lines,
                                            guint64         *formatted);
+
+gboolean         tscope_trace_lines_can_split (TscopeTrace *trace);
+gint64           tscope_trace_write_lines (TscopeTrace     *trace,
+                                           guint            n_threads,
+                                           TscopeScanWrite  write,
+                                           gpointer         data,
+                                           GError         **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TscopeLineCache, tscope_line_cache_free)
 
