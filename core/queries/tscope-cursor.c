@@ -806,6 +806,9 @@ static const struct
    * _tscope_tep_plugin_lock()) */
   { "kvm", "kvm_exit", "plugin_kvm.so", FALSE },
   { "kvm", "kvm_entry", "plugin_kvm.so", FALSE },
+  /* each address of the record's stack with its function (the file's
+   * kallsyms, which every handle of it is given) */
+  { "ftrace", "kernel_stack", "plugin_function.so", FALSE },
 };
 
 /* Whether @e's handler was set by the plugin @plugin (libtraceevent's own,
