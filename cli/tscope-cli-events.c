@@ -475,26 +475,30 @@ can_split (EventQuery *q)
          && !(opt_event && q->event_ids[0] < 0) && tscope_scan_can_split (trace, opt_filter);
 }
 
-/* Every line of one source, as the records come: printed by several
+/* Every line of one source from its first record: printed by several
  * threads at once when the trace allows */
 static gboolean
 all_lines (EventQuery *q)
 {
-  return tscope_document_get_n_sources (q->doc) == 1 && opt_cpu == UNSET && opt_from == NULL && opt_to == NULL
-         && opt_pid == UNSET && opt_event == NULL && opt_filter == NULL && opt_limit == G_MININT64
+  return tscope_document_get_n_sources (q->doc) == 1 && opt_cpu == UNSET && opt_from == NULL
+         && opt_pid == UNSET && opt_event == NULL && opt_filter == NULL
          && tscope_source_get_offset (tscope_document_get_source (q->doc, 0)) == 0
-         && tscope_trace_lines_can_split (tscope_document_get_trace (q->doc, 0));
+         && tscope_trace_lines_can_split (tscope_document_get_trace (q->doc, 0), NULL);
 }
 
+/* The records found by several threads (can_split() or all_lines()):
+ * their lines too, when the trace allows */
 static gint64
 scan_events (EventQuery *q,
              GError    **error)
 {
+  TscopeTrace *trace = tscope_document_get_trace (q->doc, 0);
   TscopeScan scan = { opt_pid != UNSET ? opt_pid : -1, opt_event ? q->event_ids[0] : -1, opt_filter, q->to,
                       opt_limit >= 0 ? opt_limit : -1 };
 
-  return tscope_trace_scan (tscope_document_get_trace (q->doc, 0), &scan, 0, format_found,
-                            q, write_found, NULL, error);
+  if (tscope_trace_lines_can_split (trace, opt_filter))
+    return tscope_trace_write_lines (trace, &scan, 0, write_found, NULL, error);
+  return tscope_trace_scan (trace, &scan, 0, format_found, q, write_found, NULL, error);
 }
 
 static gint64
@@ -615,9 +619,7 @@ _tscope_cli_events (int    argc,
       tscope_trace_load_plugins (tscope_document_get_trace (q.doc, i));
       q.lines[i] = tscope_line_cache_new ();
     }
-  if (all_lines (&q))
-    printed = tscope_trace_write_lines (tscope_document_get_trace (q.doc, 0), 0, write_found, NULL, &error);
-  else if (can_split (&q))
+  if (all_lines (&q) || can_split (&q))
     printed = scan_events (&q, &error);
   else
     {

@@ -853,9 +853,9 @@ test_write_lines (gconstpointer data)
 
       g_assert_no_error (error);
       tscope_trace_load_plugins (trace);
-      g_assert_true (tscope_trace_lines_can_split (trace));
+      g_assert_true (tscope_trace_lines_can_split (trace, NULL));
       _tscope_lines_set_slice_rows (small ? 7 : 0, small ? 50 : 0);
-      n = tscope_trace_write_lines (trace, threads, append_text, got, &error);
+      n = tscope_trace_write_lines (trace, NULL, threads, append_text, got, &error);
       _tscope_lines_set_slice_rows (0, 0);
       g_assert_no_error (error);
       g_assert_cmpint (n, ==, ref->len);
@@ -867,6 +867,90 @@ test_write_lines (gconstpointer data)
             at++;
           g_error ("%s, %u threads%s: from byte %" G_GSIZE_FORMAT ": \"%.120s\", not \"%.120s\"",
                    (const char *) data, threads, small ? ", small slices" : "", at, got->str + at, want->str + at);
+        }
+    }
+}
+
+/* The lines one cursor through the trace's handle finds with @scan, each
+ * with its newline, on a trace loaded afresh */
+static GString *
+scan_lines (const char       *path,
+            const TscopeScan *scan)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
+  g_autoptr(TscopeCursor) c = NULL;
+  g_autoptr(TscopeRecordFilter) filter = NULL;
+  TscopeRecordSelect sel = { scan->pid, scan->event_id, NULL, FALSE };
+  GString *out = g_string_new (NULL);
+  gint64 n = 0;
+
+  g_assert_no_error (error);
+  tscope_trace_load_plugins (trace);
+  if (scan->filter)
+    {
+      filter = tscope_record_filter_new (trace, scan->filter, &error);
+      g_assert_no_error (error);
+      sel.filter = filter;
+    }
+  c = tscope_cursor_new (trace);
+  for (gboolean ok = n != scan->limit && tscope_cursor_seek_row (c, 0); ok && tscope_cursor_find (c, &sel, scan->to);
+       ok = tscope_cursor_next (c))
+    {
+      tscope_cursor_format_line (c, out);
+      if (out->str[out->len - 1] != '\n')
+        g_string_append_c (out, '\n');
+      if (++n == scan->limit)
+        break;
+    }
+  return out;
+}
+
+/* tscope_trace_write_lines() with a selection writes the lines of the
+ * records one cursor finds (an event, a filter, a pid, a limit, an end
+ * time), in small slices by 2 threads, the heads' names those the lines
+ * printed before them (not the records passed over) taught the handle */
+static void
+test_write_lines_scan (gconstpointer data)
+{
+  g_autofree char *path = tscope_test_data (data, ".dat");
+  g_autoptr(TscopeTrace) probe = tscope_trace_load (path, NULL, NULL);
+  gint sw = tscope_trace_find_event_id (probe, "sched_switch");
+  gint wk = tscope_trace_find_event_id (probe, "sched_wakeup");
+  TscopeTime mid = (tscope_trace_get_first_ts (probe) + tscope_trace_get_last_ts (probe)) / 2;
+  const TscopeScan scans[] = {
+    { -1, sw, NULL, G_MAXINT64, -1 },
+    { -1, wk, NULL, G_MAXINT64, 777 },
+    { -1, -1, "sched/sched_switch : prev_state == 1", G_MAXINT64, -1 },
+    { -1, -1, "sched_switch,sched_wakeup", mid, -1 },
+    { -1, -1, NULL, mid, -1 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (scans); i++)
+    {
+      g_autoptr(GString) want = scan_lines (path, &scans[i]);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
+      g_autoptr(GString) got = g_string_new (NULL);
+      gint64 n;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (want->len, >, 0);
+      tscope_trace_load_plugins (trace);
+      g_assert_true (tscope_trace_lines_can_split (trace, scans[i].filter));
+      _tscope_lines_set_slice_rows (7, 50);
+      n = tscope_trace_write_lines (trace, &scans[i], 2, append_text, got, &error);
+      _tscope_lines_set_slice_rows (0, 0);
+      g_assert_no_error (error);
+      g_assert_cmpint (n, >, 0);
+      if (strcmp (got->str, want->str) != 0)
+        {
+          gsize at = 0;
+
+          while (got->str[at] == want->str[at])
+            at++;
+          g_error ("%s, scan %u: from byte %" G_GSIZE_FORMAT ": \"%.120s\", not \"%.120s\"", (const char *) data, i,
+                   at, got->str + at, want->str + at);
         }
     }
 }
@@ -1029,6 +1113,9 @@ main (int    argc,
 
         g_test_add_data_func (name, split[i], test_write_lines);
       }
+    g_test_add_data_func ("/cursor/write-lines-scan/sched", "sched", test_write_lines_scan);
+    g_test_add_data_func ("/cursor/write-lines-scan/sched-v6-nocmdlines", "sched-v6-nocmdlines",
+                          test_write_lines_scan);
   }
   /* the hostile files that load: their damaged records searched */
   {

@@ -24,8 +24,10 @@ void             tscope_line_cache_counts (TscopeLineCache *cache,
                                            guint64         *lines,
                                            guint64         *formatted);
 
-gboolean         tscope_trace_lines_can_split (TscopeTrace *trace);
+gboolean         tscope_trace_lines_can_split (TscopeTrace *trace,
+                                               const char  *filter);
 gint64           tscope_trace_write_lines (TscopeTrace     *trace,
+                                           const TscopeScan *scan,
                                            guint            n_threads,
                                            TscopeScanWrite  write,
                                            gpointer         data,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Copyright 2026 The Tracescope developers
  *
- * Every line of a trace (`tracescope-cli events` without a selection), as
- * one cursor from the first record writes them, made by a few threads.
+ * The lines of a trace's records (`tracescope-cli events`), every one or
+ * those a selection finds (tscope-scan.h), as one cursor from the first
+ * record writes them, made by a few threads.
  *
  * A line's info follows from its record's bytes (and libtraceevent's
  * plugins' fixed maps) for every event _tscope_lines_can_split() allows:
@@ -74,6 +75,7 @@ typedef struct
   GArray  *names;
   GString *text;
   GString *name_text;
+  gboolean past_to;              /* it reached a record after the scan's end time */
   GError  *error;
   gboolean done;
 } Slice;
@@ -81,6 +83,7 @@ typedef struct
 typedef struct
 {
   TscopeTrace *trace;
+  const TscopeScan *scan;
   Slice       *slices;
   guint        n_slices;
   guint        ahead;            /* slices read ahead of the writer, at most */
@@ -105,20 +108,32 @@ slice_clear (Slice *s)
   g_clear_error (&s->error);
 }
 
+/* The lines of the records @sel finds in one slice, at most the scan's
+ * limit of them */
 static void
-read_slice (TscopeCursor    *c,
-            TscopeLineCache *lc,
-            Slice           *s)
+read_slice (TscopeCursor             *c,
+            TscopeLineCache          *lc,
+            const TscopeRecordSelect *sel,
+            const TscopeScan         *scan,
+            Slice                    *s)
 {
-  guint64 row = s->begin;
+  gint64 found = 0;
+  TscopeEvent e;
 
-  s->lines = g_array_sized_new (FALSE, FALSE, sizeof (Line), (guint) (s->end - s->begin));
+  s->lines = g_array_new (FALSE, FALSE, sizeof (Line));
   s->names = g_array_new (FALSE, FALSE, sizeof (Name));
-  s->text = g_string_sized_new ((gsize) (s->end - s->begin) * 64);
+  s->text = g_string_sized_new (4096);
   s->name_text = g_string_new (NULL);
-  for (gboolean ok = tscope_cursor_seek_row (c, s->begin); ok && row < s->end; ok = tscope_cursor_next (c), row++)
+  if (!tscope_cursor_seek_row (c, s->begin))
     {
-      TscopeEvent e;
+      s->error = tscope_cursor_take_error (c);
+      if (s->error == NULL)
+        g_set_error (&s->error, TSCOPE_ERROR, TSCOPE_ERROR_TRUNCATED, "a record read before is gone");
+      return;
+    }
+  tscope_cursor_set_end_row (c, s->end);
+  for (; tscope_cursor_find (c, sel, scan->to); tscope_cursor_next (c))
+    {
       gint32 pid[2];
       const char *comm[2];
       guint comm_len[2];
@@ -139,18 +154,29 @@ read_slice (TscopeCursor    *c,
         }
       l.names_end = s->names->len;
       g_array_append_val (s->lines, l);
+      if (++found == scan->limit)
+        break;
     }
+  /* find() stops on the first record after scan->to, or past the slice */
+  s->past_to = found != scan->limit && tscope_cursor_get (c, &e);
   s->error = tscope_cursor_take_error (c);
-  if (s->error == NULL && row < s->end)
-    g_set_error (&s->error, TSCOPE_ERROR, TSCOPE_ERROR_TRUNCATED, "a record read before is gone");
 }
+
+/* One thread's own: a filter is never shared */
+typedef struct
+{
+  Lines              *ln;
+  TscopeRecordFilter *filter;
+} Reader;
 
 static gpointer
 lines_thread (gpointer data)
 {
-  Lines *ln = data;
+  Reader *rd = data;
+  Lines *ln = rd->ln;
   g_autoptr(TscopeCursor) c = tscope_cursor_new (ln->trace);
   g_autoptr(TscopeLineCache) lc = tscope_line_cache_new ();
+  TscopeRecordSelect sel = { ln->scan->pid, ln->scan->event_id, rd->filter, ln->scan->filter && !rd->filter };
 
   tscope_cursor_print_alone (c);
   g_mutex_lock (&ln->lock);
@@ -164,7 +190,7 @@ lines_thread (gpointer data)
         break;
       s = &ln->slices[ln->next++];
       g_mutex_unlock (&ln->lock);
-      read_slice (c, lc, s);
+      read_slice (c, lc, &sel, ln->scan, s);
       g_mutex_lock (&ln->lock);
       s->done = TRUE;
       g_cond_broadcast (&ln->cond);
@@ -207,22 +233,34 @@ name_task (TscopeTrace *trace,
 #define FLUSH_AT (1u << 20)
 
 /* From row @from on, one cursor through the trace's handle: after a
- * thread's cursor failed, as one cursor from the first record would go on */
+ * thread's cursor failed, as one cursor from the first record would go on
+ * (@written lines written before) */
 static gint64
-write_alone (TscopeTrace    *trace,
-             guint64         from,
-             GString        *out,
-             TscopeScanWrite write,
-             gpointer        data,
-             GError        **error)
+write_alone (TscopeTrace      *trace,
+             const TscopeScan *scan,
+             guint64           from,
+             gint64            written,
+             GString          *out,
+             TscopeScanWrite   write,
+             gpointer          data,
+             GError          **error)
 {
   g_autoptr(TscopeCursor) c = tscope_cursor_new (trace);
   g_autoptr(TscopeLineCache) lc = tscope_line_cache_new ();
+  g_autoptr(TscopeRecordFilter) filter = NULL;
+  TscopeRecordSelect sel = { scan->pid, scan->event_id, NULL, FALSE };
   GError *failed;
-  gint64 written = 0;
 
-  for (gboolean ok = tscope_cursor_seek_row (c, from); ok; ok = tscope_cursor_next (c), written++)
+  if (scan->filter)
     {
+      filter = tscope_record_filter_new (trace, scan->filter, NULL);
+      sel.filter = filter;
+      sel.none = filter == NULL;
+    }
+  for (gboolean ok = written != scan->limit && tscope_cursor_seek_row (c, from); ok; ok = tscope_cursor_next (c))
+    {
+      if (!tscope_cursor_find (c, &sel, scan->to))
+        break;
       tscope_line_cache_format (lc, c, out);
       end_line (out);
       if (out->len >= FLUSH_AT)
@@ -230,6 +268,8 @@ write_alone (TscopeTrace    *trace,
           write (out->str, out->len, data);
           g_string_truncate (out, 0);
         }
+      if (++written == scan->limit)
+        break;
     }
   if ((failed = tscope_cursor_take_error (c)) != NULL)
     g_propagate_error (error, failed);
@@ -239,41 +279,50 @@ write_alone (TscopeTrace    *trace,
 /**
  * tscope_trace_lines_can_split:
  *
+ * @filter: (nullable): the scan's -F expression
+ *
  * Returns: whether tscope_trace_write_lines() may make @trace's lines:
- *   its records' infos follow from their bytes, and the task names the
- *   sched plugin's printing teaches the handle are known
- *   (_tscope_lines_can_split())
+ *   its rows may be cut (tscope_scan_can_split()), its records' infos
+ *   follow from their bytes, and the task names the sched plugin's
+ *   printing teaches the handle are known (_tscope_lines_can_split())
  */
 gboolean
-tscope_trace_lines_can_split (TscopeTrace *trace)
+tscope_trace_lines_can_split (TscopeTrace *trace,
+                              const char  *filter)
 {
   g_return_val_if_fail (TSCOPE_IS_TRACE (trace), FALSE);
-  return _tscope_lines_can_split (trace);
+  return tscope_scan_can_split (trace, filter) && _tscope_lines_can_split (trace);
 }
 
 /**
  * tscope_trace_write_lines:
+ * @scan: (nullable): the records wanted, from the first record of @trace
+ *   on; %NULL: every one
  * @n_threads: how many threads print infos (the caller's writes); 0: as
  *   many as the machine has processors (at most 8; `TRACESCOPE_THREADS`)
  * @write: takes the text of whole lines, each ending with a newline, in
  *   order, a megabyte or so at a time
  *
- * Every line of @trace, as tscope_line_cache_format() writes them for one
- * cursor from the first record to the last, with its newline; @trace must
- * be one that tscope_trace_lines_can_split(), asked after
- * tscope_trace_load_plugins().
+ * The lines of the records one cursor from the first record finds with
+ * tscope_cursor_find() (up to @scan's limit and its end time), as
+ * tscope_line_cache_format() writes them, each with its newline; @trace must
+ * be one that tscope_trace_lines_can_split() for @scan's filter, asked
+ * after tscope_trace_load_plugins().
  *
  * Returns: how many lines were written; with @error set when a record
  * could not be read (after the lines before it).
  */
 gint64
-tscope_trace_write_lines (TscopeTrace    *trace,
-                          guint           n_threads,
-                          TscopeScanWrite write,
-                          gpointer        data,
-                          GError        **error)
+tscope_trace_write_lines (TscopeTrace      *trace,
+                          const TscopeScan *scan,
+                          guint             n_threads,
+                          TscopeScanWrite   write,
+                          gpointer          data,
+                          GError          **error)
 {
-  Lines ln = { trace, NULL, 0, 0 };
+  static const TscopeScan every = { -1, -1, NULL, G_MAXINT64, -1 };
+  Lines ln = { trace, scan != NULL ? scan : &every, NULL, 0, 0 };
+  Reader readers[8];
   g_autoptr(TscopeCursor) names = tscope_cursor_new (trace);
   g_autoptr(GHashTable) named = g_hash_table_new (NULL, NULL);
   g_autoptr(GString) out = g_string_sized_new (FLUSH_AT + 4096);
@@ -283,6 +332,9 @@ tscope_trace_write_lines (TscopeTrace    *trace,
   guint k;
 
   g_return_val_if_fail (TSCOPE_IS_TRACE (trace), 0);
+  scan = ln.scan;
+  if (scan->limit == 0)
+    return 0;
   if (n_threads == 0)
     n_threads = _tscope_parallel_threads ();
   n_threads = CLAMP (n_threads, 1, G_N_ELEMENTS (threads));
@@ -303,7 +355,13 @@ tscope_trace_write_lines (TscopeTrace    *trace,
   g_mutex_init (&ln.lock);
   g_cond_init (&ln.cond);
   for (guint t = 0; t < n_threads; t++)
-    threads[t] = g_thread_new ("tscope-lines", lines_thread, &ln);
+    {
+      /* libtraceevent parses a filter with globals: one at a time, here */
+      readers[t].ln = &ln;
+      readers[t].filter = scan->filter ? tscope_record_filter_new (trace, scan->filter, NULL) : NULL;
+    }
+  for (guint t = 0; t < n_threads; t++)
+    threads[t] = g_thread_new ("tscope-lines", lines_thread, &readers[t]);
   for (k = 0; k < ln.n_slices; k++)
     {
       Slice *s = &ln.slices[k];
@@ -316,7 +374,7 @@ tscope_trace_write_lines (TscopeTrace    *trace,
       g_mutex_unlock (&ln.lock);
       if (s->error)
         break;
-      for (guint i = 0; i < s->lines->len; i++)
+      for (guint i = 0; i < s->lines->len && written != scan->limit; i++, written++)
         {
           const Line *l = &g_array_index (s->lines, Line, i);
 
@@ -338,22 +396,27 @@ tscope_trace_write_lines (TscopeTrace    *trace,
               g_string_truncate (out, 0);
             }
         }
-      written += s->lines->len;
       g_mutex_lock (&ln.lock);
       ln.written = k + 1;
+      ln.stop = s->past_to || written == scan->limit;
       g_cond_broadcast (&ln.cond);
       g_mutex_unlock (&ln.lock);
       slice_clear (s);
+      if (ln.stop)
+        break;
     }
   g_mutex_lock (&ln.lock);
   ln.stop = TRUE;
   g_cond_broadcast (&ln.cond);
   g_mutex_unlock (&ln.lock);
   for (guint t = 0; t < n_threads; t++)
-    g_thread_join (threads[t]);
+    {
+      g_thread_join (threads[t]);
+      tscope_record_filter_free (readers[t].filter);
+    }
   /* a thread's cursor failed: one cursor goes on from that slice */
-  if (k < ln.n_slices)
-    written += write_alone (trace, ln.slices[k].begin, out, write, data, error);
+  if (k < ln.n_slices && ln.slices[k].error)
+    written = write_alone (trace, scan, ln.slices[k].begin, written, out, write, data, error);
   if (out->len > 0)
     write (out->str, out->len, data);
   for (guint i = 0; i < ln.n_slices; i++)
