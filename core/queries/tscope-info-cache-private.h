@@ -47,6 +47,13 @@ const char *_tscope_halves_find  (TscopeHalves       *halves,
                                   const guint8       *data,
                                   guint               size,
                                   gsize              *text_len);
+gboolean    _tscope_halves_append (TscopeHalves      *halves,
+                                   TscopeCursor      *cursor,
+                                   guint64            key_id,
+                                   const guint8      *half[2],
+                                   guint              half_size[2],
+                                   gboolean          *split,
+                                   GString           *out);
 void        _tscope_halves_learn (TscopeHalves       *halves,
                                   TscopeCursor       *cursor,
                                   guint64             key_id,

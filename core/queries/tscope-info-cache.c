@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "tscope-cursor-private.h"
 #include "tscope-info-cache-private.h"
 
 /**
@@ -170,4 +171,40 @@ _tscope_halves_learn (TscopeHalves *t,
   if (!half_learn (t, c, key_id, 0, half[0], half_size[0], info, (gsize) (cut - info))
       || !half_learn (t, c, key_id, 1, half[1], half_size[1], cut + 5, len - (gsize) (cut + 5 - info)))
     t->conflict = TRUE;
+}
+
+/**
+ * _tscope_halves_append:
+ * @half: (out) (array fixed-size=2): with @half_size, the bytes of each
+ *   half's range, for _tscope_halves_learn() after the info is printed
+ * @split: (out): whether the record has halves (then @half is set)
+ *
+ * For the record tscope_cursor_info_key() last keyed (@key_id): when it
+ * is a sched_switch whose two halves were printed before, each with
+ * another record, appends its info, the two joined by " ==> ".
+ *
+ * Returns: whether it did
+ */
+gboolean
+_tscope_halves_append (TscopeHalves *t,
+                       TscopeCursor *c,
+                       guint64       key_id,
+                       const guint8 *half[2],
+                       guint         half_size[2],
+                       gboolean     *split,
+                       GString      *out)
+{
+  const char *text[2];
+  gsize text_len[2];
+
+  *split = !t->conflict && _tscope_cursor_info_halves (c, half, half_size);
+  if (!*split)
+    return FALSE;
+  for (guint h = 0; h < 2; h++)
+    if ((text[h] = _tscope_halves_find (t, c, key_id, h, half[h], half_size[h], &text_len[h])) == NULL)
+      return FALSE;
+  g_string_append_len (out, text[0], (gssize) text_len[0]);
+  g_string_append_len (out, " ==> ", 5);
+  g_string_append_len (out, text[1], (gssize) text_len[1]);
+  return TRUE;
 }

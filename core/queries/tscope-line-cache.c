@@ -161,8 +161,6 @@ tscope_line_cache_format_info (TscopeLineCache *lc,
   guint size;
   const guint8 *half[2];
   guint half_size[2];
-  const char *text[2];
-  gsize text_len[2];
   gboolean split;
   guint64 h;
   Slot *slot;
@@ -186,15 +184,8 @@ tscope_line_cache_format_info (TscopeLineCache *lc,
     }
   /* a sched_switch whose two halves were printed before, each with
    * another record */
-  split = !lc->halves.conflict && _tscope_cursor_info_halves (c, half, half_size);
-  if (split && (text[0] = _tscope_halves_find (&lc->halves, c, key_id, 0, half[0], half_size[0], &text_len[0])) != NULL
-      && (text[1] = _tscope_halves_find (&lc->halves, c, key_id, 1, half[1], half_size[1], &text_len[1])) != NULL)
-    {
-      g_string_append_len (out, text[0], (gssize) text_len[0]);
-      g_string_append_len (out, " ==> ", 5);
-      g_string_append_len (out, text[1], (gssize) text_len[1]);
-      return;
-    }
+  if (_tscope_halves_append (&lc->halves, c, key_id, half, half_size, &split, out))
+    return;
   at = out->len;
   tscope_cursor_format_info (c, out);
   lc->n_formatted++;

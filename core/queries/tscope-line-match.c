@@ -327,8 +327,6 @@ tscope_line_match_test (TscopeLineMatch *m,
   guint size;
   const guint8 *half[2];
   guint half_size[2];
-  const char *text[2];
-  gsize text_len[2];
   gboolean split;
   gsize name_len;
   guint64 h;
@@ -381,15 +379,8 @@ tscope_line_match_test (TscopeLineMatch *m,
     g_string_append_c (m->tail, ' ');
   /* a sched_switch whose two halves were printed before, each with
    * another record */
-  split = !m->halves.conflict && _tscope_cursor_info_halves (c, half, half_size);
-  if (split && (text[0] = _tscope_halves_find (&m->halves, c, key_id, 0, half[0], half_size[0], &text_len[0])) != NULL
-      && (text[1] = _tscope_halves_find (&m->halves, c, key_id, 1, half[1], half_size[1], &text_len[1])) != NULL)
-    {
-      g_string_append_len (m->tail, text[0], (gssize) text_len[0]);
-      g_string_append_len (m->tail, " ==> ", 5);
-      g_string_append_len (m->tail, text[1], (gssize) text_len[1]);
-      return strstr (m->tail->str, m->needle) != NULL;
-    }
+  if (_tscope_halves_append (&m->halves, c, key_id, half, half_size, &split, m->tail))
+    return strstr (m->tail->str, m->needle) != NULL;
   tscope_cursor_format_info (c, m->tail);
   m->n_formatted++;
   if (!fold_ascii (m->tail->str, m->tail->len))
