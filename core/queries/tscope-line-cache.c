@@ -32,8 +32,8 @@ typedef struct
 {
   guint64 hash;                 /* 0: free */
   guint32 offset;
-  guint32 size;                 /* the record's bytes */
-  guint32 text_len;
+  guint16 size;                 /* the record's bytes */
+  guint16 text_len;
 } Slot;
 
 struct _TscopeLineCache
@@ -106,7 +106,8 @@ keep (TscopeLineCache         *lc,
   gsize need = sizeof *key + (gsize) size + text_len;
   Slot *slot;
 
-  if (need > TSCOPE_INFO_ARENA_MAX / 4)
+  /* 16 bytes a slot, four to a cache line */
+  if (size > G_MAXUINT16 || text_len > G_MAXUINT16)
     return;
   if (lc->n_used >= (1u << TSCOPE_INFO_SLOTS_BITS) / 2 || lc->arena->len + need > TSCOPE_INFO_ARENA_MAX)
     {
@@ -115,7 +116,7 @@ keep (TscopeLineCache         *lc,
       g_byte_array_set_size (lc->arena, 0);
     }
   slot = find_slot (lc, key, data, size, h);
-  *slot = (Slot) { .hash = h, .offset = lc->arena->len, .size = size, .text_len = (guint32) text_len };
+  *slot = (Slot) { .hash = h, .offset = lc->arena->len, .size = (guint16) size, .text_len = (guint16) text_len };
   g_byte_array_append (lc->arena, (const guint8 *) key, sizeof *key);
   g_byte_array_append (lc->arena, data, size);
   g_byte_array_append (lc->arena, (const guint8 *) text, (guint) text_len);
