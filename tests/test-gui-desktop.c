@@ -108,7 +108,7 @@ run_second_instance (const char         *cwd,
   proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
   g_subprocess_wait_async (proc, NULL, on_waited, &done);
-  /* the remote waits for this process's answer: a main loop, not a wait */
+  /* the remote may wait for this process's answer: a main loop, not a wait */
   while (!done && g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, FALSE);
   if (!done)
@@ -126,6 +126,23 @@ static guint
 n_windows (void)
 {
   return g_list_length (gtk_application_get_windows (GTK_APPLICATION (app)));
+}
+
+static gboolean
+has_a_window (gpointer data)
+{
+  return n_windows () > 0;
+}
+
+/* The main loop run for @ms: what a remote's call (sent without waiting
+ * for its answer, GApplication's Open and Activate) asks is done */
+static void
+spin_for (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
 }
 
 static TscopeWindow *
@@ -159,6 +176,10 @@ test_second_instance_opens_here (void)
   g_assert_nonnull (g_application_get_dbus_connection (G_APPLICATION (app)));
   g_assert_cmpuint (n_windows (), ==, 0);
   run_second_instance (TSCOPE_TEST_DATA, args);
+  /* the remote sends the files and exits without waiting for the answer:
+   * the call may come in after it exited */
+  spin_until (has_a_window, NULL, 30);
+  spin_for (200);
   g_assert_cmpuint (n_windows (), ==, 1);
   window = newest_window ();
   spin_until (not_loading, window, 60);
@@ -174,6 +195,7 @@ test_second_instance_opens_here (void)
     const char *none[] = { NULL };
 
     run_second_instance (g_get_tmp_dir (), none);
+    spin_for (500);
     g_assert_cmpuint (n_windows (), ==, 1);
   }
   close_all_windows ();
