@@ -17,7 +17,9 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -570,8 +572,140 @@ test_copied_and_changed (void)
   c = load (changed, FALSE);
   g_assert_false (tscope_trace_is_from_cache (c));
   g_assert_cmpuint (n_cache_files (), ==, 2);
+  /* the copy's bytes were hashed: it is not the file the cache was built from */
+  g_assert_nonnull (tscope_trace_get_cache_note (b));
+  g_assert_nonnull (strstr (tscope_trace_get_cache_note (b), "hashed whole"));
   g_unlink (copy);
   g_unlink (changed);
+  g_rmdir (dir);
+}
+
+static void
+key_of (const char     *path,
+        TscopeCacheKey *key)
+{
+  g_autoptr(GError) error = NULL;
+  TscopeFile *file = _tscope_file_open (path, &error);
+
+  g_assert_no_error (error);
+  _tscope_cache_key (file, NULL, cache_dir, key);
+  _tscope_file_free (file);
+}
+
+/* A trace changed in place where the key does not look, its size kept and
+ * its mtime set back (what a review did to big-v7.dat): the file's ctime
+ * moved, so its bytes are hashed, and they are not those the cache was
+ * built from: the model is built again.  The file as it was, its stamp
+ * the cache's, is mapped without hashing; moved, it is hashed once and
+ * its new stamp kept. */
+static void
+test_changed_in_place (void)
+{
+  g_autofree char *path = tscope_test_data ("sched-v6", ".dat");
+  g_autofree char *dir = g_dir_make_tmp ("tscope-cache-XXXXXX", NULL);
+  g_autofree char *target = g_build_filename (dir, "trace.dat", NULL);
+  g_autofree char *moved = g_build_filename (dir, "moved.dat", NULL);
+  g_autoptr(GBytes) bytes = read_file (path);
+  const guint8 *orig = g_bytes_get_data (bytes, NULL);
+  gsize len = g_bytes_get_size (bytes);
+  g_autofree guint8 *changed = g_malloc (len);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  TscopeCacheKey want = { 0 };
+  gsize at = 0;
+  GStatBuf st;
+  GStatBuf st2;
+  struct timespec times[2];
+  int fd;
+
+  empty_cache_dir ();
+  {
+    g_autoptr(TscopeTrace) t = load (path, TRUE);
+
+    before = describe (t);
+  }
+  key_of (path, &want);
+  /* a bit, in the middle of the file, that the key does not see and a
+   * user does */
+  for (guint i = 64; i < 192 && at == 0; i++)
+    {
+      TscopeCacheKey key = { 0 };
+
+      memcpy (changed, orig, len);
+      changed[len / 256 * i + 4096 + 512] ^= 0x01;
+      write_file (target, changed, len);
+      key_of (target, &key);
+      if (memcmp (key.key, want.key, sizeof key.key) == 0)
+        {
+          g_autoptr(TscopeTrace) t = tscope_trace_load (target, &(TscopeLoadOptions) { .no_cache = TRUE }, NULL);
+
+          g_clear_pointer (&after, g_free);
+          /* (a record it makes corrupt would keep the model out of the cache) */
+          after = t && tscope_trace_get_bad_pages (t) == 0 ? describe (t) : NULL;
+          if (after && strcmp (before, after) != 0)
+            at = len / 256 * i + 4096 + 512;
+        }
+      _tscope_cache_key_clear (&key);
+    }
+  _tscope_cache_key_clear (&want);
+  g_assert_cmpuint (at, >, 0);
+
+  /* the trace as it was, settled (its last change over a second old) */
+  write_file (target, orig, len);
+  g_usleep (2200 * 1000);
+  {
+    g_autoptr(TscopeTrace) t = load (target, FALSE);
+
+    g_assert_false (tscope_trace_is_from_cache (t));
+    tscope_trace_wait_cache_writes ();
+  }
+  {
+    g_autoptr(TscopeTrace) t = load (target, FALSE);
+
+    g_assert_true (tscope_trace_is_from_cache (t));
+    g_assert_null (tscope_trace_get_cache_note (t));
+  }
+  /* changed in place, its size and times as they were */
+  g_assert_cmpint (g_stat (target, &st), ==, 0);
+  fd = g_open (target, O_WRONLY, 0);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (pwrite (fd, changed + at, 1, (off_t) at), ==, 1);
+  g_assert_cmpint (close (fd), ==, 0);
+  times[0] = st.st_atim;
+  times[1] = st.st_mtim;
+  g_assert_cmpint (utimensat (AT_FDCWD, target, times, 0), ==, 0);
+  g_assert_cmpint (g_stat (target, &st2), ==, 0);
+  g_assert_cmpint (st2.st_size, ==, st.st_size);
+  g_assert_cmpint (st2.st_mtim.tv_sec, ==, st.st_mtim.tv_sec);
+  g_assert_cmpint (st2.st_mtim.tv_nsec, ==, st.st_mtim.tv_nsec);
+  {
+    g_autoptr(TscopeTrace) t = load (target, FALSE);
+    g_autofree char *got = NULL;
+
+    g_assert_false (tscope_trace_is_from_cache (t));
+    g_assert_nonnull (tscope_trace_get_cache_note (t));
+    g_assert_nonnull (strstr (tscope_trace_get_cache_note (t), "its trace changed since it was written"));
+    got = describe (t);
+    g_assert_cmpstr (got, ==, after);
+    tscope_trace_wait_cache_writes ();
+  }
+  /* moved: hashed once, then found by its new stamp */
+  g_assert_cmpint (g_rename (target, moved), ==, 0);
+  g_usleep (2200 * 1000);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(TscopeTrace) t = load (moved, FALSE);
+      g_autofree char *got = NULL;
+
+      g_assert_true (tscope_trace_is_from_cache (t));
+      if (i == 0)
+        g_assert_nonnull (strstr (tscope_trace_get_cache_note (t), "hashed whole"));
+      else
+        g_assert_null (tscope_trace_get_cache_note (t));
+      got = describe (t);
+      g_assert_cmpstr (got, ==, after);
+    }
+  g_unlink (moved);
   g_rmdir (dir);
 }
 
@@ -1226,6 +1360,7 @@ main (int    argc,
   g_test_add_func ("/cache/crafted", test_crafted);
   g_test_add_func ("/cache/mutations", test_mutations);
   g_test_add_func ("/cache/copied-and-changed", test_copied_and_changed);
+  g_test_add_func ("/cache/changed-in-place", test_changed_in_place);
   g_test_add_func ("/cache/shared-by-programs", test_shared_by_programs);
   g_test_add_func ("/cache/policy", test_policy);
   g_test_add_func ("/cache/vcpu-indexes", test_vcpu_indexes);

@@ -46,6 +46,8 @@ void     _tscope_cache_key          (const TscopeFile        *file,
                                      TscopeCacheKey          *key);
 void     _tscope_cache_key_clear    (TscopeCacheKey          *key);
 gboolean _tscope_cache_load         (const TscopeCacheKey    *key,
+                                     const TscopeFile        *file,
+                                     gboolean                *hashed,
                                      TscopeModel             *model,
                                      TscopeRecordIndex       *records,
                                      const TscopeBuffer      *buffer,
@@ -53,6 +55,7 @@ gboolean _tscope_cache_load         (const TscopeCacheKey    *key,
                                      GError                 **error);
 gboolean _tscope_cache_store        (const TscopeCacheKey    *key,
                                      const TscopeCachePolicy *policy,
+                                     const TscopeFile        *file,
                                      TscopeModel             *model,
                                      TscopeRecordIndex       *records,
                                      guint                    n_event_ids,

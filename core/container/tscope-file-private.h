@@ -63,6 +63,22 @@ typedef struct
   guint64 *fraction;
 } TscopeShiftCpu;
 
+/* What says that a file is the one seen before, its bytes unchanged: its
+ * device, inode, and the times of its last change of contents (mtime,
+ * which a user may set back) and of its inode (ctime, which only the
+ * kernel sets: every write, chmod or rename moves it). */
+typedef struct
+{
+  guint64 dev;
+  guint64 ino;
+  gint64  mtime_ns;
+  gint64  ctime_ns;
+} TscopeFileStamp;
+
+gboolean _tscope_file_stamp (int              fd,
+                             TscopeFileStamp *stamp,
+                             gboolean        *settled);
+
 typedef struct
 {
   /* owned */
@@ -120,6 +136,9 @@ typedef struct
   gboolean        defer_chunks;     /* asked: leave a v7 file's chunks unindexed */
   gboolean        chunks_pending;   /* its compressed CPUs' chunks are not indexed yet */
   char           *chunks_from;      /* the side file their index was adopted from, or NULL */
+
+  TscopeFileStamp stamp;            /* the file as it was opened, before a byte was read */
+  gboolean        stamp_settled;    /* its last change a second or more before that */
 } TscopeFile;
 
 /* A guest traced with the host (trace-cmd record -A): its name, trace id

@@ -203,6 +203,36 @@ parse_file (Parser *p)
   return f->version >= 7 ? _tscope_file_parse_v7 (p, &c) : parse_v6 (p, &c);
 }
 
+/**
+ * _tscope_file_stamp:
+ * @settled: (out) (optional): whether the file's last change is more than
+ *   a second old: a change within the same tick of the kernel's clock
+ *   leaves its ctime as it was (git's "racy" entries), so only a settled
+ *   stamp tells that the bytes are those seen before
+ *
+ * Fills @stamp from the open file @fd.
+ *
+ * Returns: %FALSE with errno set when it cannot be read.
+ */
+gboolean
+_tscope_file_stamp (int              fd,
+                    TscopeFileStamp *stamp,
+                    gboolean        *settled)
+{
+  struct stat st;
+
+  if (fstat (fd, &st) != 0)
+    return FALSE;
+  if (settled)
+    *settled = (gint64) st.st_ctim.tv_sec < g_get_real_time () / G_USEC_PER_SEC - 1
+               && (gint64) st.st_mtim.tv_sec < g_get_real_time () / G_USEC_PER_SEC - 1;
+  stamp->dev = (guint64) st.st_dev;
+  stamp->ino = (guint64) st.st_ino;
+  stamp->mtime_ns = (gint64) st.st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st.st_mtim.tv_nsec;
+  stamp->ctime_ns = (gint64) st.st_ctim.tv_sec * G_GINT64_CONSTANT (1000000000) + st.st_ctim.tv_nsec;
+  return TRUE;
+}
+
 static gboolean
 open_checks (const char  *path,
              GError     **error)
@@ -311,6 +341,13 @@ open_file (const char  *path,
 
       g_set_error (error, TSCOPE_ERROR, saved == EACCES ? TSCOPE_ERROR_PERMISSION : TSCOPE_ERROR_IO,
                    "%s: cannot open: %s", path, g_strerror (saved));
+      return NULL;
+    }
+  if (!_tscope_file_stamp (f->fd, &f->stamp, &f->stamp_settled))
+    {
+      int saved = errno;
+
+      g_set_error (error, TSCOPE_ERROR, TSCOPE_ERROR_IO, "%s: cannot stat: %s", path, g_strerror (saved));
       return NULL;
     }
   f->mapped = g_mapped_file_new_from_fd (f->fd, FALSE, &local);

@@ -158,11 +158,18 @@ load_cached (TscopeTrace          *self,
              const TscopeCacheKey *key)
 {
   g_autoptr(GError) error = NULL;
+  gboolean hashed;
+  gint64 t0 = g_get_monotonic_time ();
 
-  if (_tscope_cache_load (key, &self->model, &self->records, selected_buffer (self), self->tep->max_id, &error))
+  if (_tscope_cache_load (key, self->file, &hashed, &self->model, &self->records, selected_buffer (self),
+                          self->tep->max_id, &error))
     {
       self->cache_path = g_strdup (key->path);
       self->cache_read = TRUE;
+      if (hashed)
+        self->cache_note = g_strdup_printf ("the trace's bytes hashed whole (%.0f ms): a copy, or a file "
+                                            "moved or touched since the cache was written",
+                                            (g_get_monotonic_time () - t0) / 1e3);
       return TRUE;
     }
   if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
@@ -200,7 +207,8 @@ store_thread (gpointer data)
   char *path = NULL;
   char *note = NULL;
 
-  if (_tscope_cache_store (&job->key, &job->policy, &self->model, &self->records, self->tep->max_id, &error))
+  if (_tscope_cache_store (&job->key, &job->policy, self->file, &self->model, &self->records, self->tep->max_id,
+                           &error))
     {
       if (g_file_test (job->key.path, G_FILE_TEST_EXISTS))
         path = g_strdup (job->key.path);
@@ -738,8 +746,9 @@ tscope_trace_is_from_cache (TscopeTrace *self)
 /**
  * tscope_trace_get_cache_note:
  *
- * Returns: (nullable): why a cache file was not used or not written, in
- *   a few words, else %NULL.
+ * Returns: (nullable): why a cache file was not used or not written, or
+ *   that the trace's bytes were hashed to know they are the cache's, in a
+ *   few words, else %NULL.
  */
 const char *
 tscope_trace_get_cache_note (TscopeTrace *self)
