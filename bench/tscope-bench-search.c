@@ -10,7 +10,8 @@
  * For each TEXT (default: one that no line holds, so every record is
  * looked at), the search from the first row down and from the last row
  * up: the position found, the wall time and the process's CPU time.  Then
- * a CPU filter, an event filter and an expression filter, each from all
+ * a CPU filter, an event filter, an expression filter and a task filter
+ * (the pid in $TSCOPE_BENCH_PID, else the middle row's), each from all
  * rows.
  */
 #include "config.h"
@@ -121,8 +122,12 @@ main (int   argc,
   {
     g_autoptr(GArray) cpus = g_array_new (FALSE, FALSE, sizeof (guint));
     const char *events[] = { "sched_switch", NULL };
-    TscopeEventFilter all = { 0 }, by_cpu = { 0 }, by_event = { 0 }, by_expr = { 0 };
+    g_autoptr(GArray) pids = g_array_new (FALSE, FALSE, sizeof (gint32));
+    TscopeEventFilter all = { 0 }, by_cpu = { 0 }, by_event = { 0 }, by_expr = { 0 }, by_pid = { 0 };
     guint cpu = 1;
+    g_autoptr(TscopeEventItem) mid = n > 0 ? g_list_model_get_item (G_LIST_MODEL (model), n / 2) : NULL;
+    gint32 pid = mid ? tscope_event_item_get_pid (mid) : 0;
+    g_autofree char *pid_what = NULL;
 
     g_array_append_val (cpus, cpu);
     by_cpu.cpus = cpus;
@@ -133,6 +138,13 @@ main (int   argc,
     time_filter (model, "sched_switch", &by_event);
     time_filter (model, "all", &all);
     time_filter (model, by_expr.expression, &by_expr);
+    time_filter (model, "all", &all);
+    if (g_getenv ("TSCOPE_BENCH_PID"))
+      pid = atoi (g_getenv ("TSCOPE_BENCH_PID"));
+    g_array_append_val (pids, pid);
+    by_pid.pids = pids;
+    pid_what = g_strdup_printf ("pid %d", pid);
+    time_filter (model, pid_what, &by_pid);
   }
   return 0;
 }

@@ -19,6 +19,7 @@
 
 #include "tscope-cursor.h"
 #include "tscope-line-match.h"
+#include "tscope-scan.h"
 #include "tscope-event-model.h"
 
 /* ---- items ---- */
@@ -717,6 +718,7 @@ typedef struct
   TscopeEventModel *model;
   GCancellable     *cancellable;
   guint64           n_rows;
+  guint64          *blocks;       /* [2 * n_blocks]: rows from and to (excluded) */
   guint             n_blocks;
   gint              next_block;   /* atomic: the next block to take */
   GArray          **found;        /* [n_blocks]: each block's rows that pass */
@@ -749,6 +751,7 @@ filter_job_free (FilterJob *job)
   for (guint k = 0; job->found && k < job->n_blocks; k++)
     g_clear_pointer (&job->found[k], g_array_unref);
   g_free (job->found);
+  g_free (job->blocks);
   g_free (job);
 }
 
@@ -836,7 +839,7 @@ filter_blocks (gpointer data)
   for (;;)
     {
       guint k = (guint) g_atomic_int_add (&job->next_block, 1);
-      guint64 lo = (guint64) k * FILTER_BLOCK, hi;
+      guint64 lo, hi;
       GArray *rows;
       gboolean ok;
 
@@ -847,7 +850,8 @@ filter_blocks (gpointer data)
           g_atomic_int_set (&job->stop, TRUE);
           break;
         }
-      hi = MIN (job->n_rows, lo + FILTER_BLOCK);
+      lo = job->blocks[2 * k];
+      hi = job->blocks[2 * k + 1];
       rows = job->found[k] = g_array_new (FALSE, FALSE, sizeof (guint32));
       for (ok = tscope_document_cursor_seek_row (c, lo); ok && lo < hi; ok = tscope_document_cursor_next (c), lo++)
         {
@@ -879,14 +883,58 @@ filter_thread (GTask        *task,
   GError *error = NULL;
   Leaf leaf = { FALSE, 0, 0, 0 };
   guint n_threads;
+  g_autoptr(GArray) ranges = NULL;
 
   job->rows = g_array_new (FALSE, FALSE, sizeof (guint32));
   job->n_rows = MIN (tscope_document_get_n_events (self->doc), G_MAXUINT32);
-  job->n_blocks = (guint) ((job->n_rows + FILTER_BLOCK - 1) / FILTER_BLOCK);
+  /* a trace's tasks: the rows of their runs alone, when core can tell
+   * where those are (tscope_trace_pid_rows()) */
+  if (job->pids && job->n_sources == 1 && !job->fold_leaves)
+    {
+      g_autoptr(GArray) pids = g_array_new (FALSE, FALSE, sizeof (gint32));
+      GHashTableIter iter;
+      gpointer key;
+
+      g_hash_table_iter_init (&iter, job->pids[0]);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        {
+          gint32 pid = GPOINTER_TO_INT (key);
+
+          g_array_append_val (pids, pid);
+        }
+      ranges = tscope_trace_pid_rows (tscope_document_get_trace (self->doc, 0), (const gint32 *) (void *) pids->data,
+                                      pids->len, G_MAXINT64);
+    }
+  else
+    {
+      guint64 all[2] = { 0, job->n_rows };
+
+      ranges = g_array_new (FALSE, FALSE, 2 * sizeof (guint64));
+      if (job->n_rows > 0)
+        g_array_append_val (ranges, all);
+    }
+  /* blocks of at most FILTER_BLOCK rows */
+  {
+    GArray *blocks = g_array_new (FALSE, FALSE, 2 * sizeof (guint64));
+
+    for (guint i = 0; i < ranges->len; i++)
+      {
+        guint64 end = MIN (g_array_index (ranges, guint64, 2 * i + 1), job->n_rows);
+
+        for (guint64 lo = g_array_index (ranges, guint64, 2 * i); lo < end; lo += FILTER_BLOCK)
+          {
+            guint64 b[2] = { lo, MIN (end, lo + FILTER_BLOCK) };
+
+            g_array_append_val (blocks, b);
+          }
+      }
+    job->n_blocks = blocks->len;
+    job->blocks = (guint64 *) (void *) g_array_free (blocks, FALSE);
+  }
   n_threads = CLAMP (MIN ((guint) g_get_num_processors (), job->n_blocks), 1, 8);
   /* rows in blocks on every core; leaves in one pass (a leaf's exit is
    * known by the record before it) */
-  if (!job->fold_leaves && n_threads > 1)
+  if (!job->fold_leaves && (n_threads > 1 || job->pids))
     {
       g_autoptr(GPtrArray) threads = g_ptr_array_new ();
 

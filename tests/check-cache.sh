@@ -16,6 +16,9 @@ unset TRACESCOPE_NO_CACHE
 fail=0
 for f in "$@"; do
   rm -rf "$work/cache"
+  # a pid of the trace's (its 2000th line's): its records found from its runs
+  pid=$("$CLI" events --no-cache -n 2000 "$f" 2>/dev/null | tail -n 1 |
+        awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) { print $(i - 1); exit } }' | sed 's/.*-//')
   for mode in built spill write read; do
     out=$work/$mode; rm -rf "$out"; mkdir -p "$out"
     no=(); [ $mode = built ] || [ $mode = spill ] && no=(--no-cache)
@@ -29,6 +32,7 @@ for f in "$@"; do
     "$CLI" kvm "${no[@]}" --json "$f" > "$out/kvm" 2>&1
     "$CLI" profile "${no[@]}" --json "$f" > "$out/profile" 2>&1
     "$CLI" events "${no[@]}" "$f" > "$out/events" 2>&1
+    [ -n "$pid" ] && "$CLI" events "${no[@]}" --pid "$pid" "$f" > "$out/events-pid" 2>&1
     "$CLI" calls "${no[@]}" --json "$f" > "$out/calls" 2>&1
     "$CLI" plugins "${no[@]}" --json "$f" > "$out/plugins" 2>&1
     case $mode in

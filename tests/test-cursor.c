@@ -11,6 +11,7 @@
 #include "tscope-cursor-private.h"
 #include "tscope-line-cache.h"
 #include "tscope-line-match.h"
+#include "tscope-scan-private.h"
 
 #include <traceevent/event-parse.h>
 #include "tscope-test-util.h"
@@ -920,12 +921,44 @@ test_write_lines_scan (gconstpointer data)
   gint sw = tscope_trace_find_event_id (probe, "sched_switch");
   gint wk = tscope_trace_find_event_id (probe, "sched_wakeup");
   TscopeTime mid = (tscope_trace_get_first_ts (probe) + tscope_trace_get_last_ts (probe)) / 2;
+  g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);
+  g_autoptr(TscopeCursor) pc = tscope_cursor_new (probe);
+  gint32 busy = -1;
+  gint32 rare = -1;
+  guint most = 0;
+
+  /* the pid with the most records, and one with a few: found from their runs */
+  for (gboolean ok = tscope_cursor_seek_row (pc, 0); ok; ok = tscope_cursor_next (pc))
+    {
+      TscopeEvent e;
+      guint n;
+
+      tscope_cursor_get (pc, &e);
+      n = GPOINTER_TO_UINT (g_hash_table_lookup (counts, GINT_TO_POINTER (e.pid))) + 1;
+      g_hash_table_insert (counts, GINT_TO_POINTER (e.pid), GUINT_TO_POINTER (n));
+      if (n > most)
+        most = n, busy = e.pid;
+    }
+  {
+    GHashTableIter it;
+    gpointer k, v;
+
+    g_hash_table_iter_init (&it, counts);
+    while (g_hash_table_iter_next (&it, &k, &v))
+      if (GPOINTER_TO_UINT (v) >= 5 && GPOINTER_TO_UINT (v) <= 100 && (rare < 0 || GPOINTER_TO_INT (k) < rare))
+        rare = GPOINTER_TO_INT (k);
+  }
+  g_assert_cmpint (rare, >, 0);
   const TscopeScan scans[] = {
     { -1, sw, NULL, G_MAXINT64, -1 },
     { -1, wk, NULL, G_MAXINT64, 777 },
     { -1, -1, "sched/sched_switch : prev_state == 1", G_MAXINT64, -1 },
     { -1, -1, "sched_switch,sched_wakeup", mid, -1 },
     { -1, -1, NULL, mid, -1 },
+    { busy, -1, NULL, G_MAXINT64, -1 },
+    { rare, -1, NULL, G_MAXINT64, -1 },
+    { rare, sw, NULL, mid, -1 },
+    { rare, -1, "sched_switch,sched_wakeup", G_MAXINT64, 3 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (scans); i++)
@@ -941,7 +974,9 @@ test_write_lines_scan (gconstpointer data)
       tscope_trace_load_plugins (trace);
       g_assert_true (tscope_trace_lines_can_split (trace, scans[i].filter));
       _tscope_lines_set_slice_rows (7, 50);
+      _tscope_scan_set_window_rows (1);
       n = tscope_trace_write_lines (trace, &scans[i], 2, append_text, got, &error);
+      _tscope_scan_set_window_rows (0);
       _tscope_lines_set_slice_rows (0, 0);
       g_assert_no_error (error);
       g_assert_cmpint (n, >, 0);
@@ -955,6 +990,90 @@ test_write_lines_scan (gconstpointer data)
                    at, got->str + at, want->str + at);
         }
     }
+}
+
+/* The rows a scan for a pid reads (_tscope_scan_pid_rows()) hold every
+ * record of that pid, for every pid the trace's records have and a few
+ * they have not, whole and up to the middle of the trace; and for a trace
+ * whose load found its pids exact, some pid's rows are fewer than all. */
+static void
+test_pid_rows (gconstpointer data)
+{
+  g_autofree char *path = tscope_test_data (data, ".dat");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeTrace) trace = tscope_trace_load (path, &(TscopeLoadOptions) { .no_cache = TRUE }, &error);
+  g_autoptr(GHashTable) rows_of = NULL;
+  g_autoptr(TscopeCursor) c = NULL;
+  g_autoptr(GList) pids = NULL;
+  guint64 n_rows;
+  guint64 row = 0;
+  guint fewer = 0;
+  TscopeTime mid;
+
+  if (trace == NULL && g_strstr_len (path, -1, "hostile") != NULL)
+    return;
+  g_assert_no_error (error);
+  n_rows = tscope_trace_get_n_events (trace);
+  mid = (tscope_trace_get_first_ts (trace) + tscope_trace_get_last_ts (trace)) / 2;
+  /* each pid's records: their rows and times */
+  rows_of = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  c = tscope_cursor_new (trace);
+  for (gboolean ok = tscope_cursor_seek_row (c, 0); ok; ok = tscope_cursor_next (c), row++)
+    {
+      TscopeEvent e;
+      GArray *a;
+      guint64 at[2];
+
+      tscope_cursor_get (c, &e);
+      a = g_hash_table_lookup (rows_of, GINT_TO_POINTER (e.pid));
+      if (a == NULL)
+        g_hash_table_insert (rows_of, GINT_TO_POINTER (e.pid), a = g_array_new (FALSE, FALSE, sizeof at));
+      at[0] = row;
+      at[1] = (guint64) e.ts;
+      g_array_append_val (a, at);
+    }
+  g_assert_cmpuint (row, ==, n_rows);
+  pids = g_hash_table_get_keys (rows_of);
+  pids = g_list_prepend (pids, GINT_TO_POINTER (999999));
+  pids = g_list_prepend (pids, GINT_TO_POINTER (G_MAXINT32));
+  _tscope_scan_set_window_rows (1);
+  for (GList *l = pids; l; l = l->next)
+    for (guint half = 0; half < 2; half++)
+      {
+        gint32 pid = GPOINTER_TO_INT (l->data);
+        TscopeTime to = half ? mid : G_MAXINT64;
+        g_autoptr(GArray) rows = _tscope_scan_pid_rows (trace, pid, to);
+        GArray *mine = g_hash_table_lookup (rows_of, GINT_TO_POINTER (pid));
+        guint64 covered = 0;
+        guint r = 0;
+
+        for (guint i = 0; i < rows->len; i++)
+          {
+            g_assert_cmpuint (g_array_index (rows, guint64, 2 * i), <, g_array_index (rows, guint64, 2 * i + 1));
+            g_assert_cmpuint (g_array_index (rows, guint64, 2 * i + 1), <=, n_rows);
+            if (i > 0)
+              g_assert_cmpuint (g_array_index (rows, guint64, 2 * i - 1), <, g_array_index (rows, guint64, 2 * i));
+            covered += g_array_index (rows, guint64, 2 * i + 1) - g_array_index (rows, guint64, 2 * i);
+          }
+        for (guint i = 0; mine && i < mine->len; i++)
+          {
+            guint64 at = g_array_index (mine, guint64, 2 * i);
+
+            if ((TscopeTime) g_array_index (mine, guint64, 2 * i + 1) > to)
+              break;
+            while (r < rows->len && g_array_index (rows, guint64, 2 * r + 1) <= at)
+              r++;
+            if (r == rows->len || g_array_index (rows, guint64, 2 * r) > at)
+              g_error ("%s: pid %d's record at row %" G_GUINT64_FORMAT " is in none of its %u row ranges",
+                       (const char *) data, pid, at, rows->len);
+          }
+        fewer += covered < n_rows;
+      }
+  _tscope_scan_set_window_rows (0);
+  g_test_message ("%s: %u pids, %u of their scans read fewer than all %" G_GUINT64_FORMAT " rows",
+                  (const char *) data, g_hash_table_size (rows_of), fewer, n_rows);
+  if (g_strstr_len (path, -1, "hostile") == NULL && g_strstr_len (path, -1, "crafted") == NULL)
+    g_assert_cmpuint (fewer, >, 0);
 }
 
 /* Which events' info may be kept by their bytes without the common
@@ -1115,6 +1234,14 @@ main (int    argc,
 
         g_test_add_data_func (name, split[i], test_write_lines);
       }
+    for (guint i = 0; i < G_N_ELEMENTS (split); i++)
+      {
+        g_autofree char *name = g_strdup_printf ("/cursor/pid-rows/%s", split[i]);
+
+        g_test_add_data_func (name, split[i], test_pid_rows);
+      }
+    g_test_add_data_func ("/cursor/pid-rows/public-kvm-guest", "public-kvm-guest", test_pid_rows);
+    g_test_add_data_func ("/cursor/pid-rows/funcgraph", "funcgraph", test_pid_rows);
     g_test_add_data_func ("/cursor/write-lines-scan/sched", "sched", test_write_lines_scan);
     g_test_add_data_func ("/cursor/write-lines-scan/sched-v6-nocmdlines", "sched-v6-nocmdlines",
                           test_write_lines_scan);
@@ -1139,6 +1266,9 @@ main (int    argc,
 
         g_test_add_data_func_full (test, data, test_line_match, g_free);
         g_test_add_data_func_full (cache, g_strdup (data), test_line_cache, g_free);
+        g_free (cache);
+        cache = g_strdup_printf ("/cursor/pid-rows/hostile/%s", (char *) names->pdata[i]);
+        g_test_add_data_func_full (cache, g_strdup (data), test_pid_rows, g_free);
         g_free (names->pdata[i]);
       }
     g_ptr_array_unref (names);

@@ -32,6 +32,7 @@
 #include "tscope-slice-model.h"
 #include "tscope-stats-panel.h"
 #include "tscope-vcpu-panel.h"
+#include "tscope-scan-private.h"
 #include "tscope-syscalls.h"
 #include "tscope-window-private.h"
 #include "tscope-timeline.h"
@@ -525,8 +526,10 @@ test_event_filter_blocks (void)
   g_autoptr(GArray) pids = g_array_new (FALSE, FALSE, sizeof (gint32));
   const char *events[] = { "sched_switch", "sys_enter", NULL };
   const char *expression = "sched/sched_switch : prev_state == 1";
+  g_autoptr(GArray) rare_pids = g_array_new (FALSE, FALSE, sizeof (gint32));
   guint cpu = 1;
   gint32 pid = -1;
+  gint32 rare = -1;
 
   g_array_set_clear_func (facts, row_facts_clear);
   g_assert_nonnull (tscope_document_load (doc, path, NULL, &error));
@@ -554,7 +557,31 @@ test_event_filter_blocks (void)
   g_assert_cmpuint (facts->len, >, 1u << 20);
   g_array_append_val (cpus, cpu);
   g_array_append_val (pids, pid);
-  for (guint k = 0; k < 4; k++)
+  /* and a pid with a few records, found from its runs (core's
+   * tscope_trace_pid_rows(), each window as dear as one row) */
+  {
+    g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);
+    GHashTableIter iter;
+    gpointer key, value;
+
+    for (guint64 row = 0; row < facts->len; row++)
+      {
+        const RowFacts *f = &g_array_index (facts, RowFacts, row);
+
+        if (!f->stack)
+          g_hash_table_insert (counts, GINT_TO_POINTER (f->pid),
+                               GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, GINT_TO_POINTER (f->pid))) + 1));
+      }
+    g_hash_table_iter_init (&iter, counts);
+    while (g_hash_table_iter_next (&iter, &key, &value))
+      if (GPOINTER_TO_UINT (value) >= 5 && GPOINTER_TO_UINT (value) <= 200
+          && (rare < 0 || GPOINTER_TO_INT (key) < rare))
+        rare = GPOINTER_TO_INT (key);
+    g_assert_cmpint (rare, >, 0);
+    g_array_append_val (rare_pids, rare);
+    g_array_append_val (rare_pids, pid);
+  }
+  for (guint k = 0; k < 5; k++)
     {
       TscopeEventFilter filter = { 0 };
       g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -566,6 +593,8 @@ test_event_filter_blocks (void)
         filter.events = (GStrv) events;
       else if (k == 2)
         filter.pids = pids;
+      else if (k == 4)
+        filter.pids = rare_pids;
       else
         filter.expression = expression;
       for (guint64 row = 0; row < facts->len; row++)
@@ -579,12 +608,16 @@ test_event_filter_blocks (void)
             keep = g_str_equal (f->event, "sched_switch") || g_str_equal (f->event, "sys_enter");
           else if (k == 2)
             keep = f->pid == pid && !f->stack;
+          else if (k == 4)
+            keep = (f->pid == rare || f->pid == pid) && !f->stack;
           else
             keep = f->switch_blocked;
           if (keep)
             g_array_append_val (want, row);
         }
+      _tscope_scan_set_window_rows (k == 4 ? 1 : 0);
       filter_model (model, &filter);
+      _tscope_scan_set_window_rows (0);
       got = model_rows (model);
       g_assert_cmpuint (want->len, >, 0);
       g_assert_cmpuint (got->len, ==, want->len);

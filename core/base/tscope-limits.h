@@ -81,6 +81,11 @@ G_BEGIN_DECLS
 /* A trace whose records span more than this loads, with a warning: one
  * corrupt page timestamp makes a trace of seconds span years.  Real traces
  * span seconds to hours; ring buffers hold minutes at most. */
+/* Stretches of records whose pid is not their CPU's running task's in
+ * the model (TscopeStray, 24 bytes each): past this many, a pid's records
+ * are found by reading them all. */
+#define TSCOPE_LIMIT_STRAYS          (1u << 18)
+
 #define TSCOPE_LIMIT_SPAN_WARN       (G_GINT64_CONSTANT (30) * 24 * 3600 * 1000000000)
 
 /* The call depth a function_graph record may indent its line by (2

@@ -84,6 +84,7 @@ typedef struct
   guint32 syscalls_unmatched;
   guint32 blocked_unended;
   guint32 has_sched;
+  guint32 pid_exact;
   guint32 n_states;
   guint32 wk_ignored_running;
   guint32 wk_discarded_switched_out;
@@ -949,6 +950,7 @@ visit (Io                *io,
       sc.syscalls_unmatched = m->syscalls_unmatched;
       sc.blocked_unended = m->blocked_unended;
       sc.has_sched = m->has_sched;
+      sc.pid_exact = m->pid_exact;
       sc.n_states = m->n_states;
       sc.wk_ignored_running = m->wk.ignored_running;
       sc.wk_discarded_switched_out = m->wk.discarded_switched_out;
@@ -978,6 +980,7 @@ visit (Io                *io,
       m->syscalls_unmatched = sc.syscalls_unmatched;
       m->blocked_unended = sc.blocked_unended;
       m->has_sched = sc.has_sched != 0;
+      m->pid_exact = sc.pid_exact != 0;
       m->n_states = sc.n_states;
       m->wk.ignored_running = sc.wk_ignored_running;
       m->wk.discarded_switched_out = sc.wk_discarded_switched_out;
@@ -1292,6 +1295,9 @@ visit (Io                *io,
   if (io->reading && !io->failed)
     m->marks.text = g_new0 (const char *, MAX (m->marks.n, 1));
   strings (io, S_MARK_TEXT, m->marks.text, io->failed ? 0 : m->marks.n);
+
+  /* the records outside their pid's runs (nothing in them indexes) */
+  col (io, S_STRAYS, &m->strays, sizeof (TscopeStray), &m->n_strays, TRUE);
 
   /* syscalls */
   col (io, S_SYS_START, &m->syscalls.start, sizeof (TscopeTime), &m->syscalls.n, TRUE);

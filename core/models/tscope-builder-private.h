@@ -40,6 +40,19 @@ _tscope_next_cap (guint cap)
 
 /* Everything the pass reads and writes per task, packed for the cache;
  * copied to TscopeTaskRec when the pass ends. */
+/* What the reader checks of a CPU's records: whether each one's
+ * common_pid is the pid of the task its CPU runs in the model (the last
+ * sched_switch's next_pid), and that its times never go back.  Those
+ * that are not (before the CPU's first switch; after events were lost, a
+ * task that ran without a switch to it) are kept as strays: then the
+ * records of a pid lie inside its runs or its strays (TscopeModel.pid_exact). */
+typedef struct
+{
+  gint64      cur;                /* the running pid; G_MININT64: not known yet */
+  gboolean    open;               /* stray is open */
+  TscopeStray stray;              /* the records of another pid since stray.from */
+} TscopeCpuPid;
+
 typedef struct
 {
   gint32  pid;
@@ -198,6 +211,10 @@ typedef struct
   /* the reader's: the last name sent per pid (a hash of its 16 bytes) */
   TscopeCommSlot *comm_cache;     /* [TSCOPE_COMM_CACHE] */
   guint64        *switch_next;    /* [n_cpus] the index of the record after the CPU's last sched_switch */
+  TscopeCpuPid   *cpu_pid;        /* [n_cpus] the reader's: each CPU's running pid, checked */
+  gint64         *pid_expect;     /* [n_cpus] the pid of its records so far: cur, or the open stray's */
+  gboolean        pid_mixed;      /* a CPU's times went back, or too many strays: TscopeModel.pid_exact unset */
+  GArray         *strays;         /* TscopeStray */
   /* the reader's: syscalls, matched by pid (tscope-model-syscalls.c) */
   guint64        sys_records[2];  /* sys_enter and sys_exit records seen, per source */
   guint          sys_unmatched[2];
@@ -288,5 +305,9 @@ void     _tscope_builder_finish_syscalls (Builder     *b);
 GHashTable *_tscope_builder_new_stack_ids (void);
 void     _tscope_builder_clear_syscalls (Builder      *b);
 void     _tscope_builder_clear_kvm   (Builder         *b);
+
+void _tscope_builder_end_stray (Builder      *b,
+                                TscopeCpuPid *cp,
+                                gint64        ts);
 
 G_END_DECLS

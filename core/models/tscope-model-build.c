@@ -113,6 +113,18 @@ sort_streams (TscopeStream **order,
       }
 }
 
+static gint
+by_cpu_from (gconstpointer a,
+             gconstpointer b)
+{
+  const TscopeStray *x = a;
+  const TscopeStray *y = b;
+
+  if (x->cpu != y->cpu)
+    return x->cpu < y->cpu ? -1 : 1;
+  return (x->from > y->from) - (x->from < y->from);
+}
+
 static gboolean
 merge_pass (TscopeModel             *model,
             TscopeRecordIndex       *records,
@@ -141,6 +153,9 @@ merge_pass (TscopeModel             *model,
       .type_size = b->tep->common_type.size,
       .type_end = (guint) b->tep->common_type.offset + b->tep->common_type.size,
       .swap = b->tep->swap,
+      .pid_offset = b->tep->common_pid.offset,
+      .pid_end = (guint) b->tep->common_pid.offset + b->tep->common_pid.size,
+      .pid_i32 = b->tep->common_pid.size == 4,
     },
     .first = G_MAXINT64,
     .last = G_MININT64,
@@ -148,7 +163,7 @@ merge_pass (TscopeModel             *model,
   guint n = records->n_streams;
   gboolean ok;
 
-  x.native = !_tscope_model_general_reader && !x.ids.swap && x.ids.type_size == 2;
+  x.native = !_tscope_model_general_reader && !x.ids.swap && x.ids.type_size == 2 && x.ids.pid_i32;
   for (guint i = 0; i < n; i++)
     x.native = x.native && !streams[i].swap && !streams[i].big_endian;
   _tscope_merge_init (&x.merge, order, n);
@@ -159,6 +174,18 @@ merge_pass (TscopeModel             *model,
     model->cpu_events[order[i]->cpu] += order[i]->index;
   if (!ok)
     return FALSE;
+  for (guint c = 0; c < model->n_cpus; c++)
+    _tscope_builder_end_stray (b, &b->cpu_pid[c], x.last);
+  model->pid_exact = !b->pid_mixed && records->bad_pages == 0;
+  if (model->pid_exact)
+    {
+      /* by CPU, then time */
+      g_array_sort (b->strays, by_cpu_from);
+      model->n_strays = b->strays->len;
+      model->strays = (TscopeStray *) (void *) g_array_free (g_steal_pointer (&b->strays), FALSE);
+    }
+  g_debug ("%s: a pid's records inside its runs and %u strays: %s", source->file->path, model->n_strays,
+           model->pid_exact ? "yes" : "no");
   model->first_ts = x.first;
   model->last_ts = x.last;
   if (model->first_ts == G_MAXINT64)

@@ -93,6 +93,9 @@ typedef struct
   guint         type_size;
   guint         type_end;   /* bytes a record needs for its id */
   gboolean      swap;
+  guint         pid_offset; /* common_pid */
+  guint         pid_end;    /* bytes a record needs for its pid */
+  gboolean      pid_i32;    /* 4 bytes: read in place when native */
 } Ids;
 
 /* The merge: set up by tscope-model-build.c, run by tscope-model-pass.c. */

@@ -381,34 +381,95 @@ extract (Builder         *b,
   emit (b, pipe, &op, comm_a, comm_b, raw);
 }
 
+/* Ends @cp's open stray, if any, at @ts: the time of the record after it
+ * on its CPU (or the trace's end), so that its last records are inside. */
+void
+_tscope_builder_end_stray (Builder      *b,
+                           TscopeCpuPid *cp,
+                           gint64        ts)
+{
+  b->pid_expect[cp - b->cpu_pid] = cp->cur;
+  if (!cp->open)
+    return;
+  cp->open = FALSE;
+  cp->stray.to = ts;
+  if (b->strays->len >= TSCOPE_LIMIT_STRAYS)
+    b->pid_mixed = TRUE;
+  else
+    g_array_append_val (b->strays, cp->stray);
+}
+
+/* A record of @pid that is not the one its CPU's records had: the end of
+ * a stray, or the start of one (its CPU's running task unknown yet, or
+ * not @pid) */
+static G_GNUC_NO_INLINE void
+stray (Builder   *b,
+       gint32     pid,
+       const Rec *r)
+{
+  TscopeCpuPid *cp = &b->cpu_pid[r->cpu];
+
+  _tscope_builder_end_stray (b, cp, r->ts);
+  if ((gint64) pid == cp->cur)
+    return;
+  cp->open = TRUE;
+  cp->stray = (TscopeStray) { r->ts, r->ts, pid, r->cpu };
+  b->pid_expect[r->cpu] = pid;
+}
+
+/* A sched_switch, its record checked: next runs now */
+static void
+check_switch (Builder   *b,
+              const Rec *r)
+{
+  const TscopeField *f = b->tep->fields[TSCOPE_EV_SCHED_SWITCH];
+  TscopeCpuPid *cp = &b->cpu_pid[r->cpu];
+
+  cp->cur = _tscope_field_i32 (b->tep, &f[F_NEXT_PID], r->rec);
+  if (!cp->open)
+    b->pid_expect[r->cpu] = cp->cur;
+}
+
 /* @piped: ops go to the builder thread's queue, not to the builder;
- * @native: the file is in the host's byte order, common_type 2 bytes.
+ * @native: the file is in the host's byte order, common_type 2 bytes,
+ * common_pid 4.
  * Both are constants where merge_as() is instantiated. */
 static inline __attribute__ ((always_inline)) void
-dispatch (Builder   *b,
-          Pipe      *pipe,
-          Cursor    *q,
-          gboolean   piped,
-          gboolean   native,
-          guint64   *counts,
-          const Ids *ids,
-          const Rec *r,
-          guint64    index)
+dispatch (Builder      *b,
+          Pipe         *pipe,
+          Cursor       *q,
+          gboolean      piped,
+          gboolean      native,
+          guint64      *counts,
+          const gint64 *pid_expect,
+          const Ids    *ids,
+          const Rec    *r,
+          guint64       index)
 {
   guint id;
   IdInfo info;
+  gint32 pid;
 
-  if (G_UNLIKELY (r->size < ids->type_end))
-    id = G_MAXUINT;
-  else if (native)
+  /* the id, and the pid checked against the one its CPU's records had
+   * (TscopeCpuPid), read as tscope_cursor_find() reads it */
+  if (native && G_LIKELY (r->size >= ids->pid_end))
     {
       guint16 v;
 
       memcpy (&v, r->rec + ids->type_offset, 2);
       id = v;
+      pid = rd_i32 (r->rec + ids->pid_offset);
     }
   else
-    id = (guint) _tscope_read_uint (r->rec + ids->type_offset, ids->type_size, ids->swap);
+    {
+      if (G_UNLIKELY (r->size < ids->type_end))
+        id = G_MAXUINT;
+      else
+        id = (guint) _tscope_read_uint (r->rec + ids->type_offset, ids->type_size, ids->swap);
+      pid = (gint32) _tscope_field_int (b->tep, &b->tep->common_pid, r->rec, r->size);
+    }
+  if (G_UNLIKELY ((gint64) pid != pid_expect[r->cpu]))
+    stray (b, pid, r);
   if (G_UNLIKELY (id >= ids->max_id))
     {
       counts[ids->max_id]++;
@@ -427,7 +488,10 @@ dispatch (Builder   *b,
     {
       /* a kernel_stack record right after it on its CPU is its stack */
       if (info.kind == TSCOPE_EV_SCHED_SWITCH)
-        b->switch_next[r->cpu] = index + 1;
+        {
+          b->switch_next[r->cpu] = index + 1;
+          check_switch (b, r);
+        }
       extract_fast (b, pipe, q, piped, info.kind, id, r);
       return;
     }
@@ -468,7 +532,10 @@ dispatch (Builder   *b,
       G_GNUC_FALLTHROUGH;
     default:
       if (info.kind == TSCOPE_EV_SCHED_SWITCH)
-        b->switch_next[r->cpu] = index + 1;
+        {
+          b->switch_next[r->cpu] = index + 1;
+          check_switch (b, r);
+        }
       /* out of line: it takes the cursor from the pipe and gives it back */
       if (piped)
         {
@@ -613,6 +680,8 @@ merge_as (Pass     *x,
   TscopeStream **order = x->order;
   const guint n = x->records->n_streams;
   guint64 *counts = x->model->event_counts;
+  const gint64 *const pid_expect = b->pid_expect;
+  gboolean backwards = FALSE;
   const Ids ids = x->ids;
   guint64 count = x->count;
   gint64 first = x->first;
@@ -662,10 +731,11 @@ merge_as (Pass     *x,
           s->index = index;
           mark_row (x->records, order);
         }
+      backwards |= r.ts < last;
       first = MIN (first, r.ts);
       last = MAX (last, r.ts);
       count++;
-      dispatch (b, pipe, &q, piped, native, counts, &ids, &r, index);
+      dispatch (b, pipe, &q, piped, native, counts, pid_expect, &ids, &r, index);
       index++;
       if (G_LIKELY (_tscope_rb_decode (swap, big_endian, &next, end, &raw_ts, &r.rec, &r.size)))
         r.ts = G_UNLIKELY (convert) ? _tscope_file_convert_ts (s->file, r.cpu, raw_ts)
@@ -736,6 +806,10 @@ out:
       pipe->at = q.at;
       pipe->end = q.end;
     }
+  /* a CPU's times went back (the merge's did then): its records may lie
+   * outside its runs' times */
+  if (backwards)
+    b->pid_mixed = TRUE;
   x->count = count;
   x->first = first;
   x->last = last;

@@ -13,6 +13,16 @@
 
 G_BEGIN_DECLS
 
+/* Records of @pid on @cpu from @from to @to (their times), where the
+ * model's CPU intervals say another task ran. */
+typedef struct
+{
+  gint64  from;
+  gint64  to;
+  gint32  pid;
+  guint32 cpu;
+} TscopeStray;
+
 typedef struct
 {
   gint64  wakeup_ts;
@@ -87,6 +97,13 @@ typedef struct
   guint               syscalls_unmatched;
   guint               blocked_unended;
   gboolean            has_sched;
+  /* no CPU's times go back, and every record's common_pid is the pid of
+   * the task its CPU runs then, or its record is inside a stray: a pid's
+   * records lie inside its runs and its strays (the event list's pid
+   * selections read only those rows) */
+  gboolean            pid_exact;
+  TscopeStray        *strays;          /* by CPU, then time */
+  guint               n_strays;
 
   /* a model read from its cache file (tscope-model-cache-private.h): the
    * columns that point into this mapping are not the heap's */

@@ -123,6 +123,7 @@ _tscope_model_clear (TscopeModel *model)
     }
   g_clear_pointer (&model->kvm_other, g_hash_table_unref);
   free_col (model, model->marks.ts);
+  free_col (model, model->strays);
   free_col (model, model->marks.cpu);
   free_col (model, model->marks.task);
   free_col (model, model->marks.text);

@@ -569,6 +569,12 @@ _tscope_builder_init (Builder     *b,
   b->switch_next = g_new (guint64, MAX (m->n_cpus, 1));
   for (guint c = 0; c < m->n_cpus; c++)
     b->switch_next[c] = G_MAXUINT64;
+  b->cpu_pid = g_new0 (TscopeCpuPid, MAX (m->n_cpus, 1));
+  b->strays = g_array_new (FALSE, FALSE, sizeof (TscopeStray));
+  b->pid_expect = g_new (gint64, MAX (m->n_cpus, 1));
+  for (guint c = 0; c < m->n_cpus; c++)
+    b->cpu_pid[c].cur = b->pid_expect[c] = G_MININT64;
+  b->pid_mixed = !(tep->common_pid.flags & TSCOPE_FIELD_PRESENT);
   b->sys_nr_big = g_hash_table_new (NULL, NULL);
   b->sys_pid_big = g_hash_table_new (NULL, NULL);
   b->stack_ids = _tscope_builder_new_stack_ids ();
@@ -594,6 +600,10 @@ _tscope_builder_clear (Builder *b)
   _tscope_spill_free (b->wk_switch_cpu);
   g_free (b->comm_cache);
   g_free (b->switch_next);
+  g_free (b->cpu_pid);
+  g_free (b->pid_expect);
+  if (b->strays)
+    g_array_unref (b->strays);
   _tscope_builder_clear_syscalls (b);
   g_hash_table_unref (b->pid_big);
   g_hash_table_unref (b->comm_ids);

@@ -25,6 +25,7 @@
 #include "tscope-error.h"
 #include "tscope-line-cache.h"
 #include "tscope-parallel-private.h"
+#include "tscope-scan-private.h"
 #include "tscope-trace-private.h"
 
 /* Slices small at first (a listing piped to `head` costs little), then
@@ -327,7 +328,6 @@ tscope_trace_write_lines (TscopeTrace      *trace,
   g_autoptr(GHashTable) named = g_hash_table_new (NULL, NULL);
   g_autoptr(GString) out = g_string_sized_new (FLUSH_AT + 4096);
   GThread *threads[8];
-  guint64 n_rows = tscope_trace_get_n_events (trace);
   gint64 written = 0;
   guint k;
 
@@ -339,17 +339,16 @@ tscope_trace_write_lines (TscopeTrace      *trace,
     n_threads = _tscope_parallel_threads ();
   n_threads = CLAMP (n_threads, 1, G_N_ELEMENTS (threads));
   {
-    GArray *slices = g_array_new (FALSE, TRUE, sizeof (Slice));
-    guint64 size = first_rows;
+    /* a pid's runs alone, when the load could tell where they are */
+    g_autoptr(GArray) cuts = _tscope_scan_cut (trace, scan, first_rows, most_rows);
 
-    for (guint64 row = 0; row < n_rows; row += size, size = MIN (size * 2, most_rows))
+    ln.n_slices = cuts->len;
+    ln.slices = g_new0 (Slice, MAX (cuts->len, 1));
+    for (guint i = 0; i < cuts->len; i++)
       {
-        Slice s = { row, MIN (row + size, n_rows) };
-
-        g_array_append_val (slices, s);
+        ln.slices[i].begin = g_array_index (cuts, guint64, 2 * i);
+        ln.slices[i].end = g_array_index (cuts, guint64, 2 * i + 1);
       }
-    ln.n_slices = slices->len;
-    ln.slices = (Slice *) (void *) g_array_free (slices, FALSE);
   }
   ln.ahead = n_threads + 2;
   g_mutex_init (&ln.lock);

@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "tscope-error.h"
@@ -106,23 +107,250 @@ tscope_scan_can_split (TscopeTrace *trace,
   return id < 0 || (guint) id > trace->tep->max_id || trace->model.event_counts[id] == 0;
 }
 
-static guint
-cut_slices (guint64  n_rows,
-            Slice  **out)
+/* ---- the rows a pid's records can be in ---- */
+
+/* A window has cost as many rows as reading this many: its two seeks (on
+ * a compressed trace, a chunk inflated on each CPU) */
+#define WINDOW_ROWS 2048
+static guint64 window_rows = WINDOW_ROWS;
+
+/**
+ * _tscope_scan_set_window_rows:
+ *
+ * For the tests: what a pid's window costs, in rows (0: the default), so
+ * that a small trace's pids are found from their runs.
+ */
+void
+_tscope_scan_set_window_rows (guint64 rows)
 {
-  GArray *slices = g_array_new (FALSE, TRUE, sizeof (Slice));
-  guint64 size = first_rows;
-  guint n;
+  window_rows = rows ? rows : WINDOW_ROWS;
+}
 
-  for (guint64 row = 0; row < n_rows; row += size, size = MIN (size * 2, most_rows))
+static gint
+by_start (gconstpointer a,
+          gconstpointer b)
+{
+  const TscopeTime *x = a;
+  const TscopeTime *y = b;
+
+  return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+static int
+cmp_pid (const void *a,
+         const void *b)
+{
+  gint32 x = *(const gint32 *) a;
+  gint32 y = *(const gint32 *) b;
+
+  return (x > y) - (x < y);
+}
+
+static gboolean
+has_pid (const gint32 *sorted,
+         guint         n,
+         gint32        pid)
+{
+  return bsearch (&pid, sorted, n, sizeof pid, cmp_pid) != NULL;
+}
+
+/* The times, from and to in pairs (sorted, apart), of the runs and strays
+ * of the pids @sorted up to @to. */
+static GArray *
+pid_times (TscopeTrace  *trace,
+           const gint32 *sorted,
+           guint         n_pids,
+           TscopeTime    to)
+{
+  const TscopeModel *m = &trace->model;
+  g_autofree guint8 *mine = g_new0 (guint8, MAX (m->n_tasks, 1));
+  GArray *times = g_array_new (FALSE, FALSE, 2 * sizeof (TscopeTime));
+  guint n = 0;
+
+  for (guint32 t = 0; t < m->n_tasks; t++)
+    mine[t] = has_pid (sorted, n_pids, m->tasks[t].pub.pid);
+  for (guint c = 0; c < m->n_cpus; c++)
     {
-      Slice s = { row, MIN (row + size, n_rows), NULL, FALSE, NULL, FALSE };
+      const TscopeCpuIntervals *iv = &m->cpu_intervals[c];
 
-      g_array_append_val (slices, s);
+      for (guint i = 0; i < iv->n; i++)
+        if (mine[iv->task[i]])
+          {
+            TscopeTime w[2] = { iv->start[i], i + 1 < iv->n ? iv->start[i + 1] : m->last_ts };
+
+            g_array_append_val (times, w);
+          }
     }
-  n = slices->len;
-  *out = (Slice *) (void *) g_array_free (slices, FALSE);
-  return n;
+  for (guint i = 0; i < m->n_strays; i++)
+    if (has_pid (sorted, n_pids, m->strays[i].pid))
+      {
+        TscopeTime w[2] = { m->strays[i].from, m->strays[i].to };
+
+        g_array_append_val (times, w);
+      }
+  g_array_sort (times, by_start);
+  for (guint i = 0; i < times->len; i++)
+    {
+      TscopeTime *w = &g_array_index (times, TscopeTime, 2 * i);
+      TscopeTime *last = &g_array_index (times, TscopeTime, 2 * (n ? n - 1 : 0));
+
+      if (w[0] > to)
+        break;
+      if (n > 0 && w[0] <= last[1])
+        last[1] = MAX (last[1], MIN (w[1], to));
+      else
+        {
+          TscopeTime *into = &g_array_index (times, TscopeTime, 2 * n++);
+
+          into[0] = w[0];
+          into[1] = MIN (w[1], to);
+        }
+    }
+  g_array_set_size (times, n);
+  return times;
+}
+
+/**
+ * tscope_trace_pid_rows:
+ * @pids: (array length=n_pids): pids
+ * @to: the last time wanted
+ *
+ * The rows (merged order) to read for the records of @pids up to @to:
+ * when the load found every record's pid to be its CPU's running task's
+ * or inside a stray (TscopeModel.pid_exact), those of the pids' runs and
+ * strays, if reading them costs less than half of reading all; else all
+ * of them.
+ *
+ * Returns: (transfer full): rows from and to (excluded) in pairs (two
+ * guint64 an element), sorted and apart; none when no record has one of
+ * @pids.
+ */
+GArray *
+tscope_trace_pid_rows (TscopeTrace  *trace,
+                       const gint32 *pids,
+                       guint         n_pids,
+                       TscopeTime    to)
+{
+  GArray *rows = g_array_new (FALSE, FALSE, 2 * sizeof (guint64));
+  guint64 n_rows;
+  const TscopeModel *m;
+  g_autofree gint32 *sorted = NULL;
+  g_autoptr(GArray) times = NULL;
+  g_autoptr(TscopeCursor) c = NULL;
+  TscopeTime span;
+  TscopeTime covered = 0;
+  guint n = 0;
+
+  g_return_val_if_fail (TSCOPE_IS_TRACE (trace), rows);
+  m = &trace->model;
+  n_rows = tscope_trace_get_n_events (trace);
+  span = MAX (m->last_ts - m->first_ts, 1);
+  if (n_pids == 0 || !m->pid_exact || n_rows == 0)
+    goto all;
+  sorted = g_memdup2 (pids, n_pids * sizeof *pids);
+  qsort (sorted, n_pids, sizeof *sorted, cmp_pid);
+  times = pid_times (trace, sorted, n_pids, to);
+  for (guint i = 0; i < times->len; i++)
+    covered += g_array_index (times, TscopeTime, 2 * i + 1) - g_array_index (times, TscopeTime, 2 * i);
+  /* worth it when the windows' seeks and rows cost less than half of all rows */
+  if ((double) times->len * window_rows + (double) covered / span * n_rows > n_rows / 2.0)
+    goto all;
+  c = tscope_cursor_new (trace);
+  for (guint i = 0; i < times->len; i++)
+    {
+      const TscopeTime *w = &g_array_index (times, TscopeTime, 2 * i);
+      guint64 r[2];
+      GError *failed;
+
+      /* the first record at w[0] or after, the first after w[1] */
+      tscope_cursor_seek_time (c, w[0]);
+      r[0] = tscope_cursor_get_row (c);
+      tscope_cursor_seek_time (c, w[1] == G_MAXINT64 ? w[1] : w[1] + 1);
+      r[1] = w[1] == G_MAXINT64 ? n_rows : tscope_cursor_get_row (c);
+      if ((failed = tscope_cursor_take_error (c)) != NULL)
+        {
+          g_error_free (failed);
+          goto all;
+        }
+      if (r[1] <= r[0])
+        continue;
+      if (n > 0 && r[0] <= g_array_index (rows, guint64, 2 * n - 1))
+        g_array_index (rows, guint64, 2 * n - 1) = MAX (r[1], g_array_index (rows, guint64, 2 * n - 1));
+      else
+        {
+          g_array_append_val (rows, r);
+          n++;
+        }
+    }
+  return rows;
+
+all:
+  {
+    guint64 r[2] = { 0, n_rows };
+
+    g_array_set_size (rows, 0);
+    if (n_rows > 0)
+      g_array_append_val (rows, r);
+    return rows;
+  }
+}
+
+/* tscope_trace_pid_rows() for a scan's pid (-1: any) */
+GArray *
+_tscope_scan_pid_rows (TscopeTrace *trace,
+                       gint32       pid,
+                       TscopeTime   to)
+{
+  return tscope_trace_pid_rows (trace, &pid, pid >= 0 ? 1 : 0, to);
+}
+
+/**
+ * _tscope_scan_cut:
+ * @first: the first slice's rows; each next one twice the last's, up to @most
+ *
+ * The slices of the rows @scan needs read (_tscope_scan_pid_rows()).
+ *
+ * Returns: (transfer full): rows from and to (excluded) in pairs.
+ */
+GArray *
+_tscope_scan_cut (TscopeTrace      *trace,
+                  const TscopeScan *scan,
+                  guint64           first,
+                  guint64           most)
+{
+  g_autoptr(GArray) rows = _tscope_scan_pid_rows (trace, scan->pid, scan->to);
+  GArray *slices = g_array_new (FALSE, FALSE, 2 * sizeof (guint64));
+  guint64 size = first;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      guint64 end = g_array_index (rows, guint64, 2 * i + 1);
+
+      for (guint64 row = g_array_index (rows, guint64, 2 * i); row < end; row += size, size = MIN (size * 2, most))
+        {
+          guint64 s[2] = { row, MIN (row + size, end) };
+
+          g_array_append_val (slices, s);
+        }
+    }
+  return slices;
+}
+
+static guint
+cut_slices (TscopeTrace       *trace,
+            const TscopeScan  *scan,
+            Slice            **out)
+{
+  g_autoptr(GArray) cuts = _tscope_scan_cut (trace, scan, first_rows, most_rows);
+  Slice *slices = g_new0 (Slice, MAX (cuts->len, 1));
+
+  for (guint i = 0; i < cuts->len; i++)
+    {
+      slices[i].begin = g_array_index (cuts, guint64, 2 * i);
+      slices[i].end = g_array_index (cuts, guint64, 2 * i + 1);
+    }
+  *out = slices;
+  return cuts->len;
 }
 
 /* Reads one slice: where its records are, at most the limit of them */
@@ -278,7 +506,7 @@ tscope_trace_scan (TscopeTrace      *trace,
   g_return_val_if_fail (tscope_scan_can_split (trace, scan->filter), 0);
   if (scan->limit == 0)
     return 0;
-  sc.n_slices = cut_slices (tscope_trace_get_n_events (trace), &sc.slices);
+  sc.n_slices = cut_slices (trace, scan, &sc.slices);
   g_mutex_init (&sc.lock);
   g_cond_init (&sc.cond);
   if (n_threads == 0)

@@ -35,6 +35,10 @@ typedef void (*TscopeScanWrite) (const char *text,
 
 gboolean tscope_scan_can_split (TscopeTrace      *trace,
                                 const char       *filter);
+GArray  *tscope_trace_pid_rows (TscopeTrace      *trace,
+                                const gint32     *pids,
+                                guint             n_pids,
+                                TscopeTime        to);
 gint64   tscope_trace_scan     (TscopeTrace      *trace,
                                 const TscopeScan *scan,
                                 guint             n_threads,
