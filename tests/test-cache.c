@@ -709,6 +709,90 @@ test_changed_in_place (void)
   g_rmdir (dir);
 }
 
+/* What a load writes, the next load maps: on every valid test trace and
+ * every hostile file that loads (some build a model the cache's checks
+ * refuse, a CPU's times going back: not written, not refused at each open) */
+static void
+test_written_is_mapped (void)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *dir = g_build_filename (TSCOPE_TEST_DATA, "hostile", NULL);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint written = 0, kept_out = 0;
+
+  g_autofree char *tmp = g_dir_make_tmp ("tscope-cache-XXXXXX", NULL);
+  g_autofree char *back = g_build_filename (tmp, "back.dat", NULL);
+
+  /* sched-v6.dat with a page of CPU 0, mid-file, dated 1 ms before the
+   * page before it: that CPU's times go back */
+  {
+    g_autofree char *path = tscope_test_data ("sched-v6", ".dat");
+    g_autoptr(GBytes) bytes = read_file (path);
+    gsize len = g_bytes_get_size (bytes);
+    g_autofree guint8 *data = g_memdup2 (g_bytes_get_data (bytes, NULL), len);
+    g_autoptr(GError) error = NULL;
+    TscopeFile *file = _tscope_file_open (path, &error);
+    const TscopeBuffer *bf;
+    guint64 at, page, ts;
+
+    g_assert_no_error (error);
+    bf = file->buffers->pdata[0];
+    page = bf->page_size;
+    g_assert_cmpuint (bf->cpus[0].size / page, >=, 8);
+    at = bf->cpus[0].offset + bf->cpus[0].size / page / 2 * page;
+    memcpy (&ts, data + at - page, 8);
+    ts -= 1000000;
+    memcpy (data + at, &ts, 8);
+    _tscope_file_free (file);
+    write_file (back, data, len);
+    g_ptr_array_add (paths, g_strdup (back));
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (tscope_test_valid_traces); i++)
+    g_ptr_array_add (paths, tscope_test_data (tscope_test_valid_traces[i], ".dat"));
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_suffix (name, ".dat"))
+      g_ptr_array_add (paths, g_build_filename (dir, name, NULL));
+  g_assert_cmpuint (paths->len, >, 20);
+  for (guint i = 0; i < paths->len; i++)
+    {
+      g_autoptr(TscopeTrace) a = NULL;
+      g_autoptr(TscopeTrace) b = NULL;
+      const char *note;
+
+      empty_cache_dir ();
+      a = tscope_trace_load (paths->pdata[i], NULL, NULL);
+      if (a == NULL)
+        continue;
+      tscope_trace_wait_cache_writes ();
+      note = tscope_trace_get_cache_note (a);
+      if (tscope_trace_get_cache_path (a) == NULL)
+        {
+          if (note && strstr (note, "would be refused"))
+            {
+              kept_out++;
+              /* and the next load finds no file to refuse */
+              b = tscope_trace_load (paths->pdata[i], NULL, NULL);
+              g_assert_nonnull (b);
+              g_assert_false (tscope_trace_is_from_cache (b));
+              g_assert_nonnull (strstr (tscope_trace_get_cache_note (b), "would be refused"));
+            }
+          continue;
+        }
+      written++;
+      b = tscope_trace_load (paths->pdata[i], NULL, NULL);
+      g_assert_nonnull (b);
+      if (!tscope_trace_is_from_cache (b))
+        g_error ("%s: its cache file, just written, was not mapped: %s", (char *) paths->pdata[i],
+                 tscope_trace_get_cache_note (b));
+    }
+  g_test_message ("%u cache files written and mapped, %u models kept out", written, kept_out);
+  g_assert_cmpuint (written, >, 10);
+  g_assert_cmpuint (kept_out, >=, 1);
+  g_unlink (back);
+  g_rmdir (tmp);
+}
+
 /* A cache written by one program is mapped by another: the key names the
  * core library's build, not the executable's (this test and the CLI). */
 static void
@@ -1361,6 +1445,7 @@ main (int    argc,
   g_test_add_func ("/cache/mutations", test_mutations);
   g_test_add_func ("/cache/copied-and-changed", test_copied_and_changed);
   g_test_add_func ("/cache/changed-in-place", test_changed_in_place);
+  g_test_add_func ("/cache/written-is-mapped", test_written_is_mapped);
   g_test_add_func ("/cache/shared-by-programs", test_shared_by_programs);
   g_test_add_func ("/cache/policy", test_policy);
   g_test_add_func ("/cache/vcpu-indexes", test_vcpu_indexes);

@@ -2022,7 +2022,17 @@ _tscope_cache_store (const TscopeCacheKey    *key,
   Header h = { 0 };
   Section blob_section;
   TscopeFileStamp after;
+  const char *bad;
 
+  /* a model its own cache file would be refused for (a CPU whose times
+   * go back leaves its intervals out of order) is not written: it would be
+   * built, written and refused at every open */
+  if ((bad = check_model (model, records, records->stream_cpu)) != NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: the model would be refused: %s", key->path,
+                   bad);
+      return FALSE;
+    }
   /* the bytes the model was built from, if the file kept them while it
    * was read: its stamp the same after the hash as before the first read */
   h.trace_sum = trace_sum (file);
