@@ -417,17 +417,17 @@ stray (Builder   *b,
   b->pid_expect[r->cpu] = pid;
 }
 
-/* A sched_switch, its record checked: next runs now */
-static void
-check_switch (Builder   *b,
-              const Rec *r)
+/* A sched_switch, its record checked: @next runs now on @cpu */
+static inline __attribute__ ((always_inline)) void
+switch_to (Builder *b,
+           guint    cpu,
+           gint32   next)
 {
-  const TscopeField *f = b->tep->fields[TSCOPE_EV_SCHED_SWITCH];
-  TscopeCpuPid *cp = &b->cpu_pid[r->cpu];
+  TscopeCpuPid *cp = &b->cpu_pid[cpu];
 
-  cp->cur = _tscope_field_i32 (b->tep, &f[F_NEXT_PID], r->rec);
-  if (!cp->open)
-    b->pid_expect[r->cpu] = cp->cur;
+  cp->cur = next;
+  if (G_LIKELY (!cp->open))
+    b->pid_expect[cpu] = next;
 }
 
 /* @piped: ops go to the builder thread's queue, not to the builder;
@@ -490,7 +490,8 @@ dispatch (Builder      *b,
       if (info.kind == TSCOPE_EV_SCHED_SWITCH)
         {
           b->switch_next[r->cpu] = index + 1;
-          check_switch (b, r);
+          /* (a fast format is in the host's byte order: extract_fast()) */
+          switch_to (b, r->cpu, rd_i32 (r->rec + b->tep->fields[TSCOPE_EV_SCHED_SWITCH][F_NEXT_PID].offset));
         }
       extract_fast (b, pipe, q, piped, info.kind, id, r);
       return;
@@ -534,7 +535,7 @@ dispatch (Builder      *b,
       if (info.kind == TSCOPE_EV_SCHED_SWITCH)
         {
           b->switch_next[r->cpu] = index + 1;
-          check_switch (b, r);
+          switch_to (b, r->cpu, _tscope_field_i32 (b->tep, &b->tep->fields[TSCOPE_EV_SCHED_SWITCH][F_NEXT_PID], r->rec));
         }
       /* out of line: it takes the cursor from the pipe and gives it back */
       if (piped)
