@@ -76,16 +76,17 @@ test_no_tracefs (void)
   g_autoptr(TscopeRecordOptions) o = tscope_record_options_new ();
   g_autoptr(TscopeRecorder) rec = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *missing = g_build_filename (tmpdir, "no-tracefs", "tracing", NULL);
 
   tscope_record_options_add_preset (o, "sched", NULL);
   o->output = g_build_filename (tmpdir, "none.dat", NULL);
-  g_setenv ("TSCOPE_TRACEFS", "/nonexistent/tracing", TRUE);
+  g_setenv ("TSCOPE_TRACEFS", missing, TRUE);
   rec = tscope_recorder_new (o, &error);
   g_unsetenv ("TSCOPE_TRACEFS");
   g_assert_null (rec);
   g_assert_nonnull (error);
   g_assert_true (error->code == TSCOPE_ERROR_NO_TRACEFS || error->code == TSCOPE_ERROR_PERMISSION);
-  g_assert_nonnull (strstr (error->message, "/nonexistent/tracing"));
+  g_assert_nonnull (strstr (error->message, missing));
   g_assert_null (strchr (error->message, '\n'));
   g_test_message ("%s", error->message);
   g_assert_false (g_file_test (o->output, G_FILE_TEST_EXISTS));
