@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -571,6 +572,15 @@ test_copied_and_changed (void)
   write_file (changed, data, len);
   c = load (changed, FALSE);
   g_assert_false (tscope_trace_is_from_cache (c));
+  /* written less than a second ago: what was hashed might not be what
+   * was read, so no cache is written; once settled, it is */
+  g_assert_nonnull (strstr (tscope_trace_get_cache_note (c), "less than a second before"));
+  g_assert_cmpuint (n_cache_files (), ==, 1);
+  g_clear_object (&c);
+  g_usleep (2200 * 1000);
+  c = load (changed, FALSE);
+  g_assert_false (tscope_trace_is_from_cache (c));
+  g_assert_null (tscope_trace_get_cache_note (c));
   g_assert_cmpuint (n_cache_files (), ==, 2);
   /* the copy's bytes were hashed: it is not the file the cache was built from */
   g_assert_nonnull (tscope_trace_get_cache_note (b));
@@ -678,6 +688,8 @@ test_changed_in_place (void)
   g_assert_cmpint (st2.st_size, ==, st.st_size);
   g_assert_cmpint (st2.st_mtim.tv_sec, ==, st.st_mtim.tv_sec);
   g_assert_cmpint (st2.st_mtim.tv_nsec, ==, st.st_mtim.tv_nsec);
+  /* (settled, or its cache would not be written: below) */
+  g_usleep (2200 * 1000);
   {
     g_autoptr(TscopeTrace) t = load (target, FALSE);
     g_autofree char *got = NULL;
@@ -689,8 +701,12 @@ test_changed_in_place (void)
     g_assert_cmpstr (got, ==, after);
     tscope_trace_wait_cache_writes ();
   }
-  /* moved: hashed once, then found by its new stamp */
+  /* moved, and its mtime a day ahead (copied from a machine whose clock
+   * is): hashed once, then found by its new stamp */
   g_assert_cmpint (g_rename (target, moved), ==, 0);
+  times[1].tv_sec = time (NULL) + 86400;
+  times[1].tv_nsec = 0;
+  g_assert_cmpint (utimensat (AT_FDCWD, moved, times, 0), ==, 0);
   g_usleep (2200 * 1000);
   for (guint i = 0; i < 2; i++)
     {
@@ -747,6 +763,8 @@ test_written_is_mapped (void)
     _tscope_file_free (file);
     write_file (back, data, len);
     g_ptr_array_add (paths, g_strdup (back));
+    /* settled: a trace changed less than a second ago has no cache written */
+    g_usleep (2200 * 1000);
   }
   for (guint i = 0; i < G_N_ELEMENTS (tscope_test_valid_traces); i++)
     g_ptr_array_add (paths, tscope_test_data (tscope_test_valid_traces[i], ".dat"));

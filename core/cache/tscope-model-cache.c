@@ -2033,6 +2033,16 @@ _tscope_cache_store (const TscopeCacheKey    *key,
                    bad);
       return FALSE;
     }
+  /* a file changed just before it was opened may have changed again
+   * while it was read, within the same tick of the clock, its stamp
+   * unmoved: the bytes hashed now might not be those the model was built
+   * from.  Its next open writes the cache. */
+  if (!file->stamp_settled)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY, "%s: the trace changed less than a second before it was "
+                   "opened", key->path);
+      return FALSE;
+    }
   /* the bytes the model was built from, if the file kept them while it
    * was read: its stamp the same after the hash as before the first read */
   h.trace_sum = trace_sum (file);
@@ -2041,10 +2051,7 @@ _tscope_cache_store (const TscopeCacheKey    *key,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: the trace changed while it was read", key->path);
       return FALSE;
     }
-  /* a file changed just before it was opened may change again within the
-   * same tick of the clock, its stamp unmoved: the next open hashes it */
-  if (file->stamp_settled)
-    h.trace_stamp = file->stamp;
+  h.trace_stamp = file->stamp;
   if (g_mkdir_with_parents (policy->dir, 0700) != 0)
     {
       int e = errno;

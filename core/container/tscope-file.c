@@ -205,10 +205,12 @@ parse_file (Parser *p)
 
 /**
  * _tscope_file_stamp:
- * @settled: (out) (optional): whether the file's last change is more than
- *   a second old: a change within the same tick of the kernel's clock
- *   leaves its ctime as it was (git's "racy" entries), so only a settled
- *   stamp tells that the bytes are those seen before
+ * @settled: (out) (optional): whether the file's last change (its ctime,
+ *   which only the kernel sets: an mtime copied from a machine whose clock
+ *   is ahead does not count) is more than a second old: a change within
+ *   the same tick of the kernel's clock leaves its ctime as it was (git's
+ *   "racy" entries), so only a settled stamp tells that the bytes are
+ *   those seen before
  *
  * Fills @stamp from the open file @fd.
  *
@@ -224,8 +226,7 @@ _tscope_file_stamp (int              fd,
   if (fstat (fd, &st) != 0)
     return FALSE;
   if (settled)
-    *settled = (gint64) st.st_ctim.tv_sec < g_get_real_time () / G_USEC_PER_SEC - 1
-               && (gint64) st.st_mtim.tv_sec < g_get_real_time () / G_USEC_PER_SEC - 1;
+    *settled = (gint64) st.st_ctim.tv_sec < g_get_real_time () / G_USEC_PER_SEC - 1;
   stamp->dev = (guint64) st.st_dev;
   stamp->ino = (guint64) st.st_ino;
   stamp->mtime_ns = (gint64) st.st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st.st_mtim.tv_nsec;

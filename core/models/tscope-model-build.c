@@ -176,7 +176,7 @@ merge_pass (TscopeModel             *model,
     return FALSE;
   for (guint c = 0; c < model->n_cpus; c++)
     _tscope_builder_end_stray (b, &b->cpu_pid[c], x.last);
-  model->pid_exact = !b->pid_mixed && records->bad_pages == 0;
+  model->pid_exact = !b->pid_mixed;
   if (model->pid_exact)
     {
       /* by CPU, then time */
