@@ -905,6 +905,35 @@ filter_thread (GTask        *task,
       ranges = tscope_trace_pid_rows (tscope_document_get_trace (self->doc, 0), (const gint32 *) (void *) pids->data,
                                       pids->len, G_MAXINT64);
     }
+  /* a trace's events: the rows of the pages that have them */
+  else if ((job->events || job->exprs) && job->n_sources == 1 && !job->fold_leaves)
+    {
+      g_autoptr(GArray) ids = NULL;
+
+      if (job->events)
+        {
+          GHashTableIter iter;
+          gpointer key;
+
+          ids = g_array_new (FALSE, FALSE, sizeof (guint));
+          g_hash_table_iter_init (&iter, job->events[0]);
+          while (g_hash_table_iter_next (&iter, &key, NULL))
+            {
+              guint id = GPOINTER_TO_UINT (key) - 1;
+
+              g_array_append_val (ids, id);
+            }
+        }
+      else if (job->exprs[0])
+        ids = tscope_record_filter_event_ids (job->exprs[0]);
+      else
+        ids = g_array_new (FALSE, FALSE, sizeof (guint));
+      if (ids->len)
+        ranges = tscope_trace_event_rows (tscope_document_get_trace (self->doc, 0), (const guint *) (void *) ids->data,
+                                          ids->len, G_MAXINT64);
+      else
+        ranges = g_array_new (FALSE, FALSE, 2 * sizeof (guint64));
+    }
   else
     {
       guint64 all[2] = { 0, job->n_rows };
@@ -934,7 +963,7 @@ filter_thread (GTask        *task,
   n_threads = CLAMP (MIN ((guint) g_get_num_processors (), job->n_blocks), 1, 8);
   /* rows in blocks on every core; leaves in one pass (a leaf's exit is
    * known by the record before it) */
-  if (!job->fold_leaves && (n_threads > 1 || job->pids))
+  if (!job->fold_leaves && (n_threads > 1 || job->pids || job->events || job->exprs))
     {
       g_autoptr(GPtrArray) threads = g_ptr_array_new ();
 

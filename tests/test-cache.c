@@ -29,6 +29,8 @@
 
 #include "tscope-cursor.h"
 #include "tscope-model-cache-private.h"
+#include "tscope-scan.h"
+#include "tscope-scan-private.h"
 #include "tscope-stats.h"
 #include "tscope-limits.h"
 #include "tscope-test-util.h"
@@ -119,6 +121,30 @@ describe (TscopeTrace *trace)
         g_string_append_printf (out, "\nrow %u: ", k);
         tscope_cursor_format_line (cursor, out);
       }
+  /* the rows of each event's pages and of some pids' runs (the pages'
+   * event masks, the strays) */
+  _tscope_scan_set_window_rows (1);
+  for (guint id = 0; id < trace->tep->max_id; id++)
+    if (trace->model.event_counts[id] > 0)
+      {
+        g_autoptr(GArray) rows = tscope_trace_event_rows (trace, &id, 1, G_MAXINT64);
+
+        g_string_append_printf (out, "\nevent %u:", id);
+        for (guint i = 0; i < rows->len; i++)
+          g_string_append_printf (out, " %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT,
+                                  g_array_index (rows, guint64, 2 * i), g_array_index (rows, guint64, 2 * i + 1));
+      }
+  for (guint32 task = 0; task < MIN (tscope_trace_get_n_tasks (trace), 32); task++)
+    {
+      gint32 pid = tscope_trace_get_task (trace, task)->pid;
+      g_autoptr(GArray) rows = tscope_trace_pid_rows (trace, &pid, 1, G_MAXINT64);
+
+      g_string_append_printf (out, "\npid %d:", pid);
+      for (guint i = 0; i < rows->len; i++)
+        g_string_append_printf (out, " %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT,
+                                g_array_index (rows, guint64, 2 * i), g_array_index (rows, guint64, 2 * i + 1));
+    }
+  _tscope_scan_set_window_rows (0);
   for (guint zoom = 0; zoom < 2; zoom++)
     {
       TscopeTime a = zoom ? t0 + (t1 - t0) / 3 : t0;

@@ -11,6 +11,7 @@
 #include "tscope-cursor-private.h"
 #include "tscope-line-cache.h"
 #include "tscope-line-match.h"
+#include "tscope-scan.h"
 #include "tscope-scan-private.h"
 
 #include <traceevent/event-parse.h>
@@ -1076,6 +1077,94 @@ test_pid_rows (gconstpointer data)
     g_assert_cmpuint (fewer, >, 0);
 }
 
+/* The rows a scan for an event reads (tscope_trace_event_rows()) hold
+ * every record of that event, for every event the trace's records have,
+ * alone and with another, whole and up to the middle of the trace; and
+ * for a trace in time order, some event's rows are fewer than all. */
+static void
+test_event_rows (gconstpointer data)
+{
+  g_autofree char *path = tscope_test_data (data, ".dat");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeTrace) trace = tscope_trace_load (path, &(TscopeLoadOptions) { .no_cache = TRUE }, &error);
+  g_autoptr(GHashTable) rows_of = NULL;
+  g_autoptr(TscopeCursor) c = NULL;
+  g_autoptr(GList) ids = NULL;
+  guint64 n_rows;
+  guint64 row = 0;
+  guint fewer = 0;
+  TscopeTime mid;
+
+  if (trace == NULL && g_strstr_len (path, -1, "hostile") != NULL)
+    return;
+  g_assert_no_error (error);
+  n_rows = tscope_trace_get_n_events (trace);
+  mid = (tscope_trace_get_first_ts (trace) + tscope_trace_get_last_ts (trace)) / 2;
+  rows_of = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  c = tscope_cursor_new (trace);
+  for (gboolean ok = tscope_cursor_seek_row (c, 0); ok; ok = tscope_cursor_next (c), row++)
+    {
+      TscopeEvent e;
+      guint id = tscope_cursor_get_event_id (c);
+      GArray *a;
+      guint64 at[2];
+
+      tscope_cursor_get (c, &e);
+      a = g_hash_table_lookup (rows_of, GUINT_TO_POINTER (id));
+      if (a == NULL)
+        g_hash_table_insert (rows_of, GUINT_TO_POINTER (id), a = g_array_new (FALSE, FALSE, sizeof at));
+      at[0] = row;
+      at[1] = (guint64) e.ts;
+      g_array_append_val (a, at);
+    }
+  g_assert_cmpuint (row, ==, n_rows);
+  ids = g_hash_table_get_keys (rows_of);
+  _tscope_scan_set_window_rows (1);
+  for (GList *l = ids; l; l = l->next)
+    for (guint k = 0; k < 4; k++)
+      {
+        guint want[2] = { GPOINTER_TO_UINT (l->data), GPOINTER_TO_UINT (l->next ? l->next->data : ids->data) };
+        TscopeTime to = k & 1 ? mid : G_MAXINT64;
+        guint n_want = k & 2 ? 2 : 1;
+        g_autoptr(GArray) rows = tscope_trace_event_rows (trace, want, n_want, to);
+        guint64 covered = 0;
+
+        for (guint i = 0; i < rows->len; i++)
+          {
+            g_assert_cmpuint (g_array_index (rows, guint64, 2 * i), <, g_array_index (rows, guint64, 2 * i + 1));
+            g_assert_cmpuint (g_array_index (rows, guint64, 2 * i + 1), <=, n_rows);
+            if (i > 0)
+              g_assert_cmpuint (g_array_index (rows, guint64, 2 * i - 1), <, g_array_index (rows, guint64, 2 * i));
+            covered += g_array_index (rows, guint64, 2 * i + 1) - g_array_index (rows, guint64, 2 * i);
+          }
+        for (guint w = 0; w < n_want; w++)
+          {
+            GArray *mine = g_hash_table_lookup (rows_of, GUINT_TO_POINTER (want[w]));
+            guint r = 0;
+
+            for (guint i = 0; mine && i < mine->len; i++)
+              {
+                guint64 at = g_array_index (mine, guint64, 2 * i);
+
+                if ((TscopeTime) g_array_index (mine, guint64, 2 * i + 1) > to)
+                  break;
+                while (r < rows->len && g_array_index (rows, guint64, 2 * r + 1) <= at)
+                  r++;
+                if (r == rows->len || g_array_index (rows, guint64, 2 * r) > at)
+                  g_error ("%s: event %u's record at row %" G_GUINT64_FORMAT " is in none of its %u row ranges",
+                           (const char *) data, want[w], at, rows->len);
+              }
+          }
+        fewer += covered < n_rows;
+      }
+  _tscope_scan_set_window_rows (0);
+  g_test_message ("%s: %u events, %u of their scans read fewer than all %" G_GUINT64_FORMAT " rows",
+                  (const char *) data, g_hash_table_size (rows_of), fewer, n_rows);
+  if (g_strstr_len (path, -1, "hostile") == NULL && g_strstr_len (path, -1, "crafted") == NULL
+      && g_hash_table_size (rows_of) > 2)
+    g_assert_cmpuint (fewer, >, 0);
+}
+
 /* Which events' info may be kept by their bytes without the common
  * fields: none whose print format reads one, however deep */
 static void
@@ -1241,6 +1330,14 @@ main (int    argc,
         g_test_add_data_func (name, split[i], test_pid_rows);
       }
     g_test_add_data_func ("/cursor/pid-rows/public-kvm-guest", "public-kvm-guest", test_pid_rows);
+    for (guint i = 0; i < G_N_ELEMENTS (split); i++)
+      {
+        g_autofree char *name = g_strdup_printf ("/cursor/event-rows/%s", split[i]);
+
+        g_test_add_data_func (name, split[i], test_event_rows);
+      }
+    g_test_add_data_func ("/cursor/event-rows/public-kvm-guest", "public-kvm-guest", test_event_rows);
+    g_test_add_data_func ("/cursor/event-rows/funcgraph", "funcgraph", test_event_rows);
     g_test_add_data_func ("/cursor/pid-rows/funcgraph", "funcgraph", test_pid_rows);
     g_test_add_data_func ("/cursor/write-lines-scan/sched", "sched", test_write_lines_scan);
     g_test_add_data_func ("/cursor/write-lines-scan/sched-v6-nocmdlines", "sched-v6-nocmdlines",
@@ -1269,6 +1366,9 @@ main (int    argc,
         g_free (cache);
         cache = g_strdup_printf ("/cursor/pid-rows/hostile/%s", (char *) names->pdata[i]);
         g_test_add_data_func_full (cache, g_strdup (data), test_pid_rows, g_free);
+        g_free (cache);
+        cache = g_strdup_printf ("/cursor/event-rows/hostile/%s", (char *) names->pdata[i]);
+        g_test_add_data_func_full (cache, g_strdup (data), test_event_rows, g_free);
         g_free (names->pdata[i]);
       }
     g_ptr_array_unref (names);

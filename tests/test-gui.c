@@ -527,6 +527,8 @@ test_event_filter_blocks (void)
   const char *events[] = { "sched_switch", "sys_enter", NULL };
   const char *expression = "sched/sched_switch : prev_state == 1";
   g_autoptr(GArray) rare_pids = g_array_new (FALSE, FALSE, sizeof (gint32));
+  const char *rare_events[2] = { NULL, NULL };
+  g_autofree char *rare_expression = NULL;
   guint cpu = 1;
   gint32 pid = -1;
   gint32 rare = -1;
@@ -581,7 +583,33 @@ test_event_filter_blocks (void)
     g_array_append_val (rare_pids, rare);
     g_array_append_val (rare_pids, pid);
   }
-  for (guint k = 0; k < 5; k++)
+  /* and the rarest event but the stacks': found from the pages that have it */
+  {
+    g_autoptr(GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
+    GHashTableIter iter;
+    gpointer key, value;
+    guint fewest = G_MAXUINT;
+
+    for (guint64 row = 0; row < facts->len; row++)
+      {
+        const RowFacts *f = &g_array_index (facts, RowFacts, row);
+
+        if (!f->stack)
+          g_hash_table_insert (counts, f->event,
+                               GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, f->event)) + 1));
+      }
+    g_hash_table_iter_init (&iter, counts);
+    while (g_hash_table_iter_next (&iter, &key, &value))
+      if (GPOINTER_TO_UINT (value) < fewest || (GPOINTER_TO_UINT (value) == fewest && strcmp (key, rare_events[0]) < 0))
+        {
+          fewest = GPOINTER_TO_UINT (value);
+          rare_events[0] = key;
+        }
+    g_assert_nonnull (rare_events[0]);
+    g_test_message ("the rarest event: %s, %u records", rare_events[0], fewest);
+    rare_expression = g_strdup_printf ("%s : common_pid >= 0", rare_events[0]);
+  }
+  for (guint k = 0; k < 7; k++)
     {
       TscopeEventFilter filter = { 0 };
       g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -595,6 +623,10 @@ test_event_filter_blocks (void)
         filter.pids = pids;
       else if (k == 4)
         filter.pids = rare_pids;
+      else if (k == 5)
+        filter.events = (GStrv) rare_events;
+      else if (k == 6)
+        filter.expression = rare_expression;
       else
         filter.expression = expression;
       for (guint64 row = 0; row < facts->len; row++)
@@ -610,12 +642,14 @@ test_event_filter_blocks (void)
             keep = f->pid == pid && !f->stack;
           else if (k == 4)
             keep = (f->pid == rare || f->pid == pid) && !f->stack;
+          else if (k == 5 || k == 6)
+            keep = g_str_equal (f->event, rare_events[0]);
           else
             keep = f->switch_blocked;
           if (keep)
             g_array_append_val (want, row);
         }
-      _tscope_scan_set_window_rows (k == 4 ? 1 : 0);
+      _tscope_scan_set_window_rows (k >= 4 ? 1 : 0);
       filter_model (model, &filter);
       _tscope_scan_set_window_rows (0);
       got = model_rows (model);

@@ -81,7 +81,7 @@ enum
   S_BL_START, S_BL_END, S_BL_TASK, S_BL_STACK, S_BL_STATE,
   S_STACK_OFFSET, S_STACK_ADDRS,
   S_STREAMS, S_PAGE_FIRST_RECORD, S_PAGE_FIRST_TS, S_ROW_MARKS,
-  S_STRAYS,
+  S_STRAYS, S_PAGE_ID_MASK,
 };
 
 /* Side files: sections a later stage builds from a model (the queries'

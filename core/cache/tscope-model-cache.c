@@ -85,6 +85,7 @@ typedef struct
   guint32 blocked_unended;
   guint32 has_sched;
   guint32 pid_exact;
+  guint32 times_ordered;
   guint32 n_states;
   guint32 wk_ignored_running;
   guint32 wk_discarded_switched_out;
@@ -951,6 +952,7 @@ visit (Io                *io,
       sc.blocked_unended = m->blocked_unended;
       sc.has_sched = m->has_sched;
       sc.pid_exact = m->pid_exact;
+      sc.times_ordered = m->times_ordered;
       sc.n_states = m->n_states;
       sc.wk_ignored_running = m->wk.ignored_running;
       sc.wk_discarded_switched_out = m->wk.discarded_switched_out;
@@ -981,6 +983,7 @@ visit (Io                *io,
       m->blocked_unended = sc.blocked_unended;
       m->has_sched = sc.has_sched != 0;
       m->pid_exact = sc.pid_exact != 0;
+      m->times_ordered = sc.times_ordered != 0;
       m->n_states = sc.n_states;
       m->wk.ignored_running = sc.wk_ignored_running;
       m->wk.discarded_switched_out = sc.wk_discarded_switched_out;
@@ -1356,11 +1359,13 @@ visit (Io                *io,
       guint64 a = copied (io, S_PAGE_FIRST_RECORD, &r->pages[i].first_record, sizeof (guint64),
                           r->pages[i].n_pages);
       guint64 b = copied (io, S_PAGE_FIRST_TS, &r->pages[i].first_ts, sizeof (gint64), r->pages[i].n_pages);
+      guint64 c = copied (io, S_PAGE_ID_MASK, &r->pages[i].id_mask, sizeof (guint64), r->pages[i].n_pages);
 
       if (io->reading && !io->failed)
         {
           /* the pass allocates at least one entry */
-          if (a != b || r->pages[i].first_record == NULL || r->pages[i].first_ts == NULL)
+          if (a != b || a != c || r->pages[i].first_record == NULL || r->pages[i].first_ts == NULL
+              || r->pages[i].id_mask == NULL)
             fail (io, "a page index that does not add up");
           r->pages[i].n_pages = a;
         }

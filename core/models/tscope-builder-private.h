@@ -215,6 +215,7 @@ typedef struct
   gint64         *pid_expect;     /* [n_cpus] the pid of its records so far: cur, or the open stray's */
   gboolean        pid_mixed;      /* a CPU's times went back, or too many strays: TscopeModel.pid_exact unset */
   GArray         *strays;         /* TscopeStray */
+  gboolean        backwards;      /* a CPU's times went back (the merge's did) */
   /* the reader's: syscalls, matched by pid (tscope-model-syscalls.c) */
   guint64        sys_records[2];  /* sys_enter and sys_exit records seen, per source */
   guint          sys_unmatched[2];

@@ -177,6 +177,7 @@ merge_pass (TscopeModel             *model,
   for (guint c = 0; c < model->n_cpus; c++)
     _tscope_builder_end_stray (b, &b->cpu_pid[c], x.last);
   model->pid_exact = !b->pid_mixed;
+  model->times_ordered = !b->backwards;
   if (model->pid_exact)
     {
       /* by CPU, then time */
@@ -261,6 +262,7 @@ _tscope_model_build (TscopeModel             *model,
       pi->n_pages = order[i]->n_pages;
       pi->first_record = g_new0 (guint64, MAX (pi->n_pages, 1));
       pi->first_ts = g_new0 (gint64, MAX (pi->n_pages, 1));
+      pi->id_mask = g_new0 (guint64, MAX (pi->n_pages, 1));
       order[i]->index = 0;
       _tscope_stream_seek_page (order[i], 0);
       if (order[i]->error)

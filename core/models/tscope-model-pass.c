@@ -442,6 +442,7 @@ dispatch (Builder      *b,
           gboolean      native,
           guint64      *counts,
           const gint64 *pid_expect,
+          guint64      *page_mask,
           const Ids    *ids,
           const Rec    *r,
           guint64       index)
@@ -470,6 +471,7 @@ dispatch (Builder      *b,
     }
   if (G_UNLIKELY ((gint64) pid != pid_expect[r->cpu]))
     stray (b, pid, r);
+  *page_mask |= G_GUINT64_CONSTANT (1) << (id & 63);
   if (G_UNLIKELY (id >= ids->max_id))
     {
       counts[ids->max_id]++;
@@ -682,6 +684,7 @@ merge_as (Pass     *x,
   const guint n = x->records->n_streams;
   guint64 *counts = x->model->event_counts;
   const gint64 *const pid_expect = b->pid_expect;
+  guint64 *page_mask = NULL;            /* the current page's event ids */
   gboolean backwards = FALSE;
   const Ids ids = x->ids;
   guint64 count = x->count;
@@ -712,6 +715,7 @@ merge_as (Pass     *x,
     raw_ts = s->raw_ts;                                         \
     index = s->index;                                           \
     r = (Rec) { s->rec, s->rec_size, s->cpu, s->ts };           \
+    page_mask = &x->records->pages[si].id_mask[s->page];        \
   } G_STMT_END
 #define STORE_STREAM()                                          \
   G_STMT_START {                                                \
@@ -736,7 +740,7 @@ merge_as (Pass     *x,
       first = MIN (first, r.ts);
       last = MAX (last, r.ts);
       count++;
-      dispatch (b, pipe, &q, piped, native, counts, pid_expect, &ids, &r, index);
+      dispatch (b, pipe, &q, piped, native, counts, pid_expect, page_mask, &ids, &r, index);
       index++;
       if (G_LIKELY (_tscope_rb_decode (swap, big_endian, &next, end, &raw_ts, &r.rec, &r.size)))
         r.ts = G_UNLIKELY (convert) ? _tscope_file_convert_ts (s->file, r.cpu, raw_ts)
@@ -762,6 +766,7 @@ merge_as (Pass     *x,
               continue;
             }
           index_page (&x->records->pages[si], s, &x->next_page[si]);
+          page_mask = &x->records->pages[si].id_mask[s->page];
           next = s->next;
           end = s->end;
           raw_ts = s->raw_ts;
@@ -810,7 +815,7 @@ out:
   /* a CPU's times went back (the merge's did then): its records may lie
    * outside its runs' times */
   if (backwards)
-    b->pid_mixed = TRUE;
+    b->pid_mixed = b->backwards = TRUE;
   x->count = count;
   x->first = first;
   x->last = last;

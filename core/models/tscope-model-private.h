@@ -104,6 +104,10 @@ typedef struct
   gboolean            pid_exact;
   TscopeStray        *strays;          /* by CPU, then time */
   guint               n_strays;
+  /* every CPU's records in time order: a page's records lie between its
+   * first time and the next page's (an event's records found from the
+   * pages that have it, TscopePageIndex.id_mask) */
+  gboolean            times_ordered;
 
   /* a model read from its cache file (tscope-model-cache-private.h): the
    * columns that point into this mapping are not the heap's */

@@ -1799,6 +1799,23 @@ struct _TscopeRecordFilter
   guint         n_ids;
 };
 
+/**
+ * tscope_record_filter_event_ids:
+ *
+ * Returns: (transfer full): the event ids (guint) @f has a rule for: no
+ *   record of another event passes it
+ */
+GArray *
+tscope_record_filter_event_ids (const TscopeRecordFilter *f)
+{
+  GArray *ids = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint id = 0; id < f->n_ids; id++)
+    if (f->rule[id])
+      g_array_append_val (ids, id);
+  return ids;
+}
+
 /* The size from which a record of @e holds every field, what record_fits()
  * checks field by field; G_MAXUINT64 when a field is dynamic (its data's
  * place is in the record) or impossible: record_fits() decides. */

@@ -67,6 +67,7 @@ TscopeRecordFilter *tscope_record_filter_new  (TscopeTrace       *trace,
                                              const char        *expr,
                                              GError           **error);
 void          tscope_record_filter_free      (TscopeRecordFilter *filter);
+GArray       *tscope_record_filter_event_ids (const TscopeRecordFilter *filter);
 gboolean      tscope_cursor_matches         (TscopeCursor      *cursor,
                                              TscopeRecordFilter *filter);
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tscope-cursor-private.h"
 #include "tscope-error.h"
 #include "tscope-parallel-private.h"
 #include "tscope-scan.h"
@@ -109,21 +110,46 @@ tscope_scan_can_split (TscopeTrace *trace,
 
 /* ---- the rows a pid's records can be in ---- */
 
-/* A window has cost as many rows as reading this many: its two seeks (on
- * a compressed trace, a chunk inflated on each CPU) */
-#define WINDOW_ROWS 2048
-static guint64 window_rows = WINDOW_ROWS;
+/* What a window costs, in rows read: 0, what its seeks read (below) */
+static guint64 window_rows;
 
 /**
  * _tscope_scan_set_window_rows:
  *
- * For the tests: what a pid's window costs, in rows (0: the default), so
- * that a small trace's pids are found from their runs.
+ * For the tests: what a window of rows costs, in rows (0: what its seeks
+ * read), so that a small trace's pids and events are found from their
+ * runs and pages.
  */
 void
 _tscope_scan_set_window_rows (guint64 rows)
 {
-  window_rows = rows ? rows : WINDOW_ROWS;
+  window_rows = rows;
+}
+
+/* What a seek by time reads, in rows: on each CPU, about a page of
+ * records, or a compressed chunk's, which it inflates (big-v7.dat: about
+ * 9,000 records a chunk and CPU) */
+static guint64
+seek_rows (TscopeTrace *trace)
+{
+  const TscopeBuffer *buffer = _tscope_trace_buffer (trace);
+  const TscopeRecordIndex *ri = &trace->records;
+  guint64 rows = 0;
+
+  if (window_rows > 0)
+    return window_rows;
+  for (guint i = 0; i < ri->n_streams; i++)
+    {
+      guint cpu = ri->stream_cpu[i];
+      guint64 n = trace->model.cpu_events[cpu];
+      guint64 parts = ri->pages[i].n_pages;
+
+      for (guint j = 0; j < buffer->n_cpus; j++)
+        if (buffer->cpus[j].cpu == cpu && buffer->cpus[j].n_chunks > 0)
+          parts = buffer->cpus[j].n_chunks;
+      rows += n / MAX (parts, 1);
+    }
+  return MAX (rows, 64);
 }
 
 static gint
@@ -154,6 +180,35 @@ has_pid (const gint32 *sorted,
   return bsearch (&pid, sorted, n, sizeof pid, cmp_pid) != NULL;
 }
 
+/* Sorts @times (from and to in pairs) and merges those that touch, up
+ * to @to. */
+static void
+merge_times (GArray     *times,
+             TscopeTime  to)
+{
+  guint n = 0;
+
+  g_array_sort (times, by_start);
+  for (guint i = 0; i < times->len; i++)
+    {
+      TscopeTime *w = &g_array_index (times, TscopeTime, 2 * i);
+      TscopeTime *last = &g_array_index (times, TscopeTime, 2 * (n ? n - 1 : 0));
+
+      if (w[0] > to)
+        break;
+      if (n > 0 && w[0] <= last[1])
+        last[1] = MAX (last[1], MIN (w[1], to));
+      else
+        {
+          TscopeTime *into = &g_array_index (times, TscopeTime, 2 * n++);
+
+          into[0] = w[0];
+          into[1] = MIN (w[1], to);
+        }
+    }
+  g_array_set_size (times, n);
+}
+
 /* The times, from and to in pairs (sorted, apart), of the runs and strays
  * of the pids @sorted up to @to. */
 static GArray *
@@ -165,7 +220,6 @@ pid_times (TscopeTrace  *trace,
   const TscopeModel *m = &trace->model;
   g_autofree guint8 *mine = g_new0 (guint8, MAX (m->n_tasks, 1));
   GArray *times = g_array_new (FALSE, FALSE, 2 * sizeof (TscopeTime));
-  guint n = 0;
 
   for (guint32 t = 0; t < m->n_tasks; t++)
     mine[t] = has_pid (sorted, n_pids, m->tasks[t].pub.pid);
@@ -188,72 +242,31 @@ pid_times (TscopeTrace  *trace,
 
         g_array_append_val (times, w);
       }
-  g_array_sort (times, by_start);
-  for (guint i = 0; i < times->len; i++)
-    {
-      TscopeTime *w = &g_array_index (times, TscopeTime, 2 * i);
-      TscopeTime *last = &g_array_index (times, TscopeTime, 2 * (n ? n - 1 : 0));
-
-      if (w[0] > to)
-        break;
-      if (n > 0 && w[0] <= last[1])
-        last[1] = MAX (last[1], MIN (w[1], to));
-      else
-        {
-          TscopeTime *into = &g_array_index (times, TscopeTime, 2 * n++);
-
-          into[0] = w[0];
-          into[1] = MIN (w[1], to);
-        }
-    }
-  g_array_set_size (times, n);
+  merge_times (times, to);
   return times;
 }
 
-/**
- * tscope_trace_pid_rows:
- * @pids: (array length=n_pids): pids
- * @to: the last time wanted
- *
- * The rows (merged order) to read for the records of @pids up to @to:
- * when the load found every record's pid to be its CPU's running task's
- * or inside a stray (TscopeModel.pid_exact), those of the pids' runs and
- * strays, if reading them costs less than half of reading all; else all
- * of them.
- *
- * Returns: (transfer full): rows from and to (excluded) in pairs (two
- * guint64 an element), sorted and apart; none when no record has one of
- * @pids.
- */
-GArray *
-tscope_trace_pid_rows (TscopeTrace  *trace,
-                       const gint32 *pids,
-                       guint         n_pids,
-                       TscopeTime    to)
+/* The rows from the first record at each of @times' starts to the last
+ * at its end, in pairs; or all rows when @times is NULL, or when reading
+ * its rows (and seeking to each) costs more than half of reading all. */
+static GArray *
+rows_of_times (TscopeTrace *trace,
+               GArray      *times)
 {
   GArray *rows = g_array_new (FALSE, FALSE, 2 * sizeof (guint64));
-  guint64 n_rows;
-  const TscopeModel *m;
-  g_autofree gint32 *sorted = NULL;
-  g_autoptr(GArray) times = NULL;
+  guint64 n_rows = tscope_trace_get_n_events (trace);
+  const TscopeModel *m = &trace->model;
   g_autoptr(TscopeCursor) c = NULL;
-  TscopeTime span;
+  TscopeTime span = MAX (m->last_ts - m->first_ts, 1);
   TscopeTime covered = 0;
   guint n = 0;
 
-  g_return_val_if_fail (TSCOPE_IS_TRACE (trace), rows);
-  m = &trace->model;
-  n_rows = tscope_trace_get_n_events (trace);
-  span = MAX (m->last_ts - m->first_ts, 1);
-  if (n_pids == 0 || !m->pid_exact || n_rows == 0)
+  if (times == NULL || n_rows == 0)
     goto all;
-  sorted = g_memdup2 (pids, n_pids * sizeof *pids);
-  qsort (sorted, n_pids, sizeof *sorted, cmp_pid);
-  times = pid_times (trace, sorted, n_pids, to);
   for (guint i = 0; i < times->len; i++)
     covered += g_array_index (times, TscopeTime, 2 * i + 1) - g_array_index (times, TscopeTime, 2 * i);
   /* worth it when the windows' seeks and rows cost less than half of all rows */
-  if ((double) times->len * window_rows + (double) covered / span * n_rows > n_rows / 2.0)
+  if ((double) times->len * seek_rows (trace) + (double) covered / span * n_rows > n_rows / 2.0)
     goto all;
   c = tscope_cursor_new (trace);
   for (guint i = 0; i < times->len; i++)
@@ -295,6 +308,93 @@ all:
   }
 }
 
+/**
+ * tscope_trace_pid_rows:
+ * @pids: (array length=n_pids): pids
+ * @to: the last time wanted
+ *
+ * The rows (merged order) to read for the records of @pids up to @to:
+ * when the load found every record's pid to be its CPU's running task's
+ * or inside a stray (TscopeModel.pid_exact), those of the pids' runs and
+ * strays, if reading them costs less than half of reading all; else all
+ * of them.
+ *
+ * Returns: (transfer full): rows from and to (excluded) in pairs (two
+ * guint64 an element), sorted and apart; none when no record has one of
+ * @pids.
+ */
+GArray *
+tscope_trace_pid_rows (TscopeTrace  *trace,
+                       const gint32 *pids,
+                       guint         n_pids,
+                       TscopeTime    to)
+{
+  g_autofree gint32 *sorted = NULL;
+  g_autoptr(GArray) times = NULL;
+
+  g_return_val_if_fail (TSCOPE_IS_TRACE (trace), g_array_new (FALSE, FALSE, 2 * sizeof (guint64)));
+  if (n_pids > 0 && trace->model.pid_exact)
+    {
+      sorted = g_memdup2 (pids, n_pids * sizeof *pids);
+      qsort (sorted, n_pids, sizeof *sorted, cmp_pid);
+      times = pid_times (trace, sorted, n_pids, to);
+    }
+  return rows_of_times (trace, times);
+}
+
+/**
+ * tscope_trace_event_rows:
+ * @ids: (array length=n_ids): event ids
+ * @to: the last time wanted
+ *
+ * The rows (merged order) to read for the records of the events @ids up
+ * to @to: when every CPU's records are in time order (TscopeModel.times_ordered),
+ * those of the pages that have one of them (TscopePageIndex.id_mask: an
+ * id's bit, id % 64), if reading them costs less than half of reading
+ * all; else all of them.
+ *
+ * Returns: (transfer full): as tscope_trace_pid_rows()
+ */
+GArray *
+tscope_trace_event_rows (TscopeTrace *trace,
+                         const guint *ids,
+                         guint        n_ids,
+                         TscopeTime   to)
+{
+  const TscopeModel *m;
+  const TscopeRecordIndex *ri;
+  g_autoptr(GArray) times = NULL;
+  guint64 want = 0;
+
+  g_return_val_if_fail (TSCOPE_IS_TRACE (trace), g_array_new (FALSE, FALSE, 2 * sizeof (guint64)));
+  m = &trace->model;
+  ri = &trace->records;
+  for (guint i = 0; i < n_ids; i++)
+    want |= G_GUINT64_CONSTANT (1) << (ids[i] & 63);
+  if (want == 0 || !m->times_ordered || ri->pages == NULL)
+    return rows_of_times (trace, NULL);
+  for (guint i = 0; i < ri->n_streams; i++)
+    if (ri->pages[i].id_mask == NULL)
+      return rows_of_times (trace, NULL);
+  times = g_array_new (FALSE, FALSE, 2 * sizeof (TscopeTime));
+  for (guint i = 0; i < ri->n_streams; i++)
+    {
+      const TscopePageIndex *pi = &ri->pages[i];
+
+      for (guint64 p = 0; p < pi->n_pages; p++)
+        if (pi->id_mask[p] & want)
+          {
+            /* its records: from its first time to the next page's */
+            TscopeTime w[2] = { pi->first_ts[p], p + 1 < pi->n_pages ? MIN (pi->first_ts[p + 1], m->last_ts)
+                                                                      : m->last_ts };
+
+            g_array_append_val (times, w);
+          }
+    }
+  merge_times (times, to);
+  return rows_of_times (trace, times);
+}
+
 /* tscope_trace_pid_rows() for a scan's pid (-1: any) */
 GArray *
 _tscope_scan_pid_rows (TscopeTrace *trace,
@@ -302,6 +402,36 @@ _tscope_scan_pid_rows (TscopeTrace *trace,
                        TscopeTime   to)
 {
   return tscope_trace_pid_rows (trace, &pid, pid >= 0 ? 1 : 0, to);
+}
+
+/* The rows a scan reads: its pid's, else its event's or those of the
+ * events its filter has a rule for (tscope_trace_event_rows()), else all */
+static GArray *
+scan_rows (TscopeTrace      *trace,
+           const TscopeScan *scan)
+{
+  g_autoptr(TscopeRecordFilter) filter = NULL;
+  g_autoptr(GArray) ids = NULL;
+
+  if (scan->pid >= 0)
+    return _tscope_scan_pid_rows (trace, scan->pid, scan->to);
+  ids = g_array_new (FALSE, FALSE, sizeof (guint));
+  if (scan->event_id >= 0)
+    {
+      guint id = (guint) scan->event_id;
+
+      g_array_append_val (ids, id);
+    }
+  else if (scan->filter != NULL && (filter = tscope_record_filter_new (trace, scan->filter, NULL)) != NULL)
+    {
+      g_clear_pointer (&ids, g_array_unref);
+      ids = tscope_record_filter_event_ids (filter);
+      /* no event can pass: nothing to read */
+      if (ids->len == 0)
+        return g_array_new (FALSE, FALSE, 2 * sizeof (guint64));
+    }
+  return ids->len ? tscope_trace_event_rows (trace, (const guint *) (void *) ids->data, ids->len, scan->to)
+                  : _tscope_scan_pid_rows (trace, -1, scan->to);
 }
 
 /**
@@ -318,7 +448,7 @@ _tscope_scan_cut (TscopeTrace      *trace,
                   guint64           first,
                   guint64           most)
 {
-  g_autoptr(GArray) rows = _tscope_scan_pid_rows (trace, scan->pid, scan->to);
+  g_autoptr(GArray) rows = scan_rows (trace, scan);
   GArray *slices = g_array_new (FALSE, FALSE, 2 * sizeof (guint64));
   guint64 size = first;
 

@@ -39,6 +39,10 @@ GArray  *tscope_trace_pid_rows (TscopeTrace      *trace,
                                 const gint32     *pids,
                                 guint             n_pids,
                                 TscopeTime        to);
+GArray  *tscope_trace_event_rows (TscopeTrace    *trace,
+                                  const guint    *ids,
+                                  guint           n_ids,
+                                  TscopeTime      to);
 gint64   tscope_trace_scan     (TscopeTrace      *trace,
                                 const TscopeScan *scan,
                                 guint             n_threads,

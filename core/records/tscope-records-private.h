@@ -45,6 +45,8 @@ typedef struct
   guint64  n_pages;
   guint64 *first_record;          /* record number of the page's first record */
   gint64  *first_ts;              /* its timestamp (the previous one's if empty) */
+  guint64 *id_mask;               /* bit id % 64 set for each event id its records have (63 too
+                                   * for a record too short for one), or NULL */
 } TscopePageIndex;
 
 /* The records of the buffer read, as the pass found them. */
@@ -83,6 +85,7 @@ _tscope_record_index_clear (TscopeRecordIndex *index)
     {
       g_free (index->pages[i].first_record);
       g_free (index->pages[i].first_ts);
+      g_free (index->pages[i].id_mask);
     }
   g_clear_pointer (&index->pages, g_free);
   g_clear_pointer (&index->stream_cpu, g_free);

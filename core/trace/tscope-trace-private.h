@@ -86,4 +86,6 @@ const guint32 *_tscope_trace_kvm_by_task (TscopeTrace *self,
                                           guint32      task,
                                           guint       *n);
 
+const TscopeBuffer *_tscope_trace_buffer (TscopeTrace *self);
+
 G_END_DECLS

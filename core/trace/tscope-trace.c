@@ -106,6 +106,17 @@ selected_buffer (TscopeTrace *self)
   g_assert_not_reached ();
 }
 
+/**
+ * _tscope_trace_buffer:
+ *
+ * Returns: the buffer of the file whose records @self holds
+ */
+const TscopeBuffer *
+_tscope_trace_buffer (TscopeTrace *self)
+{
+  return selected_buffer (self);
+}
+
 /* Whether the file holds records of @kind (counted by the pass). */
 static gboolean
 has_records_of (TscopeTrace     *self,
