@@ -10,9 +10,9 @@
  * For each TEXT (default: one that no line holds, so every record is
  * looked at), the search from the first row down and from the last row
  * up: the position found, the wall time and the process's CPU time.  Then
- * a CPU filter, an event filter, an expression filter and a task filter
- * (the pid in $TSCOPE_BENCH_PID, else the middle row's), each from all
- * rows.
+ * a CPU filter, an event filter, an expression filter, a task filter
+ * (the pid in $TSCOPE_BENCH_PID, else the middle row's) and, given
+ * $TSCOPE_BENCH_EVENT, a filter by that event, each from all rows.
  */
 #include "config.h"
 
@@ -145,6 +145,16 @@ main (int   argc,
     by_pid.pids = pids;
     pid_what = g_strdup_printf ("pid %d", pid);
     time_filter (model, pid_what, &by_pid);
+    /* an event of $TSCOPE_BENCH_EVENT, if given */
+    if (g_getenv ("TSCOPE_BENCH_EVENT"))
+      {
+        const char *rare[] = { g_getenv ("TSCOPE_BENCH_EVENT"), NULL };
+        TscopeEventFilter by_rare = { 0 };
+
+        by_rare.events = (GStrv) rare;
+        time_filter (model, "all", &all);
+        time_filter (model, rare[0], &by_rare);
+      }
   }
   return 0;
 }

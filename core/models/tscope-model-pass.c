@@ -684,7 +684,8 @@ merge_as (Pass     *x,
   const guint n = x->records->n_streams;
   guint64 *counts = x->model->event_counts;
   const gint64 *const pid_expect = b->pid_expect;
-  guint64 *page_mask = NULL;            /* the current page's event ids */
+  guint64 page_mask = 0;                /* the current page's event ids, since the last flush */
+  guint64 *page_mask_at = NULL;         /* where they go */
   gboolean backwards = FALSE;
   const Ids ids = x->ids;
   guint64 count = x->count;
@@ -715,10 +716,17 @@ merge_as (Pass     *x,
     raw_ts = s->raw_ts;                                         \
     index = s->index;                                           \
     r = (Rec) { s->rec, s->rec_size, s->cpu, s->ts };           \
-    page_mask = &x->records->pages[si].id_mask[s->page];        \
+    page_mask_at = &x->records->pages[si].id_mask[s->page];     \
+  } G_STMT_END
+  /* the page's event ids, kept in a register between runs */
+#define FLUSH_MASK()                                            \
+  G_STMT_START {                                                \
+    *page_mask_at |= page_mask;                                 \
+    page_mask = 0;                                              \
   } G_STMT_END
 #define STORE_STREAM()                                          \
   G_STMT_START {                                                \
+    FLUSH_MASK ();                                              \
     s->next = next;                                             \
     s->end = end;                                               \
     s->raw_ts = raw_ts;                                         \
@@ -740,7 +748,7 @@ merge_as (Pass     *x,
       first = MIN (first, r.ts);
       last = MAX (last, r.ts);
       count++;
-      dispatch (b, pipe, &q, piped, native, counts, pid_expect, page_mask, &ids, &r, index);
+      dispatch (b, pipe, &q, piped, native, counts, pid_expect, &page_mask, &ids, &r, index);
       index++;
       if (G_LIKELY (_tscope_rb_decode (swap, big_endian, &next, end, &raw_ts, &r.rec, &r.size)))
         r.ts = G_UNLIKELY (convert) ? _tscope_file_convert_ts (s->file, r.cpu, raw_ts)
@@ -748,6 +756,7 @@ merge_as (Pass     *x,
       else
         {
           /* the page is done: the stream's slow path loads the next one */
+          FLUSH_MASK ();
           s->next = next;
           s->raw_ts = raw_ts;
           s->index = index;
@@ -766,7 +775,7 @@ merge_as (Pass     *x,
               continue;
             }
           index_page (&x->records->pages[si], s, &x->next_page[si]);
-          page_mask = &x->records->pages[si].id_mask[s->page];
+          page_mask_at = &x->records->pages[si].id_mask[s->page];
           next = s->next;
           end = s->end;
           raw_ts = s->raw_ts;
@@ -805,6 +814,7 @@ merge_as (Pass     *x,
     }
 #undef LOAD_STREAM
 #undef STORE_STREAM
+#undef FLUSH_MASK
 
 out:
   if (piped)
