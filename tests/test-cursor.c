@@ -993,6 +993,75 @@ test_write_lines_scan (gconstpointer data)
     }
 }
 
+/* Each record's row and time (two guint64 an element), by its event id
+ * (@by_event) or its pid: the keys of the table */
+static GHashTable *
+records_by (TscopeTrace *trace,
+            gboolean     by_event)
+{
+  GHashTable *rows_of = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  g_autoptr(TscopeCursor) c = tscope_cursor_new (trace);
+  guint64 row = 0;
+
+  for (gboolean ok = tscope_cursor_seek_row (c, 0); ok; ok = tscope_cursor_next (c), row++)
+    {
+      TscopeEvent e;
+      gpointer key;
+      GArray *a;
+      guint64 at[2];
+
+      tscope_cursor_get (c, &e);
+      key = by_event ? GUINT_TO_POINTER (tscope_cursor_get_event_id (c)) : GINT_TO_POINTER (e.pid);
+      a = g_hash_table_lookup (rows_of, key);
+      if (a == NULL)
+        g_hash_table_insert (rows_of, key, a = g_array_new (FALSE, FALSE, sizeof at));
+      at[0] = row;
+      at[1] = (guint64) e.ts;
+      g_array_append_val (a, at);
+    }
+  g_assert_cmpuint (row, ==, tscope_trace_get_n_events (trace));
+  return rows_of;
+}
+
+/* @rows (from and to in pairs) are sorted, apart and within the trace,
+ * and hold each record of @mine (row and time in pairs) up to @to, those
+ * of @what's @key.  Returns: the rows they cover. */
+static guint64
+assert_rows_hold (TscopeTrace *trace,
+                  const char  *name,
+                  const char  *what,
+                  gint64       key,
+                  GArray      *rows,
+                  GArray      *mine,
+                  TscopeTime   to)
+{
+  guint64 n_rows = tscope_trace_get_n_events (trace);
+  guint64 covered = 0;
+  guint r = 0;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      g_assert_cmpuint (g_array_index (rows, guint64, 2 * i), <, g_array_index (rows, guint64, 2 * i + 1));
+      g_assert_cmpuint (g_array_index (rows, guint64, 2 * i + 1), <=, n_rows);
+      if (i > 0)
+        g_assert_cmpuint (g_array_index (rows, guint64, 2 * i - 1), <, g_array_index (rows, guint64, 2 * i));
+      covered += g_array_index (rows, guint64, 2 * i + 1) - g_array_index (rows, guint64, 2 * i);
+    }
+  for (guint i = 0; mine && i < mine->len; i++)
+    {
+      guint64 at = g_array_index (mine, guint64, 2 * i);
+
+      if ((TscopeTime) g_array_index (mine, guint64, 2 * i + 1) > to)
+        break;
+      while (r < rows->len && g_array_index (rows, guint64, 2 * r + 1) <= at)
+        r++;
+      if (r == rows->len || g_array_index (rows, guint64, 2 * r) > at)
+        g_error ("%s: %s %" G_GINT64_FORMAT "'s record at row %" G_GUINT64_FORMAT " is in none of its %u row ranges",
+                 name, what, key, at, rows->len);
+    }
+  return covered;
+}
+
 /* The rows a scan for a pid reads (_tscope_scan_pid_rows()) hold every
  * record of that pid, for every pid the trace's records have and a few
  * they have not, whole and up to the middle of the trace; and for a trace
@@ -1004,10 +1073,8 @@ test_pid_rows (gconstpointer data)
   g_autoptr(GError) error = NULL;
   g_autoptr(TscopeTrace) trace = tscope_trace_load (path, &(TscopeLoadOptions) { .no_cache = TRUE }, &error);
   g_autoptr(GHashTable) rows_of = NULL;
-  g_autoptr(TscopeCursor) c = NULL;
   g_autoptr(GList) pids = NULL;
   guint64 n_rows;
-  guint64 row = 0;
   guint fewer = 0;
   TscopeTime mid;
 
@@ -1016,24 +1083,7 @@ test_pid_rows (gconstpointer data)
   g_assert_no_error (error);
   n_rows = tscope_trace_get_n_events (trace);
   mid = (tscope_trace_get_first_ts (trace) + tscope_trace_get_last_ts (trace)) / 2;
-  /* each pid's records: their rows and times */
-  rows_of = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
-  c = tscope_cursor_new (trace);
-  for (gboolean ok = tscope_cursor_seek_row (c, 0); ok; ok = tscope_cursor_next (c), row++)
-    {
-      TscopeEvent e;
-      GArray *a;
-      guint64 at[2];
-
-      tscope_cursor_get (c, &e);
-      a = g_hash_table_lookup (rows_of, GINT_TO_POINTER (e.pid));
-      if (a == NULL)
-        g_hash_table_insert (rows_of, GINT_TO_POINTER (e.pid), a = g_array_new (FALSE, FALSE, sizeof at));
-      at[0] = row;
-      at[1] = (guint64) e.ts;
-      g_array_append_val (a, at);
-    }
-  g_assert_cmpuint (row, ==, n_rows);
+  rows_of = records_by (trace, FALSE);
   pids = g_hash_table_get_keys (rows_of);
   pids = g_list_prepend (pids, GINT_TO_POINTER (999999));
   pids = g_list_prepend (pids, GINT_TO_POINTER (G_MAXINT32));
@@ -1044,31 +1094,8 @@ test_pid_rows (gconstpointer data)
         gint32 pid = GPOINTER_TO_INT (l->data);
         TscopeTime to = half ? mid : G_MAXINT64;
         g_autoptr(GArray) rows = _tscope_scan_pid_rows (trace, pid, to);
-        GArray *mine = g_hash_table_lookup (rows_of, GINT_TO_POINTER (pid));
-        guint64 covered = 0;
-        guint r = 0;
 
-        for (guint i = 0; i < rows->len; i++)
-          {
-            g_assert_cmpuint (g_array_index (rows, guint64, 2 * i), <, g_array_index (rows, guint64, 2 * i + 1));
-            g_assert_cmpuint (g_array_index (rows, guint64, 2 * i + 1), <=, n_rows);
-            if (i > 0)
-              g_assert_cmpuint (g_array_index (rows, guint64, 2 * i - 1), <, g_array_index (rows, guint64, 2 * i));
-            covered += g_array_index (rows, guint64, 2 * i + 1) - g_array_index (rows, guint64, 2 * i);
-          }
-        for (guint i = 0; mine && i < mine->len; i++)
-          {
-            guint64 at = g_array_index (mine, guint64, 2 * i);
-
-            if ((TscopeTime) g_array_index (mine, guint64, 2 * i + 1) > to)
-              break;
-            while (r < rows->len && g_array_index (rows, guint64, 2 * r + 1) <= at)
-              r++;
-            if (r == rows->len || g_array_index (rows, guint64, 2 * r) > at)
-              g_error ("%s: pid %d's record at row %" G_GUINT64_FORMAT " is in none of its %u row ranges",
-                       (const char *) data, pid, at, rows->len);
-          }
-        fewer += covered < n_rows;
+        fewer += assert_rows_hold (trace, data, "pid", pid, rows, g_hash_table_lookup (rows_of, l->data), to) < n_rows;
       }
   _tscope_scan_set_window_rows (0);
   g_test_message ("%s: %u pids, %u of their scans read fewer than all %" G_GUINT64_FORMAT " rows",
@@ -1088,10 +1115,8 @@ test_event_rows (gconstpointer data)
   g_autoptr(GError) error = NULL;
   g_autoptr(TscopeTrace) trace = tscope_trace_load (path, &(TscopeLoadOptions) { .no_cache = TRUE }, &error);
   g_autoptr(GHashTable) rows_of = NULL;
-  g_autoptr(TscopeCursor) c = NULL;
   g_autoptr(GList) ids = NULL;
   guint64 n_rows;
-  guint64 row = 0;
   guint fewer = 0;
   TscopeTime mid;
 
@@ -1100,24 +1125,7 @@ test_event_rows (gconstpointer data)
   g_assert_no_error (error);
   n_rows = tscope_trace_get_n_events (trace);
   mid = (tscope_trace_get_first_ts (trace) + tscope_trace_get_last_ts (trace)) / 2;
-  rows_of = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
-  c = tscope_cursor_new (trace);
-  for (gboolean ok = tscope_cursor_seek_row (c, 0); ok; ok = tscope_cursor_next (c), row++)
-    {
-      TscopeEvent e;
-      guint id = tscope_cursor_get_event_id (c);
-      GArray *a;
-      guint64 at[2];
-
-      tscope_cursor_get (c, &e);
-      a = g_hash_table_lookup (rows_of, GUINT_TO_POINTER (id));
-      if (a == NULL)
-        g_hash_table_insert (rows_of, GUINT_TO_POINTER (id), a = g_array_new (FALSE, FALSE, sizeof at));
-      at[0] = row;
-      at[1] = (guint64) e.ts;
-      g_array_append_val (a, at);
-    }
-  g_assert_cmpuint (row, ==, n_rows);
+  rows_of = records_by (trace, TRUE);
   ids = g_hash_table_get_keys (rows_of);
   _tscope_scan_set_window_rows (1);
   for (GList *l = ids; l; l = l->next)
@@ -1127,34 +1135,11 @@ test_event_rows (gconstpointer data)
         TscopeTime to = k & 1 ? mid : G_MAXINT64;
         guint n_want = k & 2 ? 2 : 1;
         g_autoptr(GArray) rows = tscope_trace_event_rows (trace, want, n_want, to);
-        guint64 covered = 0;
+        guint64 covered = n_rows;
 
-        for (guint i = 0; i < rows->len; i++)
-          {
-            g_assert_cmpuint (g_array_index (rows, guint64, 2 * i), <, g_array_index (rows, guint64, 2 * i + 1));
-            g_assert_cmpuint (g_array_index (rows, guint64, 2 * i + 1), <=, n_rows);
-            if (i > 0)
-              g_assert_cmpuint (g_array_index (rows, guint64, 2 * i - 1), <, g_array_index (rows, guint64, 2 * i));
-            covered += g_array_index (rows, guint64, 2 * i + 1) - g_array_index (rows, guint64, 2 * i);
-          }
         for (guint w = 0; w < n_want; w++)
-          {
-            GArray *mine = g_hash_table_lookup (rows_of, GUINT_TO_POINTER (want[w]));
-            guint r = 0;
-
-            for (guint i = 0; mine && i < mine->len; i++)
-              {
-                guint64 at = g_array_index (mine, guint64, 2 * i);
-
-                if ((TscopeTime) g_array_index (mine, guint64, 2 * i + 1) > to)
-                  break;
-                while (r < rows->len && g_array_index (rows, guint64, 2 * r + 1) <= at)
-                  r++;
-                if (r == rows->len || g_array_index (rows, guint64, 2 * r) > at)
-                  g_error ("%s: event %u's record at row %" G_GUINT64_FORMAT " is in none of its %u row ranges",
-                           (const char *) data, want[w], at, rows->len);
-              }
-          }
+          covered = assert_rows_hold (trace, data, "event", want[w], rows,
+                                      g_hash_table_lookup (rows_of, GUINT_TO_POINTER (want[w])), to);
         fewer += covered < n_rows;
       }
   _tscope_scan_set_window_rows (0);
