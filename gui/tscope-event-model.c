@@ -99,7 +99,8 @@ const char *tscope_event_item_get_stack (TscopeEventItem *item) { return item->s
 
 /* ---- the model ---- */
 
-/* How far a search is: blocks looked at, of how many (atomics) */
+/* How far a search is: positions looked at, of how many, in units of
+ * SEARCH_BLOCK_FIRST (atomics) */
 typedef struct
 {
   gint done;
@@ -1170,8 +1171,37 @@ tscope_event_model_filter_finish (TscopeEventModel  *self,
 
 /* ---- text search, in a few threads ---- */
 
-/* Rows a searching thread takes at a time */
-#define SEARCH_BLOCK 16384
+/* Rows a searching thread takes at a time: a few small blocks first (a
+ * match near the start is found soon), then bigger ones (each block is
+ * sought anew: on a zstd trace a seek inflates a chunk of each CPU) */
+static guint search_block_first = 16384;
+static guint search_first = 8;
+static guint search_block_size = 131072;
+
+#define SEARCH_BLOCK_FIRST search_block_first
+#define SEARCH_FIRST       search_first
+#define SEARCH_BLOCK       search_block_size
+
+/**
+ * _tscope_event_model_set_search_blocks:
+ * @first: the size of the first blocks
+ * @n_first: how many blocks of @first come first
+ * @size: the size of the blocks after them
+ *
+ * For the tests, which search traces of thousands of rows in blocks of
+ * each size; all three 0: the sizes searches take.
+ */
+void
+_tscope_event_model_set_search_blocks (guint first,
+                                       guint n_first,
+                                       guint size)
+{
+  gboolean reset = first == 0 && n_first == 0 && size == 0;
+
+  search_block_first = reset ? 16384 : MAX (first, 1);
+  search_first = reset ? 8 : n_first;
+  search_block_size = reset ? 131072 : MAX (size, 1);
+}
 
 typedef struct
 {
@@ -1204,6 +1234,28 @@ search_job_free (SearchJob *job)
   g_free (job);
 }
 
+/* How far block @k starts from where the search starts, and its size */
+static guint64
+block_offset (guint    k,
+              guint64 *size)
+{
+  *size = k < SEARCH_FIRST ? SEARCH_BLOCK_FIRST : SEARCH_BLOCK;
+  if (k < SEARCH_FIRST)
+    return (guint64) k * SEARCH_BLOCK_FIRST;
+  return (guint64) SEARCH_FIRST * SEARCH_BLOCK_FIRST + (guint64) (k - SEARCH_FIRST) * SEARCH_BLOCK;
+}
+
+/* The blocks of @span positions */
+static guint
+count_blocks (guint span)
+{
+  guint64 first = (guint64) SEARCH_FIRST * SEARCH_BLOCK_FIRST;
+
+  if (span <= first)
+    return (guint) ((span + SEARCH_BLOCK_FIRST - 1) / SEARCH_BLOCK_FIRST);
+  return SEARCH_FIRST + (guint) ((span - first + SEARCH_BLOCK - 1) / SEARCH_BLOCK);
+}
+
 /* Block @k's positions: going down from job->from, or up from it. */
 static void
 search_block (SearchJob *job,
@@ -1211,15 +1263,18 @@ search_block (SearchJob *job,
               guint     *lo,
               guint     *hi)
 {
+  guint64 size;
+  guint64 offset = block_offset (k, &size);
+
   if (job->forward)
     {
-      *lo = job->from + k * SEARCH_BLOCK;
-      *hi = MIN (job->n, *lo + SEARCH_BLOCK);
+      *lo = (guint) MIN ((guint64) job->from + offset, job->n);
+      *hi = (guint) MIN ((guint64) *lo + size, job->n);
     }
   else
     {
-      *hi = job->from - k * SEARCH_BLOCK;
-      *lo = *hi > SEARCH_BLOCK ? *hi - SEARCH_BLOCK : 0;
+      *hi = job->from > offset ? (guint) (job->from - offset) : 0;
+      *lo = *hi > size ? (guint) (*hi - size) : 0;
     }
 }
 
@@ -1247,6 +1302,7 @@ scan (SearchJob            *job,
       guint                 hi)
 {
   gint64 found = -1;
+  guint64 at = G_MAXUINT64;       /* the row the cursor is on, once sought */
 
   for (guint pos = lo; pos < hi; pos++)
     {
@@ -1254,7 +1310,16 @@ scan (SearchJob            *job,
 
       if ((pos - lo) % 4096 == 0 && pos > lo && found_nearer (job, lo, hi))
         return -2;
-      if (!cursor_to_row (c, row))
+      /* the rows after the first by steps, when they are near */
+      if (at != G_MAXUINT64 && row >= at && row - at < 256)
+        {
+          for (; at < row; at++)
+            if (!tscope_document_cursor_next (c))
+              return found;
+        }
+      else if (tscope_document_cursor_seek_row (c, row))
+        at = row;
+      else
         break;
       if (tscope_line_match_test (match, tscope_document_cursor_current (c)))
         {
@@ -1305,7 +1370,7 @@ search_blocks (gpointer data)
           break;
         }
       found = scan (job, c, match, lo, hi);
-      g_atomic_int_inc (&job->progress->done);
+      g_atomic_int_add (&job->progress->done, (gint) ((hi - lo + SEARCH_BLOCK_FIRST - 1) / SEARCH_BLOCK_FIRST));
       if (!alone && job->n_threads > 1)
         {
           tscope_document_cursor_print_alone (c);
@@ -1336,8 +1401,8 @@ search_thread (GTask        *task,
 
   job->cancellable = cancellable;
   job->found = -1;
-  job->n_blocks = (span + SEARCH_BLOCK - 1) / SEARCH_BLOCK;
-  g_atomic_int_set (&job->progress->total, (gint) MIN (job->n_blocks, G_MAXINT));
+  job->n_blocks = count_blocks (span);
+  g_atomic_int_set (&job->progress->total, (gint) ((span + SEARCH_BLOCK_FIRST - 1) / SEARCH_BLOCK_FIRST));
   /* the other cores too: a search formats every line it passes */
   n_threads = CLAMP (MIN ((guint) g_get_num_processors (), job->n_blocks), 1, 8);
   job->n_threads = n_threads;

@@ -81,5 +81,8 @@ guint64           tscope_event_model_row_at_time  (TscopeEventModel        *self
                                                    TscopeTime               t,
                                                    guint                    source,
                                                    gint                     cpu);
+void              _tscope_event_model_set_search_blocks (guint          first,
+                                                         guint          n_first,
+                                                         guint          size);
 
 G_END_DECLS

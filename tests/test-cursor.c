@@ -667,6 +667,22 @@ test_line_match (gconstpointer data)
       /* the CPU's bracket and the spaces before the time: no digit */
       for (guint b = 0; b < 2 && q % 2 == 0 && strstr (dash, "] ") != NULL; b++)
         g_ptr_array_add (needles, g_strndup (strstr (dash, "] "), 1 + strspn (strstr (dash, "] ") + 1, " ")));
+      /* the whole time between two bytes no time holds (the bracket and
+       * the name's first letter), and from its point into the name */
+      if (strstr (dash, "] ") != NULL && strstr (dash, ": ") != NULL && strlen (strstr (dash, ": ")) > 4)
+        {
+          const char *bracket = strstr (dash, "] "), *colon = strstr (bracket, ": ");
+          const char *point = memchr (bracket, '.', (gsize) (colon - bracket));
+
+          for (guint b = 0; b < 2; b++)
+            g_ptr_array_add (needles, g_strndup (bracket, (gsize) (colon - bracket) + 3));
+          for (guint b = 0; b < 2 && point; b++)
+            g_ptr_array_add (needles, g_strndup (point, (gsize) (colon - point) + 4));
+          /* the CPU's last digit to the point: the time read after a
+           * task's part that holds the needle's start on one CPU only */
+          for (guint b = 0; b < 2 && point; b++)
+            g_ptr_array_add (needles, g_strndup (bracket - 1, (gsize) (point - bracket) + 2));
+        }
     }
   /* across a sched_switch's " ==> ", and in each half: the halves are
    * kept apart (_tscope_cursor_info_halves()), each looked for both ways */

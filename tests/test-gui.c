@@ -693,6 +693,10 @@ test_event_search (gconstpointer data)
   model = tscope_event_model_new (session);
   n = g_list_model_get_n_items (G_LIST_MODEL (model));
   g_assert_cmpuint (n, >, 3 * 16384);
+  /* blocks of each size (the first few small, then bigger), each cut
+   * across the rows the searches start from */
+  if (g_str_has_suffix (g_test_get_path (), "/small-blocks"))
+    _tscope_event_model_set_search_blocks (1000, 3, 7001);
   c = tscope_document_cursor_new (doc);
   for (gboolean ok = tscope_document_cursor_seek_row (c, 0); ok; ok = tscope_document_cursor_next (c))
     {
@@ -735,6 +739,7 @@ test_event_search (gconstpointer data)
       filter_model (model, &filter);
       g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), <, n);
     }
+  _tscope_event_model_set_search_blocks (0, 0, 0);
 }
 
 static GtkWidget *find_descendant (GtkWidget *widget,
@@ -4678,6 +4683,7 @@ main (int    argc,
   g_test_add_data_func ("/gui/event-search", "sched", test_event_search);
   /* two traces on one time axis: each source's cursor prints alone */
   g_test_add_data_func ("/gui/event-search/two-sources", "sched,kvm", test_event_search);
+  g_test_add_data_func ("/gui/event-search/small-blocks", "sched", test_event_search);
   g_test_add_func ("/gui/event-list-search", test_event_list_search);
   g_test_add_func ("/gui/event-filter-blocks", test_event_filter_blocks);
   g_test_add_func ("/gui/event-list-rows-asked", test_event_list_rows_asked);

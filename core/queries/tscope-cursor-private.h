@@ -48,6 +48,8 @@ guint    _tscope_cursor_names        (TscopeCursor        *cursor,
                                       gint32               pid[2],
                                       const char          *comm[2],
                                       guint                comm_len[2]);
+const char *_tscope_cursor_record_comm (TscopeCursor       *cursor,
+                                        gint32              pid);
 const char *_tscope_cursor_comm_of   (TscopeCursor        *cursor,
                                       gint32               pid);
 gboolean _tscope_lines_can_split     (TscopeTrace         *trace);

@@ -1464,26 +1464,40 @@ const char *
 tscope_cursor_comm (TscopeCursor *c)
 {
   TscopeEvent e;
-  const char *comm;
 
   if (!tscope_cursor_get (c, &e))
     return "";
+  return _tscope_cursor_record_comm (c, e.pid);
+}
+
+/**
+ * _tscope_cursor_record_comm:
+ * @pid: the current record's pid (tscope_cursor_get())
+ *
+ * tscope_cursor_comm(), for a caller that read the record already.
+ */
+const char *
+_tscope_cursor_record_comm (TscopeCursor *c,
+                            gint32        pid)
+{
+  const char *comm;
+
   if (!c->print_alone)
-    return shared_comm (c, e.pid);
+    return shared_comm (c, pid);
   /* the trace's handle's name even for a cursor that prints alone: the
    * name the list shows (the sched_switch plugin adds the names it prints
    * to the handle that prints them); asked once a pid, as print_lock
    * taken for every line would have the printing threads take turns */
-  if (c->comm_last != NULL && c->comm_pid == e.pid)
+  if (c->comm_last != NULL && c->comm_pid == pid)
     return c->comm_last;
   if (c->comms == NULL)
     c->comms = g_hash_table_new (NULL, NULL);
-  if ((comm = g_hash_table_lookup (c->comms, GINT_TO_POINTER (e.pid))) == NULL)
+  if ((comm = g_hash_table_lookup (c->comms, GINT_TO_POINTER (pid))) == NULL)
     {
-      comm = _tscope_tep_comm (c->trace->tep, e.pid);
-      g_hash_table_insert (c->comms, GINT_TO_POINTER (e.pid), (gpointer) comm);
+      comm = _tscope_tep_comm (c->trace->tep, pid);
+      g_hash_table_insert (c->comms, GINT_TO_POINTER (pid), (gpointer) comm);
     }
-  c->comm_pid = e.pid;
+  c->comm_pid = pid;
   c->comm_last = comm;
   return comm;
 }
@@ -1663,7 +1677,7 @@ tscope_cursor_format_line (TscopeCursor *c,
 
   if (!tscope_cursor_get (c, &e))
     return;
-  _tscope_format_line_head (out, tscope_cursor_comm (c), e.pid, e.cpu, e.ts, e.event_name);
+  _tscope_format_line_head (out, _tscope_cursor_record_comm (c, e.pid), e.pid, e.cpu, e.ts, e.event_name);
   tscope_cursor_format_info (c, out);
 }
 

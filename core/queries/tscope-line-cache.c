@@ -141,7 +141,7 @@ tscope_line_cache_format (TscopeLineCache *lc,
   if (!tscope_cursor_get (c, &e))
     return;
   /* the head first: the names it reads are those before this record's */
-  _tscope_format_line_head (out, tscope_cursor_comm (c), e.pid, e.cpu, e.ts, e.event_name);
+  _tscope_format_line_head (out, _tscope_cursor_record_comm (c, e.pid), e.pid, e.cpu, e.ts, e.event_name);
   tscope_line_cache_format_info (lc, c, out);
 }
 

@@ -63,6 +63,18 @@ typedef struct
   char     comm[COMM_KEPT];
 } TaskPart;
 
+/* The time's part up to its point ("<pad>SEC."), by the state it was
+ * entered with: the seconds change seldom */
+#define TIME_SLOTS 64
+
+typedef struct
+{
+  guint64 sec;
+  guint8  in;                   /* G_MAXUINT8: free */
+  guint8  pad;
+  guint8  out;
+} TimePart;
+
 typedef struct
 {
   const char *name;             /* NULL: free */
@@ -75,7 +87,9 @@ struct _TscopeLineMatch
   char     *needle;             /* folded */
   gsize     len;
   guint8   *dfa;                /* [state * 128 + byte]; NULL: a needle too long */
-  gboolean  timeless;           /* no byte of a time (digits, ".", "-", " ") in the needle */
+  gboolean  timeless;           /* no match can hold a byte of the time (time_apart()) */
+  guint8   *dfa3;               /* [state * 1000 + ddd]: the state after three digits */
+  TimePart *times;              /* [TIME_SLOTS] */
   TaskPart *tasks;              /* [HEAD_SLOTS] */
   NamePart *names;              /* [NAME_SLOTS] */
   Slot     *slots;
@@ -87,6 +101,46 @@ struct _TscopeLineMatch
   guint64   n_lines;
   guint64   n_formatted;
 };
+
+/* A byte a time's columns can hold: right-aligned in 15 columns, an
+ * optional minus, the seconds, a point and nine digits */
+static inline gboolean
+in_time (char c)
+{
+  return g_ascii_isdigit (c) || c == '.' || c == '-' || c == ' ';
+}
+
+/* Whether no match of @needle can hold a byte of a line's time, whose
+ * columns (15 or more) hold nothing but bytes in_time(): a match inside
+ * them would be in_time() alone, one that ends in them ends with such a
+ * byte, one that starts in them starts with one, and one across them
+ * holds 15 of them in a row.  The needle's automaton is then at 0 after
+ * the time, whatever state it was in before it. */
+static gboolean
+time_apart (const char *needle,
+            gsize       len)
+{
+  gsize run = 0;
+
+  if (len == 0 || in_time (needle[0]) || in_time (needle[len - 1]))
+    return FALSE;
+  for (gsize i = 0; i < len; i++)
+    if ((run = in_time (needle[i]) ? run + 1 : 0) >= 15)
+      return FALSE;
+  return TRUE;
+}
+
+/* The state after @text, from @state; @text ASCII */
+static inline guint
+dfa_read (const TscopeLineMatch *m,
+          guint                  state,
+          const char            *text,
+          gsize                  len)
+{
+  for (gsize i = 0; i < len && state < m->len; i++)
+    state = m->dfa[state * 128 + (guint8) text[i]];
+  return state;
+}
 
 /* The needle's automaton, when it is shorter than 250 bytes (a longer one
  * is looked for in whole lines, no head being that long): the line is
@@ -102,7 +156,7 @@ dfa_build (TscopeLineMatch *m)
   m->dfa = g_new0 (guint8, (m->len + 1) * 128);
   m->tasks = g_new0 (TaskPart, HEAD_SLOTS);
   m->names = g_new0 (NamePart, NAME_SLOTS);
-  m->timeless = strpbrk (m->needle, "0123456789.- ") == NULL;
+  m->timeless = time_apart (m->needle, m->len);
   /* a needle that is not ASCII is in no head that is: it never leaves 0 */
   for (gsize i = 0; i < m->len; i++)
     if (n[i] >= 0x80)
@@ -118,18 +172,20 @@ dfa_build (TscopeLineMatch *m)
   for (gsize s = 0; s <= m->len; s++)
     for (guint b = 'A'; b <= 'Z'; b++)
       m->dfa[s * 128 + b] = m->dfa[s * 128 + b - 'A' + 'a'];
-}
+  if (m->timeless)
+    return;
+  /* three digits at a time, and the time's parts up to the point */
+  m->dfa3 = g_new (guint8, (m->len + 1) * 1000);
+  for (gsize s = 0; s <= m->len; s++)
+    for (guint d = 0; d < 1000; d++)
+      {
+        char text[3] = { (char) ('0' + d / 100), (char) ('0' + d / 10 % 10), (char) ('0' + d % 10) };
 
-/* The state after @text, from @state; @text ASCII */
-static inline guint
-dfa_read (const TscopeLineMatch *m,
-          guint                  state,
-          const char            *text,
-          gsize                  len)
-{
-  for (gsize i = 0; i < len && state < m->len; i++)
-    state = m->dfa[state * 128 + (guint8) text[i]];
-  return state;
+        m->dfa3[s * 1000 + d] = (guint8) dfa_read (m, (guint) s, text, 3);
+      }
+  m->times = g_new (TimePart, TIME_SLOTS);
+  for (guint i = 0; i < TIME_SLOTS; i++)
+    m->times[i].in = G_MAXUINT8;
 }
 
 static gboolean
@@ -142,6 +198,44 @@ is_ascii (const char *text,
   return TRUE;
 }
 
+/* The state after a line's time (right-aligned in 15 columns), from
+ * @state: its part up to the point kept by its seconds, its nine decimals
+ * read three at a time */
+static guint
+time_read (TscopeLineMatch *m,
+           guint            state,
+           TscopeTime       ts)
+{
+  char text[32];
+  gsize n;
+  guint64 sec, nsec;
+  TimePart *part;
+
+  if (ts < 0 || m->dfa3 == NULL)
+    {
+      n = _tscope_format_line_time (text, ts);
+      for (gsize pad = n; pad < 15 && state < m->len; pad++)
+        state = m->dfa[state * 128 + ' '];
+      return dfa_read (m, state, text, n);
+    }
+  sec = (guint64) ts / TSCOPE_NSEC_PER_SEC;
+  nsec = (guint64) ts % TSCOPE_NSEC_PER_SEC;
+  part = &m->times[(guint) (sec * 31 + state) & (TIME_SLOTS - 1)];
+  if (part->in != state || part->sec != sec)
+    {
+      guint out = state;
+
+      n = _tscope_format_line_time (text, (TscopeTime) (sec * TSCOPE_NSEC_PER_SEC)) - 9;
+      for (gsize pad = n + 9; pad < 15 && out < m->len; pad++)
+        out = m->dfa[out * 128 + ' '];
+      *part = (TimePart) { .sec = sec, .in = (guint8) state, .out = (guint8) dfa_read (m, out, text, n) };
+    }
+  state = part->out;
+  state = m->dfa3[state * 1000 + (guint) (nsec / 1000000)];
+  state = m->dfa3[state * 1000 + (guint) (nsec / 1000 % 1000)];
+  return m->dfa3[state * 1000 + (guint) (nsec % 1000)];
+}
+
 /* Whether the head of the line (as _tscope_format_line_head_buf() writes
  * it) holds the needle: 1 or 0, or -1 when it is not ASCII alone */
 static gint
@@ -152,7 +246,7 @@ head_holds (TscopeLineMatch   *m,
   guint slot = ((guint) e->pid * 0x9e3779b1u ^ e->cpu * 0x85ebca6bu) >> 22 & (HEAD_SLOTS - 1);
   TaskPart *task = &m->tasks[slot];
   NamePart *name;
-  char time[32], part[96];
+  char part[96];
   gsize n, name_len;
   guint state;
 
@@ -187,10 +281,7 @@ head_holds (TscopeLineMatch   *m,
     state = 0;
   else
     {
-      n = _tscope_format_line_time (time, e->ts);
-      for (gsize pad = n; pad < 15 && state < m->len; pad++)
-        state = m->dfa[state * 128 + ' '];
-      state = dfa_read (m, state, time, n);
+      state = time_read (m, state, e->ts);
       if (state == m->len)
         return 1;
     }
@@ -247,6 +338,8 @@ tscope_line_match_free (TscopeLineMatch *m)
   g_string_free (m->tail, TRUE);
   _tscope_halves_clear (&m->halves);
   g_free (m->dfa);
+  g_free (m->dfa3);
+  g_free (m->times);
   g_free (m->tasks);
   g_free (m->names);
   g_free (m);
@@ -349,7 +442,7 @@ tscope_line_match_test (TscopeLineMatch *m,
   /* the tail's slot asked for from memory while the head is read */
   h = _tscope_info_hash (c, key_id, data, size);
   __builtin_prefetch (&m->slots[(guint) h & mask]);
-  switch (head_holds (m, tscope_cursor_comm (c), &e))
+  switch (head_holds (m, _tscope_cursor_record_comm (c, e.pid), &e))
     {
     case 1:
       return TRUE;
