@@ -362,6 +362,29 @@ test_top10 (gconstpointer data)
   _tscope_stats_set_top_cap (512);
 }
 
+/* stats' "wakeup_latency" summary of all, from the histograms counted as
+ * the wakeups are read, is the one of every latency gathered and
+ * summarized again (as when one is negative) */
+static void
+test_overall_counted (gconstpointer data)
+{
+  g_autofree char *path = tscope_test_data (data, ".dat");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TscopeTrace) trace = tscope_trace_load (path, NULL, &error);
+  json_object *o[2];
+
+  g_assert_no_error (error);
+  for (guint c = 0; c < 2; c++)
+    {
+      _tscope_stats_set_counted (c);
+      o[c] = tscope_trace_stats_json (trace, "t");
+    }
+  g_assert_true (json_object_equal (json_object_object_get (o[0], "wakeup_latency"),
+                                    json_object_object_get (o[1], "wakeup_latency")));
+  json_object_put (o[0]);
+  json_object_put (o[1]);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -383,6 +406,9 @@ main (int    argc,
       g_free (name);
       name = g_strdup_printf ("/latency/top10/%s", tscope_test_valid_traces[i]);
       g_test_add_data_func (name, tscope_test_valid_traces[i], test_top10);
+      g_free (name);
+      name = g_strdup_printf ("/latency/overall-counted/%s", tscope_test_valid_traces[i]);
+      g_test_add_data_func (name, tscope_test_valid_traces[i], test_overall_counted);
     }
   g_test_add_func ("/oracle/public-kvm-host-zlib", test_zlib);
   /* 1.1M records, 96 % of them syscalls, and kernel stacks: not in the

@@ -12,6 +12,7 @@
 G_BEGIN_DECLS
 
 void _tscope_stats_set_top_cap (guint cap);
+void _tscope_stats_set_counted (gboolean counted);
 
 /* A trace, and the span of its own time whose wakeups count. */
 typedef struct

@@ -66,6 +66,13 @@ hist_key (guint64 v,
   return ((e - bits + 1) << bits) | (guint) ((v >> (e - bits)) & ((1u << bits) - 1));
 }
 
+static void select_counted (const TscopeTime *values,
+                            guint             n,
+                            const guint      *counts,
+                            guint             bits,
+                            const guint      *k,
+                            TscopeTime      **out);
+
 /* The values of ranks @k[0] <= @k[1] <= @k[2] (0-based) of @values, none
  * negative: one pass counts the buckets, a second gathers the values of
  * the (at most three) buckets the ranks fall in, and each is selected
@@ -82,46 +89,106 @@ select_by_histogram (const TscopeTime *values,
   guint few[(64 - HIST_BITS_FEW + 1) << HIST_BITS_FEW];
   g_autofree guint *many = n_buckets > G_N_ELEMENTS (few) ? g_new (guint, n_buckets) : NULL;
   guint *counts = many ? many : few;
-  guint bucket[3];
-  guint before[3];
-  TscopeTime *gathered[3] = { NULL, NULL, NULL };
-  guint filled[3] = { 0, 0, 0 };
-  guint sum = 0;
-  guint b = 0;
 
   memset (counts, 0, n_buckets * sizeof *counts);
   for (guint i = 0; i < n; i++)
     counts[hist_key ((guint64) values[i], bits)]++;
+  select_counted (values, n, counts, bits, k, out);
+}
+
+/* The ranks @k[0] <= @k[1] <= @k[2] (0-based) of counted values: the
+ * bucket each falls in, the values below that bucket, and the values of
+ * each bucket gathered (once for ranks in one bucket) */
+typedef struct
+{
+  guint       bits;
+  guint       bucket[3];
+  guint       before[3];
+  TscopeTime *gathered[3];     /* NULL: the bucket of the rank before */
+  guint       size[3];         /* the bucket's values */
+  guint       filled[3];
+} Ranks;
+
+static void
+ranks_plan (Ranks       *r,
+            const guint *counts,
+            guint        bits,
+            const guint *k)
+{
+  guint sum = 0;
+  guint b = 0;
+
+  memset (r, 0, sizeof *r);
+  r->bits = bits;
   for (guint p = 0; p < 3; p++)
     {
       while (sum + counts[b] <= k[p])
         sum += counts[b++];
-      bucket[p] = b;
-      before[p] = sum;
-      if (p == 0 || bucket[p] != bucket[p - 1])
-        gathered[p] = g_new (TscopeTime, counts[b]);
+      r->bucket[p] = b;
+      r->before[p] = sum;
+      if (p == 0 || r->bucket[p] != r->bucket[p - 1])
+        {
+          r->size[p] = counts[b];
+          r->gathered[p] = g_new (TscopeTime, counts[b]);
+        }
     }
-  for (guint i = 0; i < n; i++)
-    {
-      guint key = hist_key ((guint64) values[i], bits);
+}
 
-      for (guint p = 0; p < 3; p++)
-        if (key == bucket[p] && gathered[p])
-          {
-            gathered[p][filled[p]++] = values[i];
-            break;
-          }
-    }
+/* Which of @r's gathered buckets @v is in (its rank), or -1 */
+static inline gint
+ranks_slot (const Ranks *r,
+            TscopeTime   v)
+{
+  guint key = hist_key ((guint64) v, r->bits);
+
+  /* most values are in none: below the first bucket or above the last */
+  if (key - r->bucket[0] > r->bucket[2] - r->bucket[0])
+    return -1;
+  for (guint p = 0; p < 3; p++)
+    if (key == r->bucket[p] && r->gathered[p])
+      return (gint) p;
+  return -1;
+}
+
+static void
+ranks_finish (Ranks        *r,
+              const guint  *k,
+              TscopeTime  **out)
+{
   for (guint p = 0; p < 3; p++)
     {
       guint q = p;
 
-      while (gathered[q] == NULL)
+      while (r->gathered[q] == NULL)
         q--;              /* the bucket the rank before it gathered */
-      *out[p] = tscope_times_select (gathered[q], filled[q], k[p] - before[p]);
+      *out[p] = tscope_times_select (r->gathered[q], r->filled[q], k[p] - r->before[q]);
     }
   for (guint p = 0; p < 3; p++)
-    g_free (gathered[p]);
+    g_free (r->gathered[p]);
+}
+
+/* select_by_histogram() with the buckets counted: @counts[hist_key (v,
+ * @bits)] values v of @values in each, a bucket past the last one
+ * holding a value never reached */
+static void
+select_counted (const TscopeTime *values,
+                guint             n,
+                const guint      *counts,
+                guint             bits,
+                const guint      *k,
+                TscopeTime      **out)
+{
+  Ranks r;
+
+  ranks_plan (&r, counts, bits, k);
+  for (guint i = 0; i < n; i++)
+    {
+      gint p = ranks_slot (&r, values[i]);
+
+      if (p >= 0)
+        r.gathered[p][r.filled[p]++] = values[i];
+    }
+  ranks_finish (&r, k, out);
 }
 
 /* ---- the worst and the summaries, from histograms ---- */
@@ -1184,39 +1251,25 @@ summarize_part (guint    p,
 }
 
 /* {"PID": summary}, in pid order (the tasks of one pid together): the
- * latencies @lat of the wakees @task are grouped by pid with a counting
- * sort, and each group is summarized where it lies. */
+ * latencies of pid group g (pid_groups()) are @by_pid[@first[g]] to
+ * @by_pid[@first[g + 1]], @n in all, and each group is summarized where
+ * it lies (reordered). */
 static json_object *
-per_pid_json (TscopeTrace      *trace,
-              const TscopeTime *lat,
-              const guint32    *task,
-              guint             n,
-              gboolean          as_text)
+per_pid_json (TscopeTrace   *trace,
+              const guint32 *group,
+              guint          n_groups,
+              const guint   *first,
+              TscopeTime    *by_pid,
+              guint          n,
+              gboolean       as_text)
 {
-  g_autofree guint32 *group = g_new (guint32, trace->model.n_tasks + 1);
-  guint n_groups = pid_groups (trace, group);
-  g_autofree guint *first = g_new0 (guint, n_groups + 1);
-  g_autofree guint *next = g_new (guint, n_groups + 1);
   g_autofree gint32 *pids = g_new (gint32, n_groups + 1);
-  g_autofree TscopeTime *by_pid = _tscope_new_filled (n + 1, sizeof (TscopeTime));
   g_autofree TscopeLatencySummary *sums = as_text ? NULL : g_new0 (TscopeLatencySummary, n_groups + 1);
   PidParts pp = { first, pids, by_pid, n_groups, { 0 }, sums, { NULL } };
   json_object *per_pid;
 
   for (guint32 t = 0; t < trace->model.n_tasks; t++)
     pids[group[t]] = trace->model.tasks[t].pub.pid;
-  for (guint i = 0; i < n; i++)
-    {
-      g_assert (task[i] < trace->model.n_tasks);
-      first[group[task[i]] + 1]++;
-    }
-  for (guint g = 0; g < n_groups; g++)
-    {
-      first[g + 1] += first[g];
-      next[g] = first[g];
-    }
-  for (guint i = 0; i < n; i++)
-    by_pid[next[group[task[i]]]++] = lat[i];
   /* parts of n / PID_PARTS latencies, each ending on a pid's last */
   for (guint p = 1, g = 0; p <= PID_PARTS; p++)
     {
@@ -1299,13 +1352,33 @@ _tscope_stats_set_top_cap (guint cap)
 
 typedef struct
 {
-  TscopeTrace *trace;
-  TscopeTime  *lat;
-  guint32     *task;
-  guint        n_wakeups;
-  guint        got[FILL_PARTS];
-  Top          top[FILL_PARTS];
+  TscopeTrace   *trace;
+  TscopeTime    *lat;
+  guint32       *gid;               /* beside each latency: its wakee's pid group */
+  const guint32 *group;             /* [n_tasks]: pid_groups() */
+  guint          n_groups;
+  guint         *counts;            /* [FILL_PARTS][n_groups]: each part's latencies of each
+                                     * group; then where in by_pid the part's go */
+  guint         *hist;              /* [FILL_PARTS][HIST_ALL]: each part's latencies by
+                                     * hist_key (HIST_BITS_MANY) */
+  gint64         sum[FILL_PARTS];   /* saturated */
+  TscopeTime     min[FILL_PARTS];
+  TscopeTime     max[FILL_PARTS];
+  TscopeTime    *by_pid;
+  Ranks         *ranks;             /* the summary of all's, gathered as they scatter; or NULL */
+  guint          rank_at[FILL_PARTS][3]; /* where each part's values of each rank's bucket go */
+  guint          n_wakeups;
+  guint          got[FILL_PARTS];
+  Top            top[FILL_PARTS];
 } Fill;
+
+/* Where part @p's latencies start in the columns */
+static inline guint
+fill_from (const Fill *f,
+           guint       p)
+{
+  return (guint) ((guint64) f->n_wakeups * p / FILL_PARTS);
+}
 
 /* The @k-th worst of @n latencies (1-based), @n >= @k. */
 static TscopeTime
@@ -1413,65 +1486,231 @@ top10_json (TscopeTrace *trace,
   return top;
 }
 
+/* A part of the wakeups: each completed one's latency and wakee's group
+ * written from the part's first wakeup's place on, counted by group and
+ * by histogram bucket, summed, and offered to the part's 10 worst */
 static void
 fill_part (guint    p,
            gpointer data)
 {
   Fill *f = data;
-  guint from = (guint) ((guint64) f->n_wakeups * p / FILL_PARTS);
-  guint to = (guint) ((guint64) f->n_wakeups * (p + 1) / FILL_PARTS);
+  guint from = fill_from (f, p);
+  guint to = fill_from (f, p + 1);
+  guint *counts = f->counts + (gsize) p * f->n_groups;
+  guint *hist = f->hist + (gsize) p * HIST_ALL;
+  gint64 sum = 0;
+  TscopeTime min = G_MAXINT64, max = G_MININT64;
   guint n = from;
-
   Top *top = &f->top[p];
 
   top->floor = G_MININT64;
   for (guint i = from; i < to; i++)
-    if (latency_of (f->trace, i, -1, NULL, G_MININT64, G_MAXINT64, &f->lat[n], &f->task[n]))
-      {
-        if (!top->overflow && f->lat[n] >= top->floor)
-          top_add (top, f->lat[n], i);
-        n++;
-      }
+    {
+      TscopeTime lat;
+      guint32 task;
+      guint32 g;
+
+      if (!latency_of (f->trace, i, -1, NULL, G_MININT64, G_MAXINT64, &lat, &task))
+        continue;
+      g = f->group[task];
+      f->lat[n] = lat;
+      f->gid[n] = g;
+      counts[g]++;
+      if (lat >= 0)
+        hist[hist_key ((guint64) lat, HIST_BITS_MANY)]++;
+      sum = _tscope_sat_add (sum, lat);
+      min = MIN (min, lat);
+      max = MAX (max, lat);
+      if (!top->overflow && lat >= top->floor)
+        top_add (top, lat, i);
+      n++;
+    }
   f->got[p] = n - from;
+  f->sum[p] = sum;
+  f->min[p] = min;
+  f->max[p] = max;
+}
+
+/* A part's latencies to their groups' places in by_pid */
+static void
+scatter_part (guint    p,
+              gpointer data)
+{
+  Fill *f = data;
+  guint from = fill_from (f, p);
+  guint *next = f->counts + (gsize) p * f->n_groups;
+  const TscopeTime *lat = f->lat;
+  const guint32 *gid = f->gid;
+  TscopeTime *by_pid = f->by_pid;
+
+  if (f->ranks == NULL)
+    {
+      for (guint i = from; i < from + f->got[p]; i++)
+        by_pid[next[gid[i]]++] = lat[i];
+      return;
+    }
+  for (guint i = from; i < from + f->got[p]; i++)
+    {
+      gint r = ranks_slot (f->ranks, lat[i]);
+
+      by_pid[next[gid[i]]++] = lat[i];
+      if (r >= 0)
+        f->ranks->gathered[r][f->rank_at[p][r]++] = lat[i];
+    }
+}
+
+static gboolean counted = TRUE;
+
+/**
+ * _tscope_stats_set_counted:
+ * @counted: %FALSE: the summary of all latencies is made as when one is
+ *   negative (gathered and summarized again), for the tests, which compare
+ *   the two
+ */
+void
+_tscope_stats_set_counted (gboolean c)
+{
+  counted = c;
+}
+
+/* The summary of all @n latencies from the parts' sums and histograms,
+ * but its percentiles: @f->ranks planned, where each part's values go
+ * (scatter_part() gathers them), and @k, their ranks.  FALSE when one
+ * is negative (the histograms left it out, and a saturated sum then
+ * depends on the order). */
+static gboolean
+summarize_counted (Fill                 *f,
+                   guint                 n,
+                   TscopeLatencySummary *out,
+                   guint                 k[3])
+{
+  static const double percents[] = { 50, 95, 99 };
+  g_autofree guint *counts = g_new0 (guint, HIST_ALL);
+  gint64 sum = 0;
+
+  memset (out, 0, sizeof *out);
+  if (n == 0)
+    return FALSE;
+  out->count = n;
+  out->min = G_MAXINT64;
+  out->max = G_MININT64;
+  for (guint p = 0; p < FILL_PARTS; p++)
+    {
+      const guint *hist = f->hist + (gsize) p * HIST_ALL;
+
+      if (f->got[p] == 0)
+        continue;
+      sum = _tscope_sat_add (sum, f->sum[p]);
+      out->min = MIN (out->min, f->min[p]);
+      out->max = MAX (out->max, f->max[p]);
+      for (guint b = 0; b < HIST_ALL; b++)
+        counts[b] += hist[b];
+    }
+  if (out->min < 0 || !counted)
+    return FALSE;
+  /* exact as tscope_latency_summarize_values(): none negative, the
+   * saturated sum is the same in any order */
+  out->mean = (double) sum / (double) n;
+  for (guint p = 0; p < G_N_ELEMENTS (percents); p++)
+    {
+      guint64 rank = ((guint64) llround (percents[p] * 1000) * n + 99999) / 100000;
+
+      k[p] = (guint) CLAMP (rank, 1, n) - 1;
+    }
+  f->ranks = g_new (Ranks, 1);
+  ranks_plan (f->ranks, counts, HIST_BITS_MANY, k);
+  for (guint r = 0; r < 3; r++)
+    for (guint p = 0, at = 0; p < FILL_PARTS && f->ranks->gathered[r]; p++)
+      {
+        f->rank_at[p][r] = at;
+        at += f->hist[(gsize) p * HIST_ALL + f->ranks->bucket[r]];
+      }
+  return TRUE;
 }
 
 /* Straight from the wakeup columns: 12 bytes a completed wakeup (its
- * latency and wakee) where samples took 40, and no sort. */
+ * latency and wakee's pid group), and 8 more grouped by pid; no sort.
+ * The counting sort's counts, the overall histogram and sums are taken
+ * as the columns are read, in parts on every core; the parts' latencies
+ * go to their groups' places on every core too. */
 static json_object *
 wakeup_json (TscopeTrace *trace,
              gboolean     as_text)
 {
   guint n_wakeups = tscope_trace_get_n_wakeups (trace);
   g_autofree TscopeTime *lat = _tscope_new_filled (n_wakeups + 1, sizeof (TscopeTime));
-  g_autofree guint32 *task = _tscope_new_filled (n_wakeups + 1, sizeof (guint32));
+  g_autofree guint32 *gid = _tscope_new_filled (n_wakeups + 1, sizeof (guint32));
+  g_autofree guint32 *group = g_new (guint32, trace->model.n_tasks + 1);
+  guint n_groups = pid_groups (trace, group);
+  g_autofree guint *counts = g_new0 (guint, (gsize) FILL_PARTS * n_groups + 1);
+  g_autofree guint *hist = g_new0 (guint, (gsize) FILL_PARTS * HIST_ALL);
+  g_autofree guint *first = g_new (guint, n_groups + 1);
+  g_autofree TscopeTime *by_pid = NULL;
   const TscopeWakeupStore *w = &trace->model.wk;
   json_object *o = json_object_new_object ();
   json_object *per_pid;
   TscopeLatencySummary sum;
+  guint k[3];
+  gboolean counted_all;
   guint n = 0;
 
   g_autofree Fill *fill = g_new0 (Fill, 1);
 
-  /* in parts, each written from its first wakeup's place on, then closed up */
   fill->trace = trace;
   fill->lat = lat;
-  fill->task = task;
+  fill->gid = gid;
+  fill->group = group;
+  fill->n_groups = n_groups;
+  fill->counts = counts;
+  fill->hist = hist;
   fill->n_wakeups = n_wakeups;
   _tscope_parallel_for (FILL_PARTS, _tscope_parallel_threads (), fill_part, fill);
   for (guint p = 0; p < FILL_PARTS; p++)
+    n += fill->got[p];
+  /* each group's place, and each part's within it */
+  first[0] = 0;
+  for (guint g = 0; g < n_groups; g++)
     {
-      guint from = (guint) ((guint64) n_wakeups * p / FILL_PARTS);
+      guint at = first[g];
 
-      memmove (lat + n, lat + from, fill->got[p] * sizeof *lat);
-      memmove (task + n, task + from, fill->got[p] * sizeof *task);
-      n += fill->got[p];
+      for (guint p = 0; p < FILL_PARTS; p++)
+        {
+          guint *c = &counts[(gsize) p * n_groups + g];
+          guint got = *c;
+
+          *c = at;
+          at += got;
+        }
+      first[g + 1] = at;
     }
-  /* per pid first: the overall summary reorders lat */
-  per_pid = per_pid_json (trace, lat, task, n, as_text);
-  tscope_latency_summarize_values (lat, n, &sum);
+  by_pid = _tscope_new_filled (n + 1, sizeof (TscopeTime));
+  fill->by_pid = by_pid;
+  /* the summary of all: its percentiles' buckets gathered as the
+   * latencies go to their groups */
+  counted_all = summarize_counted (fill, n, &sum, k);
+  _tscope_parallel_for (FILL_PARTS, _tscope_parallel_threads (), scatter_part, fill);
+  if (counted_all)
+    {
+      TscopeTime *at[] = { &sum.p50, &sum.p95, &sum.p99 };
+
+      for (guint r = 0; r < 3; r++)
+        fill->ranks->filled[r] = fill->ranks->size[r];
+      ranks_finish (fill->ranks, k, at);
+      g_clear_pointer (&fill->ranks, g_free);
+    }
+  per_pid = per_pid_json (trace, group, n_groups, first, by_pid, n, as_text);
+  if (!counted_all)
+    {
+      for (guint p = 0, at = 0; p < FILL_PARTS; p++)
+        {
+          memmove (lat + at, lat + fill_from (fill, p), fill->got[p] * sizeof *lat);
+          at += fill->got[p];
+        }
+      tscope_latency_summarize_values (lat, n, &sum);
+    }
   json_object_object_add (o, "overall", tscope_latency_summary_json (&sum));
   json_object_object_add (o, "per_pid", per_pid);
-  json_object_object_add (o, "top10", top10_json (trace, fill, lat, n));
+  json_object_object_add (o, "top10", top10_json (trace, fill, by_pid, n));
   json_object_object_add (o, "ignored_wakings_of_running_task", json_int (w->ignored_running));
   json_object_object_add (o, "dropped_wakings_without_switch_in", json_int (w->dropped_no_switch));
   json_object_object_add (o, "discarded_wakings_switched_out_first", json_int (w->discarded_switched_out));
