@@ -1057,37 +1057,27 @@ typedef struct
   gboolean    listed;
 } PidRow;
 
-static gint
-cmp_pid_row (gconstpointer a,
-             gconstpointer b)
-{
-  const PidRow *x = *(const PidRow *const *) a;
-  const PidRow *y = *(const PidRow *const *) b;
-
-  return x->pid < y->pid ? -1 : x->pid > y->pid;
-}
-
-/* Tasks grouped by pid (the oracle's key), sorted by pid. */
+/* Tasks grouped by pid (the oracle's key), sorted by pid: the rows of
+ * the pid groups @group numbers (pid_groups()) that have a task but the
+ * first and whose pid is not 0, in @block (to be freed) */
 static GPtrArray *
-pid_rows (TscopeTrace *trace)
+pid_rows (TscopeTrace   *trace,
+          const guint32 *group,
+          guint          n_groups,
+          PidRow       **block)
 {
-  g_autoptr(GHashTable) by_pid = g_hash_table_new (NULL, NULL);
-  GPtrArray *rows = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *rows = g_ptr_array_sized_new (n_groups);
+  PidRow *rs = *block = g_new0 (PidRow, n_groups + 1);
 
   for (guint tk = 1; tk < trace->model.n_tasks; tk++)
     {
       const TscopeTaskRec *r = &trace->model.tasks[tk];
-      PidRow *row = g_hash_table_lookup (by_pid, GINT_TO_POINTER (r->pub.pid));
+      PidRow *row = &rs[group[tk]];
 
+      /* a row's pid is set by its first task: 0 is no row */
       if (r->pub.pid == 0)
         continue;
-      if (row == NULL)
-        {
-          row = g_new0 (PidRow, 1);
-          row->pid = r->pub.pid;
-          g_hash_table_insert (by_pid, GINT_TO_POINTER (r->pub.pid), row);
-          g_ptr_array_add (rows, row);
-        }
+      row->pid = r->pub.pid;
       /* tasks of one pid come in time order: the last named one has the
        * pid's latest name */
       if (r->pub.comm[0])
@@ -1099,7 +1089,9 @@ pid_rows (TscopeTrace *trace)
       row->cpu_changes += r->pid_cpu_changes;
       row->listed |= r->sched_named || r->pub.n_runs > 0;
     }
-  g_ptr_array_sort (rows, cmp_pid_row);
+  for (guint g = 0; g < n_groups; g++)
+    if (rs[g].pid != 0)
+      g_ptr_array_add (rows, &rs[g]);
   return rows;
 }
 
@@ -1634,14 +1626,14 @@ summarize_counted (Fill                 *f,
  * as the columns are read, in parts on every core; the parts' latencies
  * go to their groups' places on every core too. */
 static json_object *
-wakeup_json (TscopeTrace *trace,
-             gboolean     as_text)
+wakeup_json (TscopeTrace   *trace,
+             const guint32 *group,
+             guint          n_groups,
+             gboolean       as_text)
 {
   guint n_wakeups = tscope_trace_get_n_wakeups (trace);
   g_autofree TscopeTime *lat = _tscope_new_filled (n_wakeups + 1, sizeof (TscopeTime));
   g_autofree guint32 *gid = _tscope_new_filled (n_wakeups + 1, sizeof (guint32));
-  g_autofree guint32 *group = g_new (guint32, trace->model.n_tasks + 1);
-  guint n_groups = pid_groups (trace, group);
   g_autofree guint *counts = g_new0 (guint, (gsize) FILL_PARTS * n_groups + 1);
   g_autofree guint *hist = g_new0 (guint, (gsize) FILL_PARTS * HIST_ALL);
   g_autofree guint *first = g_new (guint, n_groups + 1);
@@ -1934,11 +1926,14 @@ offcpu_json (TscopeTrace *trace)
 /* What a thread makes of the tasks while another makes the wakeups' part. */
 typedef struct
 {
-  TscopeTrace *trace;
-  gboolean     as_text;
-  GPtrArray   *rows;
-  json_object *cpu_intervals;
-  json_object *tasks;
+  TscopeTrace   *trace;
+  gboolean       as_text;
+  const guint32 *group;         /* pid_groups() */
+  guint          n_groups;
+  GPtrArray     *rows;
+  PidRow        *block;         /* the rows' */
+  json_object   *cpu_intervals;
+  json_object   *tasks;
 } TaskPart;
 
 static gpointer
@@ -1946,7 +1941,7 @@ task_part (gpointer data)
 {
   TaskPart *t = data;
 
-  t->rows = pid_rows (t->trace);
+  t->rows = pid_rows (t->trace, t->group, t->n_groups, &t->block);
   t->cpu_intervals = cpu_intervals_json (t->trace);
   t->tasks = tasks_json (t->trace, t->rows, t->as_text);
   return NULL;
@@ -1959,7 +1954,10 @@ stats_json (TscopeTrace *trace,
 {
   json_object *o = json_object_new_object ();
   g_autoptr(GPtrArray) rows = NULL;
-  TaskPart tp = { trace, as_text, NULL, NULL, NULL };
+  g_autofree guint32 *group = g_new (guint32, trace->model.n_tasks + 1);
+  guint n_groups = pid_groups (trace, group);
+  g_autofree PidRow *block = NULL;
+  TaskPart tp = { trace, as_text, group, n_groups, NULL, NULL, NULL, NULL };
   GThread *tasks;
   json_object *wakeups;
   json_object *spans;
@@ -1978,10 +1976,11 @@ stats_json (TscopeTrace *trace,
   tasks = g_thread_try_new ("tscope-stats-tasks", task_part, &tp, NULL);
   if (tasks == NULL)
     task_part (&tp);
-  wakeups = wakeup_json (trace, as_text);
+  wakeups = wakeup_json (trace, group, n_groups, as_text);
   if (tasks)
     g_thread_join (tasks);
   rows = tp.rows;
+  block = tp.block;
   json_object_object_add (o, "valid", json_object_new_boolean (TRUE));
   json_object_object_add (o, "events", events_json (trace));
   json_object_object_add (o, "cpus", json_int (trace->model.n_cpus));
