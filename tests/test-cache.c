@@ -628,6 +628,27 @@ key_of (const char     *path,
   _tscope_file_free (file);
 }
 
+/* A byte of a trace, written when the cache is about to be checked */
+typedef struct
+{
+  gsize  at;
+  guint8 byte;
+  guint  calls;
+} Rewrite;
+
+static void
+rewrite_byte (const char *trace_path,
+              gpointer    data)
+{
+  Rewrite *r = data;
+  int fd = g_open (trace_path, O_WRONLY, 0);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (pwrite (fd, &r->byte, 1, (off_t) r->at), ==, 1);
+  g_assert_cmpint (close (fd), ==, 0);
+  r->calls++;
+}
+
 /* A trace changed in place where the key does not look, its size kept and
  * its mtime set back (what a review did to big-v7.dat): the file's ctime
  * moved, so its bytes are hashed, and they are not those the cache was
@@ -747,6 +768,24 @@ test_changed_in_place (void)
       got = describe (t);
       g_assert_cmpstr (got, ==, after);
     }
+  /* changed after it was opened and stamped, before its stamp was looked
+   * at: what it holds is hashed, not what its stamp at the open said */
+  {
+    Rewrite r = { at, orig[at], 0 };
+    g_autoptr(TscopeTrace) t = NULL;
+    g_autofree char *got = NULL;
+
+    _tscope_cache_set_before_check (rewrite_byte, &r);
+    t = load (moved, FALSE);
+    _tscope_cache_set_before_check (NULL, NULL);
+    g_assert_cmpuint (r.calls, ==, 1);
+    g_assert_false (tscope_trace_is_from_cache (t));
+    /* (and its model is not written: its stamp moved while it was read) */
+    g_assert_nonnull (strstr (tscope_trace_get_cache_note (t), "the trace changed while it was read"));
+    got = describe (t);
+    g_assert_cmpstr (got, ==, before);
+    tscope_trace_wait_cache_writes ();
+  }
   g_unlink (moved);
   g_rmdir (dir);
 }

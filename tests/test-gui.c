@@ -3384,6 +3384,23 @@ test_session_moved_rows (void)
   g_assert_true (tscope_timeline_get_grouped (timeline));
   after = rows_drawn (timeline, session);
   assert_same_rows (after, before);
+  /* the window's Task Rows choice says how they are laid out now, not what
+   * the setting says, and lays them out in this window alone */
+  {
+    g_autofree char *prop = NULL;
+
+    g_object_get (window, "task-rows", &prop, NULL);
+    g_assert_cmpstr (prop, ==, "grouped");
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.task-rows", "s", "flat"));
+    g_assert_false (tscope_timeline_get_grouped (timeline));
+    g_assert_cmpint (g_settings_get_enum (settings, "task-rows"), ==, 1);
+    g_clear_pointer (&prop, g_free);
+    g_object_get (window, "task-rows", &prop, NULL);
+    g_assert_cmpstr (prop, ==, "flat");
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.task-rows", "s", "grouped"));
+    g_assert_true (tscope_timeline_get_grouped (timeline));
+    g_assert_cmpint (g_settings_get_enum (settings, "task-rows"), ==, 1);
+  }
   /* a session saved without its layout (older, or KernelShark's), opened
    * next in the same window, is laid out as the preference says */
   {

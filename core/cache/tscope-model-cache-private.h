@@ -45,6 +45,9 @@ void     _tscope_cache_key          (const TscopeFile        *file,
                                      const char              *dir,
                                      TscopeCacheKey          *key);
 void     _tscope_cache_key_clear    (TscopeCacheKey          *key);
+void     _tscope_cache_set_before_check (void                (*fn) (const char *trace_path,
+                                                                    gpointer    data),
+                                         gpointer              data);
 gboolean _tscope_cache_load         (const TscopeCacheKey    *key,
                                      const TscopeFile        *file,
                                      gboolean                *hashed,

@@ -389,15 +389,43 @@ same_stamp (const TscopeFileStamp *a,
   return a->ino != 0 && a->dev == b->dev && a->ino == b->ino && a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns;
 }
 
+static void (*before_check) (const char *trace_path,
+                             gpointer    data);
+static gpointer before_check_data;
+
+/**
+ * _tscope_cache_set_before_check:
+ * @fn: (nullable): called with the trace's path before the cache is found
+ *   to be its trace's, or not
+ *
+ * For the tests, which change the trace there: after it was opened and
+ * stamped, before the stamp is looked at.
+ */
+void
+_tscope_cache_set_before_check (void     (*fn) (const char *trace_path,
+                                                gpointer    data),
+                                gpointer   data)
+{
+  before_check = fn;
+  before_check_data = data;
+}
+
 /* Whether @file holds the bytes @h's model was built from: the file it
- * was last found in, untouched since (its stamp), or bytes that hash the
- * same (@hashed set: a copy, a moved file, or one touched). */
+ * was last found in, untouched since (its stamp, the same at its open and
+ * now: a file changed since its open and before this holds bytes its
+ * stamp does not tell), or bytes that hash the same (@hashed set: a copy,
+ * a moved file, or one touched). */
 static gboolean
 trace_holds (const Header     *h,
              const TscopeFile *file,
              gboolean         *hashed)
 {
-  if (same_stamp (&h->trace_stamp, &file->stamp))
+  TscopeFileStamp now;
+
+  if (before_check)
+    before_check (file->path, before_check_data);
+  if (same_stamp (&h->trace_stamp, &file->stamp) && _tscope_file_stamp (file->fd, &now, NULL)
+      && same_stamp (&now, &file->stamp))
     return TRUE;
   *hashed = TRUE;
   return trace_sum (file) == h->trace_sum;
