@@ -1598,6 +1598,20 @@ tscope_timeline_set_options (TscopeTimeline *self,
 }
 
 /**
+ * tscope_timeline_set_grouped:
+ * @grouped: as tscope_timeline_set_options() takes it
+ *
+ * Lays the task rows out anew, the other options as they are.
+ */
+void
+tscope_timeline_set_grouped (TscopeTimeline *self,
+                             gboolean        grouped)
+{
+  g_return_if_fail (TSCOPE_IS_TIMELINE (self));
+  tscope_timeline_set_options (self, !self->hide_irq_band, !self->hide_ticks, grouped);
+}
+
+/**
  * tscope_timeline_set_next_grouped:
  *
  * How the task rows of the next session given are laid out (see

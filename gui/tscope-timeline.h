@@ -57,6 +57,8 @@ void           tscope_timeline_set_options       (TscopeTimeline *self,
                                                   gboolean        ticks,
                                                   gboolean        grouped);
 gboolean        tscope_timeline_get_grouped     (TscopeTimeline *self);
+void            tscope_timeline_set_grouped      (TscopeTimeline *self,
+                                                  gboolean        grouped);
 void            tscope_timeline_set_next_grouped (TscopeTimeline *self,
                                                   gboolean        grouped);
 guint          tscope_timeline_get_n_groups      (TscopeTimeline *self);

@@ -37,6 +37,15 @@
 
 G_DEFINE_FINAL_TYPE (TscopeWindow, tscope_window, GTK_TYPE_APPLICATION_WINDOW)
 
+enum
+{
+  PROP_0,
+  PROP_TASK_ROWS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 static void fill_recent (TscopeWindow *self);
 static void remember_recent (TscopeWindow *self,
                              const char   *uri);
@@ -550,6 +559,7 @@ loaded (GObject      *source,
       _tscope_window_run_plugins (self);
       /* after the plugins: they load under the same lock */
       prepare_symbols (traces);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TASK_ROWS]);
       g_signal_emit_by_name (self, "trace-loaded");
     }
 }
@@ -1471,6 +1481,7 @@ apply_view_settings (TscopeWindow *self,
                                g_settings_get_boolean (self->settings, "show-event-ticks"), grouped);
   tscope_latency_panel_set_top_count (self->latency_panel,
                                       (guint) g_settings_get_int (self->settings, "latency-top-count"));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TASK_ROWS]);
 }
 
 static void
@@ -1527,6 +1538,54 @@ tscope_window_dispose (GObject *object)
   G_OBJECT_CLASS (tscope_window_parent_class)->dispose (object);
 }
 
+/* "task-rows": how this window's timeline lays out its task rows now,
+ * "grouped" or "flat" (the win.task-rows action: the View menu's choice,
+ * for this window alone; the setting of that name is what a trace opens
+ * with) */
+static void
+tscope_window_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  TscopeWindow *self = TSCOPE_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TASK_ROWS:
+      g_value_set_string (value, self->timeline == NULL || tscope_timeline_get_grouped (self->timeline) ? "grouped" : "flat");
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tscope_window_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  TscopeWindow *self = TSCOPE_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TASK_ROWS:
+      {
+        gboolean grouped = g_strcmp0 (g_value_get_string (value), "flat") != 0;
+
+        if (self->timeline && grouped != tscope_timeline_get_grouped (self->timeline))
+          {
+            tscope_timeline_set_grouped (self->timeline, grouped);
+            g_object_notify_by_pspec (object, pspec);
+          }
+      }
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
 static void
 tscope_window_finalize (GObject *object)
 {
@@ -1548,6 +1607,12 @@ tscope_window_class_init (TscopeWindowClass *klass)
 
   object_class->dispose = tscope_window_dispose;
   object_class->finalize = tscope_window_finalize;
+  object_class->get_property = tscope_window_get_property;
+  object_class->set_property = tscope_window_set_property;
+  properties[PROP_TASK_ROWS] = g_param_spec_string ("task-rows", NULL, NULL, "grouped",
+                                                    G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY
+                                                      | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
   g_signal_new ("trace-loaded", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   /* the one-line error, once the error page shows it */
   g_signal_new ("load-failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
@@ -1593,6 +1658,7 @@ tscope_window_class_init (TscopeWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.search", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.show-all-rows", NULL, window_action);
   gtk_widget_class_install_action (widget_class, "win.clear-markers", NULL, window_action);
+  gtk_widget_class_install_property_action (widget_class, "win.task-rows", "task-rows");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.add-trace",
                                        NULL);
