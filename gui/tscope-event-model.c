@@ -1402,7 +1402,8 @@ search_thread (GTask        *task,
   job->cancellable = cancellable;
   job->found = -1;
   job->n_blocks = count_blocks (span);
-  g_atomic_int_set (&job->progress->total, (gint) ((span + SEARCH_BLOCK_FIRST - 1) / SEARCH_BLOCK_FIRST));
+  g_atomic_int_set (&job->progress->total,
+                    (gint) MIN (((guint64) span + SEARCH_BLOCK_FIRST - 1) / SEARCH_BLOCK_FIRST, G_MAXINT));
   /* the other cores too: a search formats every line it passes */
   n_threads = CLAMP (MIN ((guint) g_get_num_processors (), job->n_blocks), 1, 8);
   job->n_threads = n_threads;
