@@ -1551,7 +1551,7 @@ scatter_part (guint    p,
     }
 }
 
-static gboolean counted = TRUE;
+static gboolean stats_counted = TRUE;
 
 /**
  * _tscope_stats_set_counted:
@@ -1560,9 +1560,9 @@ static gboolean counted = TRUE;
  *   the two
  */
 void
-_tscope_stats_set_counted (gboolean c)
+_tscope_stats_set_counted (gboolean counted)
 {
-  counted = c;
+  stats_counted = counted;
 }
 
 /* The summary of all @n latencies from the parts' sums and histograms,
@@ -1598,7 +1598,7 @@ summarize_counted (Fill                 *f,
       for (guint b = 0; b < HIST_ALL; b++)
         counts[b] += hist[b];
     }
-  if (out->min < 0 || !counted)
+  if (out->min < 0 || !stats_counted)
     return FALSE;
   /* exact as tscope_latency_summarize_values(): none negative, the
    * saturated sum is the same in any order */
